@@ -1,0 +1,57 @@
+// Reads the bundled AsyncAPI document into channel and message facts for the emitters.
+import { resolveRef } from './openapiModel.js';
+import type { AsyncMessageFact } from './emitValidators.js';
+
+type Json = any;
+
+export interface ChannelFact {
+  name: string; // key under `channels`
+  address: string;
+  parameters: string[];
+  actions: ('send' | 'receive')[];
+  operationIds: string[];
+  servers: string[];
+  messages: string[]; // component message names
+}
+
+const componentName = (ref: string | undefined, kind: string): string => {
+  const match = new RegExp(`^#/components/${kind}/([^/]+)$`).exec(ref ?? '');
+  if (!match?.[1]) throw new Error(`expected a $ref to #/components/${kind}/..., got ${ref}`);
+  return match[1];
+};
+
+export function readMessages(doc: Json): AsyncMessageFact[] {
+  return Object.entries<Json>(doc.components?.messages ?? {}).map(([name, raw]) => {
+    const message = resolveRef(doc, raw);
+    if (!message.payload?.$ref) throw new Error(`message ${name}: the payload must be a $ref to a named schema`);
+    return {
+      name,
+      payload: message.payload,
+      examples: (message.examples ?? []).map((e: Json, i: number) => ({ name: e.name ?? `example${i + 1}`, payload: e.payload })),
+    };
+  });
+}
+
+export function readChannels(doc: Json): ChannelFact[] {
+  const channels = Object.entries<Json>(doc.channels ?? {}).map(([name, raw]) => {
+    const channel = resolveRef(doc, raw);
+    return {
+      name,
+      address: channel.address as string,
+      parameters: [...String(channel.address).matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!),
+      actions: [] as ('send' | 'receive')[],
+      operationIds: [] as string[],
+      servers: (channel.servers ?? []).map((s: Json) => componentName(s.$ref?.replace('#/servers/', '#/components/servers/'), 'servers')),
+      messages: Object.values<Json>(channel.messages ?? {}).map((m) => componentName(m.$ref, 'messages')),
+    };
+  });
+  for (const [operationId, raw] of Object.entries<Json>(doc.operations ?? {})) {
+    const op = resolveRef(doc, raw);
+    const channelName = String(op.channel?.$ref ?? '').replace(/^#\/channels\//, '');
+    const channel = channels.find((c) => c.name === channelName);
+    if (!channel) throw new Error(`operation ${operationId}: unknown channel ${op.channel?.$ref}`);
+    if (!channel.actions.includes(op.action)) channel.actions.push(op.action);
+    channel.operationIds.push(operationId);
+  }
+  return channels;
+}

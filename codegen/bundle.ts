@@ -1,0 +1,83 @@
+// Makes a spec self-contained: every cross-file `$ref` (e.g. asyncapi.yaml pointing at
+// `./openapi.yaml#/components/schemas/DailyPlanResponse`) is copied into the document's own
+// `components.schemas` under the same name, and every ref is rewritten to point there. Schemas keep
+// their names, so served documents and generated types read the same as the source.
+import fs from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+export function readYaml(file: string): JsonObject {
+  return YAML.parse(fs.readFileSync(file, 'utf8')) as JsonObject;
+}
+
+function resolvePointer(doc: Json, pointer: string): Json {
+  const parts = pointer.replace(/^#\/?/, '').split('/').filter(Boolean);
+  let node: Json | undefined = doc;
+  for (const raw of parts) {
+    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (node === null || typeof node !== 'object') throw new Error(`cannot resolve ${pointer}`);
+    node = Array.isArray(node) ? node[Number(key)] : node[key];
+    if (node === undefined) throw new Error(`cannot resolve ${pointer}`);
+  }
+  return node;
+}
+
+const schemaPointer = /^#\/components\/schemas\/([^/]+)$/;
+
+export function bundle(entryFile: string): JsonObject {
+  const entry = structuredClone(readYaml(entryFile));
+  const components = ((entry.components ??= {}) as JsonObject);
+  const schemas = ((components.schemas ??= {}) as JsonObject);
+  const documents = new Map<string, JsonObject>([[path.resolve(entryFile), entry]]);
+  const imported = new Map<string, string>(); // "<file>#<pointer>" -> local schema name
+
+  const load = (file: string): JsonObject => {
+    let doc = documents.get(file);
+    if (!doc) {
+      doc = readYaml(file);
+      documents.set(file, doc);
+    }
+    return doc;
+  };
+
+  // Rewrites refs inside `node`, which lives in `file`; returns nothing, mutates in place.
+  const rewrite = (node: Json, file: string): void => {
+    if (node === null || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      node.forEach((item) => rewrite(item, file));
+      return;
+    }
+    const ref = node.$ref;
+    if (typeof ref === 'string') {
+      const [filePart, pointer = ''] = ref.split('#');
+      const target = filePart ? path.resolve(path.dirname(file), filePart) : file;
+      if (target !== path.resolve(entryFile)) node.$ref = `#/components/schemas/${importSchema(target, `#${pointer}`)}`;
+    }
+    for (const [key, value] of Object.entries(node)) if (key !== '$ref') rewrite(value, file);
+  };
+
+  const importSchema = (file: string, pointer: string): string => {
+    const id = `${file}${pointer}`;
+    const known = imported.get(id);
+    if (known) return known;
+    const match = schemaPointer.exec(pointer);
+    if (!match?.[1]) throw new Error(`cross-file $ref must point at a schema under #/components/schemas: ${id}`);
+    const name = match[1];
+    if (name in schemas) throw new Error(`schema ${name} is defined in ${path.basename(entryFile)} and imported from ${path.basename(file)}`);
+    imported.set(id, name);
+    const copy = structuredClone(resolvePointer(load(file), pointer));
+    schemas[name] = copy;
+    rewrite(copy, file);
+    return name;
+  };
+
+  rewrite(entry, path.resolve(entryFile));
+  // Imported schemas go after the document's own, sorted, so the output does not depend on walk order.
+  const own = Object.keys(schemas).filter((name) => ![...imported.values()].includes(name));
+  const importedNames = [...imported.values()].sort();
+  components.schemas = Object.fromEntries([...own, ...importedNames].map((name) => [name, schemas[name]!]));
+  return entry;
+}

@@ -1,0 +1,67 @@
+// generated/asyncapi.ts: the channel registry of asyncapi.yaml (name, address template, parameter
+// names, payload type, direction), so publishers and the STOMP router are typed by channel.
+import { GENERATED_HEADER, propertyKey } from './naming.js';
+import { resolveRef } from './openapiModel.js';
+import type { ChannelFact } from './asyncapiModel.js';
+
+type Json = any;
+
+/** `/user/sub/chat/{chatRoomId}` -> `^/user/sub/chat/([^/]+)$` */
+const addressPattern = (address: string): string =>
+  `^${address
+    .split(/\{[^}]+\}/)
+    .map((literal) => literal.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+    .join('([^/]+)')}$`;
+
+export function emitAsyncapiRegistry(doc: Json, channels: ChannelFact[]): string {
+  const payloadOf = (message: string): string => {
+    const ref = resolveRef(doc, doc.components.messages[message]).payload.$ref as string;
+    return `AsyncSchemas[${JSON.stringify(ref.replace('#/components/schemas/', ''))}]`;
+  };
+  const registry = Object.fromEntries(
+    channels.map((c) => [
+      c.name,
+      { address: c.address, parameters: c.parameters, actions: c.actions, operationIds: c.operationIds, servers: c.servers, messages: c.messages },
+    ]),
+  );
+  return `${GENERATED_HEADER}
+import type { components } from './asyncapi-types.js';
+
+export type AsyncSchemas = components['schemas'];
+
+export const channels = ${JSON.stringify(registry, null, 2)} as const;
+
+export type ChannelName = keyof typeof channels;
+/** The payload type of each channel (the union of its messages' payloads). */
+export interface ChannelPayloads {
+${channels.map((c) => `  ${propertyKey(c.name)}: ${c.messages.map(payloadOf).join(' | ')};`).join('\n')}
+}
+/** The message names of each channel, as in components.messages. */
+export interface ChannelMessages {
+${channels.map((c) => `  ${propertyKey(c.name)}: ${c.messages.map((m) => JSON.stringify(m)).join(' | ')};`).join('\n')}
+}
+export type ChannelParameters<C extends ChannelName> = { [P in (typeof channels)[C]['parameters'][number]]: string | number };
+
+/** Fills an address template: channelAddress('chatStream', { chatRoomId: 7 }) -> '/user/sub/chat/7'. */
+export function channelAddress<C extends ChannelName>(name: C, parameters: ChannelParameters<C>): string {
+  return channels[name].address.replace(/\\{([^}]+)\\}/g, (_m, key: string) =>
+    encodeURIComponent(String((parameters as Record<string, string | number>)[key])),
+  );
+}
+
+const matchers: { name: ChannelName; pattern: RegExp }[] = [
+${channels.map((c) => `  { name: ${JSON.stringify(c.name)}, pattern: new RegExp(${JSON.stringify(addressPattern(c.address))}) },`).join('\n')}
+];
+
+/** Finds the channel of a concrete destination and extracts its parameters (as strings). */
+export function matchChannel(destination: string): { name: ChannelName; parameters: Record<string, string> } | null {
+  for (const { name, pattern } of matchers) {
+    const match = pattern.exec(destination);
+    if (!match) continue;
+    const values = match.slice(1).map((v) => decodeURIComponent(v));
+    return { name, parameters: Object.fromEntries(channels[name].parameters.map((p, i) => [p, values[i]!])) };
+  }
+  return null;
+}
+`;
+}

@@ -1,0 +1,91 @@
+// generated/operations.ts: per operation, the request type (path, query, body) and the union of the
+// documented responses `{status, body}`, plus the `Handlers` map type. An undocumented status, a
+// wrong body, a missing handler or a handler for an unknown operation does not compile.
+import { GENERATED_HEADER, pascalCase, propertyKey } from './naming.js';
+import { resolveRef, type OperationFact, type ResponseFact } from './openapiModel.js';
+
+type Json = any;
+
+function defaultedProperties(spec: Json, schema: Json): string[] {
+  const resolved = resolveRef(spec, schema);
+  return Object.entries<Json>(resolved?.properties ?? {})
+    .filter(([, prop]) => prop.default !== undefined || resolveRef(spec, prop).default !== undefined)
+    .map(([name]) => name);
+}
+
+function bodyType(spec: Json, op: OperationFact): string {
+  if (!op.body) return 'undefined';
+  const name = /^#\/components\/schemas\/([^/]+)$/.exec(op.body.schema?.$ref ?? '')?.[1];
+  const base = name
+    ? `Schemas[${JSON.stringify(name)}]`
+    : `NonNullable<operations[${JSON.stringify(op.operationId)}]['requestBody']>['content'][${JSON.stringify(op.body.contentType)}]`;
+  const defaults = defaultedProperties(spec, op.body.schema);
+  const typed = defaults.length ? `WithDefaults<${base}, ${defaults.map((d) => JSON.stringify(d)).join(' | ')}>` : base;
+  return op.body.required ? typed : `${typed} | undefined`;
+}
+
+function paramsType(op: OperationFact, location: 'path' | 'query'): string {
+  const params = op.parameters.filter((p) => p.in === location);
+  if (params.length === 0) return 'Record<string, never>';
+  const base = `NonNullable<operations[${JSON.stringify(op.operationId)}]['parameters'][${JSON.stringify(location)}]>`;
+  const defaults = params.filter((p) => p.hasDefault).map((p) => JSON.stringify(p.name));
+  return defaults.length ? `WithDefaults<${base}, ${defaults.join(' | ')}>` : base;
+}
+
+function responseMember(response: ResponseFact): string {
+  const parts = [`status: ${response.status}`];
+  if (response.contentType === null) parts.push('body?: undefined');
+  else if (response.contentType === 'application/json' && response.schemaName) parts.push(`body: DataOf<Schemas[${JSON.stringify(response.schemaName)}]>`);
+  else if (response.contentType === 'application/json') throw new Error(`status ${response.status}: JSON responses must reference a named envelope schema`);
+  else parts.push('body: string');
+  if (response.requiredHeaders.length) {
+    parts.push(`headers: { ${response.requiredHeaders.map((h) => `${propertyKey(h)}: string`).join('; ')} } & ExtraHeaders`);
+  } else {
+    parts.push('headers?: ExtraHeaders');
+  }
+  return `{ ${parts.join('; ')} }`;
+}
+
+export function emitOperationTypes(spec: Json, operations: OperationFact[]): string {
+  const out: string[] = [GENERATED_HEADER];
+  out.push(`import type { components, operations } from './openapi.js';
+
+type Schemas = components['schemas'];
+/** The payload inside a \`CommonResponse\` envelope; handlers return it and the server wraps it. */
+export type DataOf<Envelope> = Envelope extends { data: infer Data } ? Data : never;
+/** Parameters and fields with a spec default are always present after validation. */
+export type WithDefaults<T, K extends keyof NonNullable<T>> = Omit<NonNullable<T>, K> & Required<Pick<NonNullable<T>, K>>;
+/** Headers a handler may add beyond the documented required ones (e.g. Cache-Control). */
+export type ExtraHeaders = Record<string, string>;
+`);
+  for (const op of operations) {
+    const name = pascalCase(op.operationId);
+    out.push(`/** ${op.method.toUpperCase()} ${op.path} */
+export interface ${name}Request {
+  path: ${paramsType(op, 'path')};
+  query: ${paramsType(op, 'query')};
+  body: ${bodyType(spec, op)};
+}
+export type ${name}Response =
+${op.responses.map((r) => `  | ${responseMember(r)}`).join('\n')};
+`);
+  }
+  out.push(`export interface OperationTypes {
+${operations.map((op) => `  ${op.operationId}: { request: ${pascalCase(op.operationId)}Request; response: ${pascalCase(op.operationId)}Response };`).join('\n')}
+}
+export type OperationId = keyof OperationTypes;
+export type OperationRequest<K extends OperationId> = OperationTypes[K]['request'];
+export type OperationResponse<K extends OperationId> = OperationTypes[K]['response'];
+export type Handler<K extends OperationId, Ctx> = (
+  request: OperationRequest<K>,
+  ctx: Ctx,
+) => OperationResponse<K> | Promise<OperationResponse<K>>;
+/** One handler per operationId of specs/openapi.yaml, no more, no less. */
+export type Handlers<Ctx> = { [K in OperationId]: Handler<K, Ctx> };
+
+export const operationIds = [
+${operations.map((op) => `  ${JSON.stringify(op.operationId)},`).join('\n')}
+] as const satisfies readonly OperationId[];
+`);
+  return out.join('\n');
+}

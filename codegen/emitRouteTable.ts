@@ -1,0 +1,56 @@
+// generated/routes.ts: the route table the server registers (method, path, operationId, security,
+// role, parameters, body and per-status response facts), straight from the spec.
+import { GENERATED_HEADER } from './naming.js';
+import type { OperationFact } from './openapiModel.js';
+
+const honoPath = (path: string): string => path.replace(/\{([^}]+)\}/g, ':$1');
+
+export function emitRouteTable(operations: OperationFact[]): string {
+  const routes = operations.map((op) => ({
+    operationId: op.operationId,
+    method: op.method.toUpperCase(),
+    path: op.path,
+    honoPath: honoPath(op.path),
+    tags: op.tags,
+    secured: op.secured,
+    requiredRole: op.requiredRole,
+    pathParams: op.parameters.filter((p) => p.in === 'path').map((p) => p.name),
+    queryParams: op.parameters.filter((p) => p.in === 'query').map((p) => p.name),
+    body: op.body ? { required: op.body.required, contentType: op.body.contentType } : null,
+    responses: Object.fromEntries(
+      op.responses.map((r) => [r.status, { contentType: r.contentType, headers: r.headers, requiredHeaders: r.requiredHeaders }]),
+    ),
+  }));
+  return `${GENERATED_HEADER}
+import type { OperationId } from './operations.js';
+
+export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'DELETE' | 'PATCH' | 'HEAD' | 'OPTIONS';
+
+export interface ResponseFacts {
+  /** null: the response has no body */
+  readonly contentType: string | null;
+  readonly headers: readonly string[];
+  readonly requiredHeaders: readonly string[];
+}
+
+export interface RouteDefinition {
+  readonly operationId: OperationId;
+  readonly method: HttpMethod;
+  /** OpenAPI path template, e.g. /api/v1/trips/{tripPlanId} */
+  readonly path: string;
+  /** The same path in Hono's syntax, e.g. /api/v1/trips/:tripPlanId */
+  readonly honoPath: string;
+  readonly tags: readonly string[];
+  /** true when the operation needs a bearer token */
+  readonly secured: boolean;
+  /** x-required-role of the operation, e.g. ADMIN */
+  readonly requiredRole: string | null;
+  readonly pathParams: readonly string[];
+  readonly queryParams: readonly string[];
+  readonly body: { readonly required: boolean; readonly contentType: string } | null;
+  readonly responses: Readonly<Record<number, ResponseFacts>>;
+}
+
+export const routes: readonly RouteDefinition[] = ${JSON.stringify(routes, null, 2)};
+`;
+}

@@ -1,0 +1,196 @@
+// Ahead-of-time compiled validators (Ajv 2020 + formats, standalone ESM code), so the server never
+// compiles a schema at start-up. Three Ajv instances, because options are per instance:
+//   params    path + query of every operation; coerces strings and applies defaults
+//   bodies    request bodies; applies defaults, never coerces
+//   contracts response bodies, STOMP payloads and every named schema; neither coerces nor defaults
+import { createRequire } from 'node:module';
+import type { AnySchema } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import standaloneModule from 'ajv/dist/standalone/index.js';
+import { GENERATED_HEADER, propertyKey, validatorName } from './naming.js';
+import type { OperationFact } from './openapiModel.js';
+
+type Json = any;
+const require = createRequire(import.meta.url);
+const addFormats = require('ajv-formats') as (ajv: Ajv2020) => Ajv2020;
+// A CommonJS module whose `exports.default` is the function; NodeNext types see the module object.
+const standaloneCode = standaloneModule.default;
+
+export interface ValidatorSources {
+  files: Record<string, string>; // path under generated/ -> content
+}
+
+// Absolute ids of the two documents' schema roots (relative ids would resolve against each other).
+const OPENAPI = 'urn:spec:openapi';
+const ASYNCAPI = 'urn:spec:asyncapi';
+
+// Keywords of OpenAPI/AsyncAPI that are annotations for JSON Schema.
+const annotationKeywords = ['components', 'discriminator', 'xml', 'externalDocs', 'example', 'x-parser-schema-id'];
+
+function newAjv(options: { coerceTypes?: boolean; useDefaults?: boolean }): Ajv2020 {
+  const ajv = new Ajv2020({
+    strict: true,
+    allErrors: true,
+    allowUnionTypes: true,
+    // Shared schemas compile to one function each instead of being inlined at every use: the
+    // contracts file would otherwise grow past 1 MB.
+    inlineRefs: false,
+    code: { source: true, esm: true, lines: false },
+    ...options,
+  });
+  addFormats(ajv);
+  for (const format of ['int32', 'int64', 'float', 'double']) ajv.addFormat(format, true);
+  ajv.addFormat('uri-reference', true);
+  for (const keyword of annotationKeywords) ajv.addKeyword({ keyword });
+  return ajv;
+}
+
+/** Rewrites document-local refs (`#/components/...`) to refs into the registered root `base`. */
+function absolutize(node: Json, base: string): Json {
+  if (Array.isArray(node)) return node.map((item) => absolutize(item, base));
+  if (node === null || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(node)) {
+    out[key] = key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? `${base}${value}` : absolutize(value, base);
+  }
+  return out;
+}
+
+/**
+ * Ajv's standalone output `require`s its runtime helpers and formats. Those are CommonJS modules
+ * with `__esModule` set, which Node and Vite import differently (`default` is `module.exports` for
+ * one and `exports.default` for the other), so the ESM file keeps real `require` calls.
+ */
+function toEsm(code: string): string {
+  const body = code.replace(/^"use strict";/, '');
+  return `${GENERATED_HEADER}/* eslint-disable */\nimport { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\n${body}\n`;
+}
+
+function declarations(names: string[]): string {
+  return `${GENERATED_HEADER}import type { ValidateFunction } from 'ajv';\n\n${names
+    .map((name) => `export declare const ${name}: ValidateFunction;`)
+    .join('\n')}\n`;
+}
+
+function standalone(ajv: Ajv2020, exports: Record<string, string>, file: string, files: Record<string, string>): void {
+  const sorted = Object.fromEntries(Object.entries(exports).sort(([a], [b]) => a.localeCompare(b)));
+  files[`${file}.js`] = toEsm(standaloneCode(ajv, sorted));
+  files[`${file}.d.ts`] = declarations(Object.keys(sorted));
+}
+
+export interface AsyncMessageFact {
+  name: string;
+  payload: Json;
+  examples: { name: string; payload: Json }[];
+}
+
+export function emitValidators(openapi: Json, operations: OperationFact[], asyncapi: Json, messages: AsyncMessageFact[]): ValidatorSources {
+  const files: Record<string, string> = {};
+  const root = (ajv: Ajv2020, id: string, doc: Json) => ajv.addSchema({ $id: id, components: { schemas: doc.components?.schemas ?? {} } } as AnySchema);
+
+  // params
+  const params = newAjv({ coerceTypes: true, useDefaults: true });
+  root(params, OPENAPI, openapi);
+  const paramExports: Record<string, string> = {};
+  for (const op of operations) {
+    const group = (location: 'path' | 'query') => {
+      const list = op.parameters.filter((p) => p.in === location);
+      return {
+        type: 'object',
+        properties: Object.fromEntries(list.map((p) => [p.name, absolutize(p.schema, OPENAPI)])),
+        required: list.filter((p) => p.required).map((p) => p.name),
+      };
+    };
+    const id = `urn:params:${op.operationId}`;
+    params.addSchema({ $id: id, type: 'object', properties: { path: group('path'), query: group('query') }, required: ['path', 'query'] });
+    paramExports[validatorName(op.operationId, 'params')] = id;
+  }
+  standalone(params, paramExports, 'validators/params', files);
+
+  // bodies
+  const bodies = newAjv({ useDefaults: true });
+  root(bodies, OPENAPI, openapi);
+  const bodyExports: Record<string, string> = {};
+  for (const op of operations) {
+    if (!op.body) continue;
+    const id = `urn:body:${op.operationId}`;
+    bodies.addSchema({ $id: id, ...absolutize(op.body.schema, OPENAPI) });
+    bodyExports[validatorName(op.operationId, 'body')] = id;
+  }
+  standalone(bodies, bodyExports, 'validators/bodies', files);
+
+  // contracts: responses, messages and every named schema of both documents
+  const contracts = newAjv({});
+  root(contracts, OPENAPI, openapi);
+  root(contracts, ASYNCAPI, asyncapi);
+  const contractExports: Record<string, string> = {};
+  for (const op of operations) {
+    for (const response of op.responses) {
+      // A named schema already has its validator (below); only inline schemas need their own.
+      if (!response.schema || response.schemaName) continue;
+      const id = `urn:response:${op.operationId}:${response.status}`;
+      contracts.addSchema({ $id: id, ...absolutize(response.schema, OPENAPI) });
+      contractExports[validatorName(op.operationId, 'response', response.status)] = id;
+    }
+  }
+  for (const message of messages) {
+    const id = `urn:message:${message.name}`;
+    contracts.addSchema({ $id: id, ...absolutize(message.payload, ASYNCAPI) });
+    contractExports[validatorName('message', message.name)] = id;
+  }
+  for (const [prefix, base, doc] of [['openapi', OPENAPI, openapi], ['asyncapi', ASYNCAPI, asyncapi]] as const) {
+    for (const name of Object.keys(doc.components?.schemas ?? {})) {
+      contractExports[validatorName(prefix, 'schema', name)] = `${base}#/components/schemas/${name}`;
+    }
+  }
+  standalone(contracts, contractExports, 'validators/contracts', files);
+
+  // The typed index the server imports.
+  files['validators.ts'] = `${GENERATED_HEADER}
+import type { ValidateFunction } from 'ajv';
+import type { OperationId } from './operations.js';
+import * as params from './validators/params.js';
+import * as bodies from './validators/bodies.js';
+import * as contracts from './validators/contracts.js';
+
+export type { ValidateFunction };
+
+export interface OperationValidators {
+  /** validates \`{ path, query }\` (strings coerced, defaults applied in place) */
+  readonly params: ValidateFunction;
+  /** validates the JSON body (defaults applied in place); null when the operation takes none */
+  readonly body: ValidateFunction | null;
+  /** validates the whole response body (the envelope) per documented status with a schema */
+  readonly responses: Readonly<Record<number, ValidateFunction>>;
+}
+
+export const operationValidators: Readonly<Record<OperationId, OperationValidators>> = {
+${operations
+  .map((op) => {
+    const responses = op.responses
+      .filter((r) => r.schema)
+      .map((r) => `${r.status}: contracts.${r.schemaName ? validatorName('openapi', 'schema', r.schemaName) : validatorName(op.operationId, 'response', r.status)}`)
+      .join(', ');
+    const body = op.body ? `bodies.${validatorName(op.operationId, 'body')}` : 'null';
+    return `  ${op.operationId}: { params: params.${validatorName(op.operationId, 'params')}, body: ${body}, responses: { ${responses} } },`;
+  })
+  .join('\n')}
+};
+
+/** STOMP message payload validators by message name (asyncapi.yaml). */
+export const messageValidators = {
+${messages.map((m) => `  ${propertyKey(m.name)}: contracts.${validatorName('message', m.name)},`).join('\n')}
+} as const satisfies Record<string, ValidateFunction>;
+
+/** Every named schema of both documents, e.g. for checking examples. */
+export const schemaValidators = {
+  openapi: {
+${Object.keys(openapi.components?.schemas ?? {}).map((n) => `    ${propertyKey(n)}: contracts.${validatorName('openapi', 'schema', n)},`).join('\n')}
+  },
+  asyncapi: {
+${Object.keys(asyncapi.components?.schemas ?? {}).map((n) => `    ${propertyKey(n)}: contracts.${validatorName('asyncapi', 'schema', n)},`).join('\n')}
+  },
+} as const satisfies Record<string, Record<string, ValidateFunction>>;
+`;
+  return { files };
+}

@@ -1,0 +1,38 @@
+// Everything codegen produces, as a map from path under generated/ to content. Pure apart from
+// reading the specs, so tests can run it and compare with what is committed.
+import YAML from 'yaml';
+import { bundle, readYaml } from './bundle.js';
+import { readChannels, readMessages } from './asyncapiModel.js';
+import { emitAsyncapiRegistry } from './emitAsyncapiRegistry.js';
+import { emitOperationTypes } from './emitOperationTypes.js';
+import { emitRouteTable } from './emitRouteTable.js';
+import { emitAsyncapiTypes, emitOpenapiTypes } from './emitTypes.js';
+import { emitValidators } from './emitValidators.js';
+import { GENERATED_HEADER } from './naming.js';
+import { readOperations } from './openapiModel.js';
+import { asyncapiPath, openapiPath } from './specFiles.js';
+
+export interface Generated {
+  files: Record<string, string>;
+  summary: { operations: number; channels: number; messages: number };
+}
+
+export async function generate(): Promise<Generated> {
+  const openapi = readYaml(openapiPath);
+  const asyncapi = bundle(asyncapiPath);
+  const operations = readOperations(openapi);
+  const messages = readMessages(asyncapi);
+  const channels = readChannels(asyncapi);
+  const files: Record<string, string> = {
+    'openapi.ts': await emitOpenapiTypes(openapi),
+    'asyncapi-types.ts': await emitAsyncapiTypes(asyncapi),
+    'operations.ts': emitOperationTypes(openapi, operations),
+    'routes.ts': emitRouteTable(operations),
+    'asyncapi.ts': emitAsyncapiRegistry(asyncapi, channels),
+    // Self-contained copy of asyncapi.yaml (cross-file refs inlined): served at /asyncapi.yaml and
+    // the input of any AsyncAPI tool that cannot follow relative refs.
+    'asyncapi.bundled.yaml': `# ${GENERATED_HEADER.slice(3)}${YAML.stringify(asyncapi, { lineWidth: 0, aliasDuplicateObjects: false })}`,
+    ...emitValidators(openapi, operations, asyncapi, messages).files,
+  };
+  return { files, summary: { operations: operations.length, channels: channels.length, messages: messages.length } };
+}

@@ -1,0 +1,15 @@
+// `npm run codegen`: specs/openapi.yaml + specs/asyncapi.yaml -> generated/. Deterministic: the
+// same specs always produce byte-identical files.
+import { generate } from './generate.js';
+import { generatedDir } from './specFiles.js';
+import { writeGenerated } from './writeGenerated.js';
+
+const started = performance.now();
+const { files, summary } = await generate();
+const result = writeGenerated(generatedDir, files);
+const ms = Math.round(performance.now() - started);
+process.stdout.write(
+  `codegen: ${summary.operations} operations, ${summary.channels} channels, ${summary.messages} messages -> ` +
+    `${Object.keys(files).length} files (${result.written.length} written, ${result.removed.length} removed, ` +
+    `${result.unchanged} unchanged) in ${ms} ms\n`,
+);

@@ -1,0 +1,131 @@
+// Reads the OpenAPI document into the plain facts every emitter needs: one entry per operation with
+// its route, security, parameters, body and documented responses. Emitters never walk the raw spec.
+
+type Json = any; // the spec is checked by Spectral and the parsers; here we only read it
+
+export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'patch' | 'head' | 'options';
+const methods: HttpMethod[] = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
+
+export interface ParameterFact {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required: boolean;
+  schema: Json;
+  hasDefault: boolean;
+}
+
+export interface ResponseFact {
+  status: number;
+  contentType: string | null; // null: no body (204)
+  schema: Json | null;
+  schemaName: string | null; // components.schemas name when the schema is a plain $ref
+  requiredHeaders: string[];
+  headers: string[];
+  examples: { name: string; value: Json }[];
+}
+
+export interface OperationFact {
+  operationId: string;
+  method: HttpMethod;
+  path: string; // OpenAPI template, e.g. /api/v1/trips/{tripPlanId}
+  tags: string[];
+  secured: boolean;
+  requiredRole: string | null;
+  parameters: ParameterFact[];
+  body: { required: boolean; contentType: string; schema: Json; examples: { name: string; value: Json }[] } | null;
+  responses: ResponseFact[];
+}
+
+export function resolveRef(spec: Json, node: Json): Json {
+  let current = node;
+  const seen = new Set<string>();
+  while (current && typeof current === 'object' && typeof current.$ref === 'string') {
+    const ref: string = current.$ref;
+    if (!ref.startsWith('#/')) throw new Error(`unexpected external $ref ${ref}`);
+    if (seen.has(ref)) throw new Error(`$ref cycle at ${ref}`);
+    seen.add(ref);
+    current = ref
+      .slice(2)
+      .split('/')
+      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .reduce((acc: Json, key) => acc?.[key], spec);
+    if (current === undefined) throw new Error(`cannot resolve ${ref}`);
+  }
+  return current;
+}
+
+function examplesOf(spec: Json, media: Json): { name: string; value: Json }[] {
+  const out: { name: string; value: Json }[] = [];
+  if (media?.example !== undefined) out.push({ name: 'example', value: media.example });
+  for (const [name, example] of Object.entries<Json>(media?.examples ?? {})) {
+    out.push({ name, value: resolveRef(spec, example).value });
+  }
+  return out;
+}
+
+function refName(schema: Json): string | null {
+  const match = typeof schema?.$ref === 'string' ? /^#\/components\/schemas\/([^/]+)$/.exec(schema.$ref) : null;
+  return match?.[1] ?? null;
+}
+
+export function readOperations(spec: Json): OperationFact[] {
+  const globalSecured = Array.isArray(spec.security) && spec.security.length > 0;
+  const operations: OperationFact[] = [];
+  for (const [path, rawItem] of Object.entries<Json>(spec.paths ?? {})) {
+    const item = resolveRef(spec, rawItem);
+    for (const method of methods) {
+      const op = item[method];
+      if (!op) continue;
+      if (!op.operationId) throw new Error(`${method.toUpperCase()} ${path} has no operationId`);
+      const byKey = new Map<string, ParameterFact>();
+      for (const raw of [...(item.parameters ?? []), ...(op.parameters ?? [])]) {
+        const p = resolveRef(spec, raw);
+        const schema = p.schema ?? {};
+        byKey.set(`${p.in}:${p.name}`, {
+          name: p.name,
+          in: p.in,
+          required: p.in === 'path' ? true : Boolean(p.required),
+          schema,
+          hasDefault: resolveRef(spec, schema).default !== undefined,
+        });
+      }
+      let body: OperationFact['body'] = null;
+      if (op.requestBody) {
+        const rb = resolveRef(spec, op.requestBody);
+        const [contentType, media] = Object.entries<Json>(rb.content ?? {})[0] ?? [];
+        if (!contentType) throw new Error(`${op.operationId}: requestBody without content`);
+        body = { required: Boolean(rb.required), contentType, schema: media.schema, examples: examplesOf(spec, media) };
+      }
+      const responses: ResponseFact[] = [];
+      for (const [statusKey, rawResponse] of Object.entries<Json>(op.responses ?? {})) {
+        const status = Number(statusKey);
+        if (!Number.isInteger(status)) throw new Error(`${op.operationId}: response ${statusKey} must be an explicit status`);
+        const response = resolveRef(spec, rawResponse);
+        const headerEntries = Object.entries<Json>(response.headers ?? {}).map(([name, h]) => [name, resolveRef(spec, h)] as const);
+        const [contentType, media] = Object.entries<Json>(response.content ?? {})[0] ?? [null, null];
+        responses.push({
+          status,
+          contentType,
+          schema: media?.schema ?? null,
+          schemaName: refName(media?.schema),
+          headers: headerEntries.map(([name]) => name),
+          requiredHeaders: headerEntries.filter(([, h]) => h.required === true).map(([name]) => name),
+          examples: media ? examplesOf(spec, media) : [],
+        });
+      }
+      responses.sort((a, b) => a.status - b.status);
+      operations.push({
+        operationId: op.operationId,
+        method,
+        path,
+        tags: op.tags ?? [],
+        secured: op.security ? op.security.length > 0 : globalSecured,
+        requiredRole: op['x-required-role'] ?? null,
+        parameters: [...byKey.values()],
+        body,
+        responses,
+      });
+    }
+  }
+  return operations;
+}

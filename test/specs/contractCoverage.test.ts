@@ -1,0 +1,70 @@
+// openapi.yaml carries every operation of CONTRACT.md §3 with its exact operationId, method, path
+// and success status. The table below is CONTRACT.md §3 itself, transcribed once as the acceptance list.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readYaml } from '../../codegen/bundle.js';
+import { readOperations } from '../../codegen/openapiModel.js';
+
+const contract: [operationId: string, method: string, path: string, success: number][] = [
+  ['listTripPlans', 'get', '/api/v1/trips', 200],
+  ['createTripPlanSession', 'post', '/api/v1/trips', 201],
+  ['getTripPlan', 'get', '/api/v1/trips/{tripPlanId}', 200],
+  ['startTripPlanGeneration', 'post', '/api/v1/trips/{tripPlanId}', 200],
+  ['cancelTripPlanGeneration', 'post', '/api/v1/trips/{tripPlanId}/cancel', 200],
+  ['updateTripPlanTitle', 'patch', '/api/v1/trips/{tripPlanId}', 204],
+  ['deleteTripPlan', 'delete', '/api/v1/trips/{tripPlanId}', 204],
+  ['listDailyPlans', 'get', '/api/v1/trips/daily-plans/{tripPlanId}', 200],
+  ['swapScheduledPlaces', 'patch', '/api/v1/trips/{tripPlanId}/daily-plans/{dayNumber}/scheduled-places', 204],
+  ['devLogin', 'post', '/api/v1/auth/dev-login', 200],
+  ['reissueToken', 'post', '/api/v1/auth/reissue', 200],
+  ['logout', 'post', '/api/v1/auth/logout', 204],
+  ['getMe', 'get', '/api/v1/members/me', 200],
+  ['getMyName', 'get', '/api/v1/members/me/name', 200],
+  ['listChatMessages', 'get', '/api/v1/chats/{chatRoomId}/messages', 200],
+  ['listPromptTemplates', 'get', '/api/v1/admin/prompts', 200],
+  ['getPromptTemplate', 'get', '/api/v1/admin/prompts/{promptId}', 200],
+  ['createPromptTemplate', 'post', '/api/v1/admin/prompts', 201],
+  ['updatePromptTemplate', 'patch', '/api/v1/admin/prompts/{promptId}', 200],
+  ['deletePromptTemplate', 'delete', '/api/v1/admin/prompts/{promptId}', 204],
+  ['getHealth', 'get', '/healthz', 200],
+  ['getReadiness', 'get', '/readyz', 200],
+  ['getOpenApiDocument', 'get', '/openapi.yaml', 200],
+  ['getAsyncApiDocument', 'get', '/asyncapi.yaml', 200],
+  ['getApiDocs', 'get', '/docs', 200],
+  ['getAsyncApiDocs', 'get', '/docs/asyncapi', 200],
+];
+
+const spec = readYaml(path.resolve(import.meta.dirname, '../../specs/openapi.yaml'));
+const operations = readOperations(spec);
+
+describe('openapi.yaml against CONTRACT.md §3', () => {
+  it.each(contract)('%s is %s %s answering %i', (operationId, method, route, success) => {
+    const op = operations.find((o) => o.operationId === operationId);
+    expect(op, `${operationId} missing`).toBeDefined();
+    expect([op!.method, op!.path]).toEqual([method, route]);
+    expect(op!.responses.filter((r) => r.status < 300).map((r) => r.status)).toEqual([success]);
+  });
+
+  it('has no operation the contract does not list', () => {
+    expect(operations.map((o) => o.operationId).sort()).toEqual(contract.map(([id]) => id).sort());
+  });
+
+  it('documents 401 on every secured operation, 500 everywhere, and public ones are explicit', () => {
+    for (const op of operations) {
+      const statuses = op.responses.map((r) => r.status);
+      if (op.secured) expect(statuses, op.operationId).toContain(401);
+      expect(statuses, op.operationId).toContain(500);
+    }
+    expect(operations.filter((o) => !o.secured).map((o) => o.operationId).sort()).toEqual(
+      ['devLogin', 'getApiDocs', 'getAsyncApiDocs', 'getAsyncApiDocument', 'getHealth', 'getOpenApiDocument', 'getReadiness', 'reissueToken'],
+    );
+  });
+
+  it('closes every request body schema (unknown fields are rejected)', () => {
+    const schemas = (spec.components as any).schemas;
+    for (const op of operations.filter((o) => o.body)) {
+      const name = op.body!.schema.$ref.split('/').pop();
+      expect(schemas[name].additionalProperties, name).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,81 @@
+// Every example in both specs validates against its own schema, checked with the very validators
+// codegen produced (Spectral alone misses examples under allOf/unevaluatedProperties and in
+// AsyncAPI messages).
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { bundle, readYaml } from '../../codegen/bundle.js';
+import { readMessages } from '../../codegen/asyncapiModel.js';
+import { readOperations } from '../../codegen/openapiModel.js';
+import { messageValidators, operationValidators, schemaValidators, type ValidateFunction } from '../../generated/validators.js';
+import type { OperationId } from '../../generated/operations.js';
+
+const specs = path.resolve(import.meta.dirname, '../../specs');
+const openapi = readYaml(path.join(specs, 'openapi.yaml'));
+const asyncapi = bundle(path.join(specs, 'asyncapi.yaml'));
+const operations = readOperations(openapi);
+
+function check(validate: ValidateFunction, value: unknown): string[] {
+  const ok = validate(structuredClone(value));
+  return ok ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
+}
+
+type Case = [string, ValidateFunction, unknown];
+
+const requestBodyCases: Case[] = operations.flatMap((op) =>
+  (op.body?.examples ?? []).map((ex): Case => [`${op.operationId} body "${ex.name}"`, operationValidators[op.operationId as OperationId].body!, ex.value]),
+);
+const responseCases: Case[] = operations.flatMap((op) =>
+  op.responses.flatMap((r) =>
+    r.examples.map((ex): Case => [`${op.operationId} ${r.status} "${ex.name}"`, operationValidators[op.operationId as OperationId].responses[r.status]!, ex.value]),
+  ),
+);
+const parameterCases: Case[] = operations
+  .filter((op) => op.parameters.length > 0)
+  .map((op): Case => {
+    const paramsSpec = (openapi.paths as any)[op.path];
+    const raw = [...(paramsSpec.parameters ?? []), ...(paramsSpec[op.method].parameters ?? [])].map((p: any) =>
+      p.$ref ? (openapi.components as any).parameters[p.$ref.split('/').pop()] : p,
+    );
+    const group = (where: string) => Object.fromEntries(raw.filter((p: any) => p.in === where).map((p: any) => [p.name, String(p.example)]));
+    return [`${op.operationId} parameters`, operationValidators[op.operationId as OperationId].params, { path: group('path'), query: group('query') }];
+  });
+const schemaCases = (doc: any, validators: Record<string, ValidateFunction>): Case[] =>
+  Object.entries<any>(doc.components.schemas).flatMap(([name, schema]) =>
+    (schema.examples ?? []).map((value: unknown, i: number): Case => [`schema ${name} example ${i + 1}`, validators[name]!, value]),
+  );
+const messageCases: Case[] = readMessages(asyncapi).flatMap((m) =>
+  m.examples.map((ex): Case => [`message ${m.name} "${ex.name}"`, (messageValidators as Record<string, ValidateFunction>)[m.name]!, ex.payload]),
+);
+
+describe('openapi.yaml examples', () => {
+  it('has an example for every request body and every response', () => {
+    const missing = [
+      ...operations.filter((op) => op.body && op.body.examples.length === 0).map((op) => `${op.operationId} body`),
+      ...operations.flatMap((op) => op.responses.filter((r) => r.contentType && r.examples.length === 0).map((r) => `${op.operationId} ${r.status}`)),
+    ];
+    expect(missing).toEqual([]);
+  });
+  it.each(requestBodyCases)('%s is valid', (_name, validate, value) => expect(check(validate, value)).toEqual([]));
+  it.each(responseCases)('%s is valid', (_name, validate, value) => expect(check(validate, value)).toEqual([]));
+  it.each(parameterCases)('%s are valid', (_name, validate, value) => expect(check(validate, value)).toEqual([]));
+  it.each(schemaCases(openapi, schemaValidators.openapi))('%s is valid', (_name, validate, value) => expect(check(validate, value)).toEqual([]));
+});
+
+describe('asyncapi.yaml examples', () => {
+  it('has an example for every message', () => {
+    expect(readMessages(asyncapi).filter((m) => m.examples.length === 0).map((m) => m.name)).toEqual([]);
+  });
+  it.each(messageCases)('%s is valid', (_name, validate, value) => expect(check(validate, value)).toEqual([]));
+  it.each(schemaCases(asyncapi, schemaValidators.asyncapi))('%s is valid', (_name, validate, value) => expect(check(validate, value)).toEqual([]));
+});
+
+describe('the example check itself', () => {
+  it('rejects a broken copy of an example', () => {
+    const [, validate, value] = responseCases.find(([name]) => name.startsWith('getTripPlan 200'))!;
+    const broken = structuredClone(value) as { data: Record<string, unknown> };
+    delete broken.data.title;
+    broken.data.nickname = 'x';
+    expect(check(validate, broken)).toEqual(expect.arrayContaining([expect.stringContaining("must have required property 'title'")]));
+    expect(check(validate, broken).join()).toMatch(/unevaluated|additional/);
+  });
+});
