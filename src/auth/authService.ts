@@ -1,0 +1,97 @@
+// Sign-in, token rotation with reuse detection, logout, and the per-request authentication.
+import crypto from 'node:crypto';
+import type { components } from '../../generated/openapi.js';
+import type { Db } from '../db/database.js';
+import { AppError } from '../http/appError.js';
+import { findOrCreateMember, setMemberRole, type MemberRow } from '../members/memberRepository.js';
+import { createSession, findLiveSession, findSession, revokeSession, rotateRefreshToken } from './sessionRepository.js';
+import type { TokenSigner } from './tokens.js';
+
+type TokenResponse = components['schemas']['TokenResponse'];
+
+export interface Principal {
+  memberId: number;
+  sessionId: string;
+  role: 'MEMBER' | 'ADMIN';
+  /** epoch ms when the access token expires (the STOMP side closes the connection then) */
+  expiresAt: number;
+}
+
+export interface AuthService {
+  signIn(input: { email: string; name?: string; provider: string; admin?: boolean }): Promise<{ member: MemberRow; tokens: TokenResponse }>;
+  reissue(refreshToken: string): Promise<TokenResponse>;
+  logout(principal: Principal): void;
+  /** Resolves an `Authorization` header value; throws AUTH011 / AUTH001 / AUTH002. */
+  authenticate(authorization: string | undefined): Promise<Principal>;
+  /** Resolves a bare access token (STOMP CONNECT). */
+  authenticateToken(token: string): Promise<Principal>;
+  /** true while the session of this principal is live (not logged out, not revoked). */
+  isSessionLive(sessionId: string): boolean;
+}
+
+export function createAuthService(deps: { db: Db; signer: TokenSigner; clock: () => number; accessTtlSeconds: number; refreshTtlSeconds: number }): AuthService {
+  const { db, signer, clock } = deps;
+
+  async function pair(memberId: number, sessionId: string, refreshJti: string): Promise<TokenResponse> {
+    const now = clock();
+    const access = await signer.issue(memberId, sessionId, 'access', now);
+    const refresh = await signer.issue(memberId, sessionId, 'refresh', now, refreshJti);
+    return { accessToken: access.token, refreshToken: refresh.token, accessTokenExpiresIn: deps.accessTtlSeconds };
+  }
+
+  async function authenticateToken(token: string): Promise<Principal> {
+    const now = clock();
+    const claims = await signer.verify(token, 'access', now);
+    const live = findLiveSession(db, claims.sid, now);
+    if (!live || String(live.session.memberId) !== claims.sub) throw new AppError('AUTH001');
+    return { memberId: live.session.memberId, sessionId: claims.sid, role: live.role, expiresAt: claims.exp * 1000 };
+  }
+
+  return {
+    async signIn(input) {
+      const now = clock();
+      const name = input.name?.trim() || input.email.split('@')[0]!.slice(0, 50);
+      const member = findOrCreateMember(db, { email: input.email, name, provider: input.provider }, now);
+      if (input.admin && member.role !== 'ADMIN') {
+        setMemberRole(db, member.id, 'ADMIN', now);
+        member.role = 'ADMIN';
+      }
+      const sessionId = crypto.randomUUID();
+      const refreshJti = crypto.randomUUID();
+      createSession(db, { id: sessionId, memberId: member.id, refreshJti, createdAt: now, expiresAt: now + deps.refreshTtlSeconds * 1000 });
+      return { member, tokens: await pair(member.id, sessionId, refreshJti) };
+    },
+
+    async reissue(refreshToken) {
+      const now = clock();
+      const claims = await signer.verify(refreshToken, 'refresh', now);
+      const session = findSession(db, claims.sid);
+      if (!session || session.revokedAt !== null || String(session.memberId) !== claims.sub) throw new AppError('AUTH004');
+      const nextJti = crypto.randomUUID();
+      if (!rotateRefreshToken(db, session.id, claims.jti, nextJti, now + deps.refreshTtlSeconds * 1000)) {
+        // A validly signed refresh token of this session that is no longer current: it was rotated
+        // before, so someone is replaying it. End the whole session.
+        revokeSession(db, session.id, 'refresh-token-reuse', now);
+        throw new AppError('AUTH004');
+      }
+      return pair(session.memberId, session.id, nextJti);
+    },
+
+    logout(principal) {
+      revokeSession(db, principal.sessionId, 'logout', clock());
+    },
+
+    async authenticate(authorization) {
+      if (!authorization) throw new AppError('AUTH011');
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+      if (!match?.[1]) throw new AppError('AUTH001');
+      return authenticateToken(match[1]);
+    },
+
+    authenticateToken,
+
+    isSessionLive(sessionId) {
+      return findLiveSession(db, sessionId, clock()) !== undefined;
+    },
+  };
+}

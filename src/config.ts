@@ -1,0 +1,83 @@
+// Every setting of the service, read once from the environment, with defaults that work on a fresh
+// clone (SQLite file under ./data, offline planner, dev-login on outside production).
+import path from 'node:path';
+
+export type ResponseValidationMode = 'strict' | 'log' | 'off';
+export type Environment = 'development' | 'test' | 'production';
+
+export interface Config {
+  env: Environment;
+  port: number;
+  host: string;
+  dataDir: string;
+  /** SQLite file path, or ':memory:' */
+  databaseFile: string;
+  /** null: generate one and keep it in dataDir (development and test only) */
+  jwtSecret: string | null;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  devLoginEnabled: boolean;
+  responseValidation: ResponseValidationMode;
+  bodyLimitBytes: number;
+  /** requests per client per window; 0 turns rate limiting off */
+  rateLimitPerWindow: number;
+  rateLimitWindowSeconds: number;
+  logLevel: string;
+  corsOrigins: string[];
+}
+
+export class ConfigError extends Error {}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
+  return value;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (['true', '1', 'yes'].includes(raw.toLowerCase())) return true;
+  if (['false', '0', 'no'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function databaseFileOf(url: string | undefined, dataDir: string): string {
+  if (!url) return path.join(dataDir, 'trip-itinerary.sqlite');
+  if (url === ':memory:' || url === 'sqlite::memory:') return ':memory:';
+  const file = url.replace(/^sqlite:(\/\/)?/, '').replace(/^file:(\/\/)?/, '');
+  if (/^[a-z]+:\/\//i.test(file)) throw new ConfigError(`DATABASE_URL must be a SQLite file (sqlite:path, file:path or a path), got "${url}"`);
+  return path.resolve(file);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const nodeEnv = env.NODE_ENV === 'production' ? 'production' : env.NODE_ENV === 'test' || env.VITEST ? 'test' : 'development';
+  const dataDir = path.resolve(env.DATA_DIR ?? 'data');
+  const jwtSecret = env.JWT_SECRET || null;
+  if (nodeEnv === 'production' && (!jwtSecret || Buffer.byteLength(jwtSecret) < 32)) {
+    throw new ConfigError('JWT_SECRET of at least 32 bytes is required in production');
+  }
+  const devLoginEnabled = flag(env, 'AUTH_DEV_LOGIN', nodeEnv !== 'production');
+  if (nodeEnv === 'production' && devLoginEnabled) throw new ConfigError('AUTH_DEV_LOGIN=true is refused in production');
+  const responseValidation = (env.RESPONSE_VALIDATION ?? (nodeEnv === 'test' ? 'strict' : nodeEnv === 'production' ? 'off' : 'log')) as ResponseValidationMode;
+  if (!['strict', 'log', 'off'].includes(responseValidation)) throw new ConfigError(`RESPONSE_VALIDATION must be strict, log or off`);
+  return {
+    env: nodeEnv,
+    port: integer(env, 'PORT', 8080),
+    host: env.HOST ?? '0.0.0.0',
+    dataDir,
+    databaseFile: databaseFileOf(env.DATABASE_URL, dataDir),
+    jwtSecret,
+    accessTokenTtlSeconds: integer(env, 'ACCESS_TOKEN_TTL_SECONDS', 3600, 1),
+    refreshTokenTtlSeconds: integer(env, 'REFRESH_TOKEN_TTL_SECONDS', 30 * 24 * 3600, 1),
+    devLoginEnabled,
+    responseValidation,
+    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1),
+    rateLimitPerWindow: integer(env, 'RATE_LIMIT_PER_MINUTE', nodeEnv === 'test' ? 0 : 600),
+    rateLimitWindowSeconds: 60,
+    logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
+    corsOrigins: (env.CORS_ORIGINS ?? '*').split(',').map((o) => o.trim()).filter(Boolean),
+  };
+}

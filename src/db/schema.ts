@@ -1,0 +1,150 @@
+// The SQLite schema (drizzle). Instants are epoch milliseconds, calendar dates 'YYYY-MM-DD' text,
+// lists JSON text. Keyset paging relies on the (owner, sort field, id) indexes below.
+import { sql } from 'drizzle-orm';
+import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+export const members = sqliteTable('member', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  email: text('email').notNull().unique(),
+  name: text('name').notNull(),
+  imageUrl: text('image_url'),
+  provider: text('provider').notNull(),
+  role: text('role', { enum: ['MEMBER', 'ADMIN'] }).notNull().default('MEMBER'),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});
+
+export const authSessions = sqliteTable(
+  'auth_session',
+  {
+    id: text('id').primaryKey(),
+    memberId: integer('member_id').notNull().references(() => members.id, { onDelete: 'cascade' }),
+    /** jti of the only refresh token of this session that may still be used */
+    refreshJti: text('refresh_jti').notNull(),
+    revokedAt: integer('revoked_at'),
+    revokedReason: text('revoked_reason'),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [index('auth_session_member_idx').on(t.memberId)],
+);
+
+export const tripPlans = sqliteTable(
+  'trip_plan',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    memberId: integer('member_id').notNull().references(() => members.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    region: text('region').notNull(),
+    startDate: text('start_date').notNull(),
+    endDate: text('end_date').notNull(),
+    duration: integer('duration').notNull(),
+    peopleCount: integer('people_count').notNull(),
+    themes: text('themes', { mode: 'json' }).$type<string[]>().notNull(),
+    transportation: text('transportation').notNull(),
+    generationStatus: text('generation_status').notNull(),
+    failureCode: text('failure_code'),
+    imageUrl: text('image_url'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    index('trip_plan_member_created_idx').on(t.memberId, t.createdAt, t.id),
+    index('trip_plan_member_start_idx').on(t.memberId, t.startDate, t.id),
+    index('trip_plan_status_idx').on(t.generationStatus),
+  ],
+);
+
+export const chatRooms = sqliteTable(
+  'chat_room',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    memberId: integer('member_id').notNull().references(() => members.id, { onDelete: 'cascade' }),
+    tripPlanId: integer('trip_plan_id').notNull().references(() => tripPlans.id, { onDelete: 'cascade' }),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('chat_room_trip_plan_idx').on(t.tripPlanId), index('chat_room_member_idx').on(t.memberId)],
+);
+
+export const chatMessages = sqliteTable(
+  'chat_message',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    chatRoomId: integer('chat_room_id').notNull().references(() => chatRooms.id, { onDelete: 'cascade' }),
+    messageType: text('message_type', { enum: ['USER', 'ASSISTANT'] }).notNull(),
+    content: text('content').notNull(),
+    contentType: text('content_type', { enum: ['TEXT'] }).notNull().default('TEXT'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('chat_message_room_idx').on(t.chatRoomId, t.id)],
+);
+
+export const places = sqliteTable(
+  'place',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    key: text('key').notNull().unique(),
+    region: text('region').notNull(),
+    name: text('name').notNull(),
+    nameKo: text('name_ko'),
+    address: text('address').notNull(),
+    latitude: real('latitude').notNull(),
+    longitude: real('longitude').notNull(),
+    description: text('description').notNull(),
+    imageUrl: text('image_url'),
+    operatingHours: text('operating_hours'),
+    holidayInfo: text('holiday_info'),
+    isMustVisit: integer('is_must_visit', { mode: 'boolean' }).notNull(),
+    themes: text('themes', { mode: 'json' }).$type<string[]>().notNull(),
+    kind: text('kind', { enum: ['SIGHT', 'RESTAURANT'] }).notNull(),
+    visitMinutes: integer('visit_minutes').notNull(),
+  },
+  (t) => [index('place_region_idx').on(t.region)],
+);
+
+export const dailyPlans = sqliteTable(
+  'daily_plan',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    tripPlanId: integer('trip_plan_id').notNull().references(() => tripPlans.id, { onDelete: 'cascade' }),
+    dayNumber: integer('day_number').notNull(),
+    date: text('date').notNull(),
+    title: text('title').notNull(),
+    description: text('description').notNull(),
+  },
+  (t) => [uniqueIndex('daily_plan_trip_day_idx').on(t.tripPlanId, t.dayNumber)],
+);
+
+export const scheduledPlaces = sqliteTable(
+  'scheduled_place',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    dailyPlanId: integer('daily_plan_id').notNull().references(() => dailyPlans.id, { onDelete: 'cascade' }),
+    visitOrder: integer('visit_order').notNull(),
+    category: text('category', { enum: ['MORNING', 'AFTERNOON', 'EVENING'] }).notNull(),
+    travelTime: integer('travel_time'),
+    travelDistance: integer('travel_distance'),
+    transportation: text('transportation').notNull(),
+    placeId: integer('place_id').notNull().references(() => places.id),
+  },
+  (t) => [uniqueIndex('scheduled_place_day_order_idx').on(t.dailyPlanId, t.visitOrder)],
+);
+
+export const promptTemplates = sqliteTable(
+  'ai_prompt_template',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    promptType: text('prompt_type', { enum: ['SYSTEM', 'USER'] }).notNull(),
+    agentType: text('agent_type', { enum: ['TRIP_AGENT', 'CHAT_AGENT', 'PLACE_SUMMARY_AGENT'] }).notNull(),
+    prompt: text('prompt').notNull(),
+    isActive: integer('is_active', { mode: 'boolean' }).notNull(),
+    description: text('description'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    index('ai_prompt_template_created_idx').on(t.createdAt, t.id),
+    // At most one active template per (promptType, agentType).
+    uniqueIndex('ai_prompt_template_active_idx').on(t.promptType, t.agentType).where(sql`${t.isActive} = 1`),
+  ],
+);

@@ -1,0 +1,91 @@
+// Registers every operation of the generated route table on the Hono app: authenticate (bearerAuth),
+// check the role (x-required-role), validate path/query/body with the generated validators, call
+// the operation's handler, wrap its result in the envelope and check it against the spec.
+import type { Context, Hono } from 'hono';
+import type { Handlers, OperationId } from '../../generated/operations.js';
+import { routes, type RouteDefinition } from '../../generated/routes.js';
+import { operationValidators } from '../../generated/validators.js';
+import type { RequestContext, Services } from '../services.js';
+import { AppError } from './appError.js';
+import { envelope } from './envelope.js';
+import type { HttpEnv } from './httpEnv.js';
+import { readJsonBody } from './readJsonBody.js';
+import type { ResponseChecker } from './responseValidation.js';
+import { toFieldErrors } from './validationErrors.js';
+
+type AnyResult = { status: number; body?: unknown; headers?: Record<string, string> };
+type AnyHandler = (request: { path: unknown; query: unknown; body: unknown }, ctx: RequestContext) => AnyResult | Promise<AnyResult>;
+
+export interface OperationRouterOptions {
+  services: Services;
+  handlers: Handlers<RequestContext>;
+  checker: ResponseChecker;
+  /** operations left out of this server (e.g. devLogin when AUTH_DEV_LOGIN is off) */
+  disabled: ReadonlySet<OperationId>;
+}
+
+async function runOperation(c: Context<HttpEnv>, route: RouteDefinition, options: OperationRouterOptions): Promise<Response> {
+  c.set('route', route);
+  const { services, handlers, checker } = options;
+  const principal = route.secured ? await services.auth.authenticate(c.req.header('authorization')) : null;
+  if (route.requiredRole && principal?.role !== route.requiredRole) throw new AppError('COMMON403');
+
+  const validators = operationValidators[route.operationId];
+  const params = { path: { ...c.req.param() }, query: { ...c.req.query() } };
+  if (!validators.params(params)) throw new AppError('COMMON001', undefined, { fieldErrors: toFieldErrors(validators.params.errors, params, '') });
+  let body: unknown;
+  if (route.body && validators.body) {
+    body = await readJsonBody(c, route.body.required);
+    if (body !== undefined && !validators.body(body)) {
+      throw new AppError('COMMON001', undefined, { fieldErrors: toFieldErrors(validators.body.errors, body, 'body') });
+    }
+  }
+
+  const ctx: RequestContext = { services, principal, requestId: c.get('requestId'), log: c.get('log'), path: c.req.path };
+  const handler = handlers[route.operationId] as unknown as AnyHandler;
+  const result = await handler({ path: params.path, query: params.query, body }, ctx);
+  return sendResult(c, route, result, checker);
+}
+
+function sendResult(c: Context<HttpEnv>, route: RouteDefinition, result: AnyResult, checker: ResponseChecker): Response {
+  const facts = route.responses[result.status];
+  const headers: Record<string, string> = { ...result.headers };
+  const contentType = facts?.contentType ?? (result.body === undefined ? null : 'application/json');
+  const payload = contentType === 'application/json' ? envelope(result.status, result.body) : result.body;
+  const problems = checker.check(route, result.status, headers, contentType === 'application/json' ? payload : undefined);
+  if (problems.length > 0) throw new Error(`response of ${route.operationId} violates the spec: ${problems.join('; ')}`);
+  if (contentType === null) return c.body(null, result.status as 204, headers);
+  if (contentType === 'application/json') return c.json(payload, result.status as 200, headers);
+  return c.body(String(payload), result.status as 200, { ...headers, 'content-type': `${contentType}; charset=utf-8` });
+}
+
+export function registerOperations(app: Hono<HttpEnv>, options: OperationRouterOptions): void {
+  for (const route of routes) {
+    if (options.disabled.has(route.operationId)) continue;
+    app.on(route.method, route.honoPath, (c) => runOperation(c, route, options));
+  }
+}
+
+/** For 404 vs 405: the documented methods of the route whose path matches, if any. */
+export function allowedMethods(path: string, disabled: ReadonlySet<OperationId>): string[] {
+  const methods = new Set<string>();
+  for (const route of routes) {
+    if (disabled.has(route.operationId)) continue;
+    if (pathPattern(route).test(path)) methods.add(route.method);
+  }
+  return [...methods];
+}
+
+const patterns = new Map<string, RegExp>();
+function pathPattern(route: RouteDefinition): RegExp {
+  let pattern = patterns.get(route.path);
+  if (!pattern) {
+    const source = route.path
+      .split(/\{[^}]+\}/)
+      .map((literal) => literal.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+      .join('[^/]+');
+    pattern = new RegExp(`^${source}/?$`);
+    patterns.set(route.path, pattern);
+  }
+  return pattern;
+}

@@ -1,0 +1,24 @@
+// Gives every request an id (X-Request-Id, taken from the client when it is sane) and a child
+// logger, and writes one JSON line per request when it ends.
+import crypto from 'node:crypto';
+import type { MiddlewareHandler } from 'hono';
+import type { Logger } from '../logger.js';
+import type { HttpEnv } from './httpEnv.js';
+
+export function requestLogging(log: Logger, clock: () => number = () => performance.now()): MiddlewareHandler<HttpEnv> {
+  return async (c, next) => {
+    const incoming = c.req.header('x-request-id');
+    const requestId = incoming && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : crypto.randomUUID();
+    const requestLog = log.child({ requestId });
+    c.set('requestId', requestId);
+    c.set('log', requestLog);
+    c.set('route', undefined);
+    const started = clock();
+    await next();
+    c.res.headers.set('X-Request-Id', requestId);
+    requestLog.info(
+      { method: c.req.method, path: c.req.path, status: c.res.status, operationId: c.get('route')?.operationId, ms: Math.round((clock() - started) * 10) / 10 },
+      'request',
+    );
+  };
+}

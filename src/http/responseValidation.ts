@@ -1,0 +1,52 @@
+// Checks every response against the spec with the generated validators: the status must be
+// documented for the operation, required headers present, and the body valid. `strict` turns a
+// violation into a 500 (and records it, so tests fail), `log` logs it, `off` skips the check.
+import type { ValidateFunction } from 'ajv';
+import type { ResponseValidationMode } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { RouteDefinition } from '../../generated/routes.js';
+import { operationValidators } from '../../generated/validators.js';
+
+export interface ResponseViolation {
+  operationId: string;
+  status: number;
+  problems: string[];
+}
+
+export interface ResponseChecker {
+  mode: ResponseValidationMode;
+  /** Violations seen so far (kept in strict mode, for tests to assert on). */
+  readonly violations: ResponseViolation[];
+  /** Returns the problems of this response; empty when it matches the spec. */
+  check(route: RouteDefinition, status: number, headers: Headers | Record<string, string>, body: unknown): string[];
+}
+
+function formatErrors(validate: ValidateFunction): string[] {
+  return (validate.errors ?? []).map((e) => `body${e.instancePath} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}${e.params && 'unevaluatedProperty' in e.params ? ` (${String(e.params.unevaluatedProperty)})` : ''}`);
+}
+
+export function createResponseChecker(mode: ResponseValidationMode, log: Logger): ResponseChecker {
+  const violations: ResponseViolation[] = [];
+  return {
+    mode,
+    violations,
+    check(route, status, headers, body) {
+      if (mode === 'off') return [];
+      const problems: string[] = [];
+      const facts = route.responses[status];
+      if (!facts) {
+        problems.push(`status ${status} is not documented for ${route.operationId}`);
+      } else {
+        const has = (name: string) => (headers instanceof Headers ? headers.has(name) : Object.keys(headers).some((h) => h.toLowerCase() === name.toLowerCase()));
+        for (const header of facts.requiredHeaders) if (!has(header)) problems.push(`required header ${header} is missing`);
+        const validate = operationValidators[route.operationId].responses[status];
+        if (validate && !validate(body)) problems.push(...formatErrors(validate));
+      }
+      if (problems.length > 0) {
+        violations.push({ operationId: route.operationId, status, problems });
+        log.error({ operationId: route.operationId, status, problems }, 'response does not match the spec');
+      }
+      return mode === 'strict' ? problems : [];
+    },
+  };
+}

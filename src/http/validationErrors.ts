@@ -1,0 +1,52 @@
+// Turns Ajv errors into the contract's FieldError list: one entry per failing field, with a path
+// like `body.themes[2]`, `query.size` or `path.tripPlanId`, the rejected value and a message.
+import type { ErrorObject } from 'ajv';
+import type { FieldError } from './appError.js';
+
+function valueAt(root: unknown, pointer: string): unknown {
+  if (!pointer) return root;
+  let node: unknown = root;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+function fieldPath(prefix: string, pointer: string): string {
+  let out = prefix;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    out += /^\d+$/.test(key) ? `[${key}]` : out ? `.${key}` : key;
+  }
+  return out;
+}
+
+export function toFieldErrors(errors: ErrorObject[] | null | undefined, root: unknown, prefix: string): FieldError[] {
+  const out: FieldError[] = [];
+  const seen = new Set<string>();
+  for (const error of errors ?? []) {
+    // The if/then wrapper errors only repeat what the inner error says.
+    if (error.keyword === 'if') continue;
+    let pointer = error.instancePath;
+    let message = error.message ?? 'is invalid';
+    if (error.keyword === 'required') {
+      pointer += `/${error.params.missingProperty}`;
+      message = 'is required';
+    } else if (error.keyword === 'additionalProperties' || error.keyword === 'unevaluatedProperties') {
+      const extra = error.params.additionalProperty ?? error.params.unevaluatedProperty;
+      pointer += `/${extra}`;
+      message = 'is not a known field';
+    } else if (error.keyword === 'enum') {
+      message = `must be one of ${(error.params.allowedValues as unknown[]).join(', ')}`;
+    }
+    const field = fieldPath(prefix, pointer);
+    const key = `${field}\u0000${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const rejected = error.keyword === 'required' ? null : valueAt(root, pointer);
+    out.push({ field, rejectedValue: rejected === undefined ? null : rejected, message });
+  }
+  return out;
+}

@@ -1,0 +1,32 @@
+// Handlers of the Operations tag: probes and the documents describing the API.
+import type { Handlers } from '../../generated/operations.js';
+import { AppError } from '../http/appError.js';
+import type { RequestContext } from '../services.js';
+import { renderAsyncapiPage } from './asyncapiPage.js';
+import type { SpecDocuments } from './specDocuments.js';
+import { swaggerUiPage } from './swaggerUi.js';
+
+type OperationalHandlers = Pick<
+  Handlers<RequestContext>,
+  'getHealth' | 'getReadiness' | 'getOpenApiDocument' | 'getAsyncApiDocument' | 'getApiDocs' | 'getAsyncApiDocs'
+>;
+
+export function createOperationalHandlers(documents: SpecDocuments): OperationalHandlers {
+  const asyncapiPage = renderAsyncapiPage(documents.asyncapi);
+  return {
+    getHealth: () => ({ status: 200, body: { status: 'UP' } }),
+    getReadiness(_request, ctx) {
+      try {
+        ctx.services.database.sqlite.prepare('SELECT 1').get();
+      } catch (error) {
+        ctx.log.warn({ err: error }, 'readiness: database not reachable');
+        throw new AppError('COMMON503', 'The database is not reachable.');
+      }
+      return { status: 200, body: { status: 'UP' } };
+    },
+    getOpenApiDocument: () => ({ status: 200, body: documents.openapiYaml }),
+    getAsyncApiDocument: () => ({ status: 200, body: documents.asyncapiYaml }),
+    getApiDocs: () => ({ status: 200, body: swaggerUiPage }),
+    getAsyncApiDocs: () => ({ status: 200, body: asyncapiPage }),
+  };
+}

@@ -1,0 +1,20 @@
+// The documents served to clients: openapi.yaml as written (it is self-contained) and the bundled,
+// self-contained copy of asyncapi.yaml that codegen writes. Read once at start.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import YAML from 'yaml';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface SpecDocuments {
+  openapiYaml: string;
+  asyncapiYaml: string;
+  asyncapi: Record<string, any>;
+}
+
+export function loadSpecDocuments(): SpecDocuments {
+  const openapiYaml = fs.readFileSync(path.join(root, 'specs', 'openapi.yaml'), 'utf8');
+  const asyncapiYaml = fs.readFileSync(path.join(root, 'generated', 'asyncapi.bundled.yaml'), 'utf8');
+  return { openapiYaml, asyncapiYaml, asyncapi: YAML.parse(asyncapiYaml) };
+}

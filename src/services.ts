@@ -1,0 +1,27 @@
+// What handlers and workers are given: the process-wide services, built once in app.ts.
+import type { AuthService, Principal } from './auth/authService.js';
+import type { Config } from './config.js';
+import type { Database, Db } from './db/database.js';
+import type { EventBus } from './generation/eventBus.js';
+import type { Logger } from './logger.js';
+
+export interface Services {
+  config: Config;
+  database: Database;
+  db: Db;
+  log: Logger;
+  clock: () => number;
+  auth: AuthService;
+  events: EventBus;
+}
+
+/** The second argument of every operation handler. */
+export interface RequestContext {
+  services: Services;
+  /** null only on public operations */
+  principal: Principal | null;
+  requestId: string;
+  log: Logger;
+  /** the request path, for error bodies */
+  path: string;
+}

@@ -1,0 +1,70 @@
+// The itinerary: days of a plan, each with its stops and their places.
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../db/database.js';
+import { dailyPlans, places, scheduledPlaces } from '../db/schema.js';
+
+export type DailyPlanRow = typeof dailyPlans.$inferSelect;
+export type ScheduledPlaceRow = typeof scheduledPlaces.$inferSelect;
+export type PlaceRow = typeof places.$inferSelect;
+export type StopWithPlace = ScheduledPlaceRow & { place: PlaceRow };
+export type DayWithStops = DailyPlanRow & { stops: StopWithPlace[] };
+
+function stopsOf(db: Db, dayIds: number[]): Map<number, StopWithPlace[]> {
+  const byDay = new Map<number, StopWithPlace[]>(dayIds.map((id) => [id, []]));
+  if (dayIds.length === 0) return byDay;
+  const rows = db
+    .select({ stop: scheduledPlaces, place: places })
+    .from(scheduledPlaces)
+    .innerJoin(places, eq(places.id, scheduledPlaces.placeId))
+    .where(inArray(scheduledPlaces.dailyPlanId, dayIds))
+    .orderBy(asc(scheduledPlaces.dailyPlanId), asc(scheduledPlaces.visitOrder))
+    .all();
+  for (const { stop, place } of rows) byDay.get(stop.dailyPlanId)!.push({ ...stop, place });
+  return byDay;
+}
+
+export function listDays(db: Db, tripPlanId: number): DayWithStops[] {
+  const days = db.select().from(dailyPlans).where(eq(dailyPlans.tripPlanId, tripPlanId)).orderBy(asc(dailyPlans.dayNumber)).all();
+  const stops = stopsOf(db, days.map((d) => d.id));
+  return days.map((day) => ({ ...day, stops: stops.get(day.id) ?? [] }));
+}
+
+export function findDay(db: Db, tripPlanId: number, dayNumber: number): DayWithStops | undefined {
+  const day = db.select().from(dailyPlans).where(and(eq(dailyPlans.tripPlanId, tripPlanId), eq(dailyPlans.dayNumber, dayNumber))).get();
+  if (!day) return undefined;
+  return { ...day, stops: stopsOf(db, [day.id]).get(day.id) ?? [] };
+}
+
+export interface NewDay {
+  dayNumber: number;
+  date: string;
+  title: string;
+  description: string;
+  stops: Omit<typeof scheduledPlaces.$inferInsert, 'dailyPlanId' | 'id'>[];
+}
+
+/** Saves one generated day in its own transaction (a crash later keeps it). */
+export function insertDay(db: Db, tripPlanId: number, day: NewDay): DayWithStops {
+  const id = db.transaction((tx) => {
+    const row = tx
+      .insert(dailyPlans)
+      .values({ tripPlanId, dayNumber: day.dayNumber, date: day.date, title: day.title, description: day.description })
+      .returning({ id: dailyPlans.id })
+      .get();
+    if (day.stops.length > 0) tx.insert(scheduledPlaces).values(day.stops.map((stop) => ({ ...stop, dailyPlanId: row.id }))).run();
+    return row.id;
+  });
+  return findDay(db, tripPlanId, day.dayNumber) ?? (() => { throw new Error(`day ${id} vanished`); })();
+}
+
+/** Rewrites the stops of a day (places and travel), keeping their ids, in one transaction. */
+export function rewriteStops(db: Db, stops: Pick<ScheduledPlaceRow, 'id' | 'placeId' | 'travelTime' | 'travelDistance'>[]): void {
+  db.transaction((tx) => {
+    for (const stop of stops) {
+      tx.update(scheduledPlaces)
+        .set({ placeId: stop.placeId, travelTime: stop.travelTime, travelDistance: stop.travelDistance })
+        .where(eq(scheduledPlaces.id, stop.id))
+        .run();
+    }
+  });
+}

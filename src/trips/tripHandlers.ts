@@ -1,0 +1,164 @@
+// Handlers of the Trips operations. Ownership: another member's plan is TRIP101 (404), exactly like
+// a missing one.
+import type { Handlers } from '../../generated/operations.js';
+import type { RequestContext } from '../services.js';
+import { AppError, invalidField } from '../http/appError.js';
+import { principalOf } from '../http/principal.js';
+import { toCursorPage } from '../db/cursorPage.js';
+import { travelBetween, type Transportation } from '../generation/travel.js';
+import { findDay, listDays, rewriteStops } from './dailyPlanRepository.js';
+import { toDailyPlanResponse, toTripPlanDetailResponse, toTripPlanResponse } from './tripPlanMappers.js';
+import { addDays, defaultTitle } from './tripDates.js';
+import {
+  beginGeneration,
+  deleteTripPlan,
+  findOwnTripPlan,
+  findOwnTripPlanRow,
+  insertTripPlan,
+  listOwnTripPlans,
+  transitionStatus,
+  updateTripPlanTitle,
+  type TripSort,
+} from './tripPlanRepository.js';
+
+type TripHandlers = Pick<
+  Handlers<RequestContext>,
+  | 'listTripPlans'
+  | 'createTripPlanSession'
+  | 'getTripPlan'
+  | 'startTripPlanGeneration'
+  | 'cancelTripPlanGeneration'
+  | 'updateTripPlanTitle'
+  | 'deleteTripPlan'
+  | 'listDailyPlans'
+  | 'swapScheduledPlaces'
+>;
+
+function ownPlan(ctx: RequestContext, tripPlanId: number) {
+  const plan = findOwnTripPlan(ctx.services.db, principalOf(ctx).memberId, tripPlanId);
+  if (!plan) throw new AppError('TRIP101');
+  return plan;
+}
+
+export const tripHandlers: TripHandlers = {
+  listTripPlans({ query }, ctx) {
+    const { memberId } = principalOf(ctx);
+    const [field, direction] = query.sort.split(':') as [TripSort['field'], TripSort['direction']];
+    let cursor = null;
+    if (query.cursor !== undefined) {
+      cursor = findOwnTripPlanRow(ctx.services.db, memberId, query.cursor) ?? null;
+      if (!cursor) throw invalidField('query.cursor', query.cursor, 'is not the id of one of your trip plans');
+    }
+    const rows = listOwnTripPlans(ctx.services.db, memberId, { field, direction }, query.size, cursor);
+    return { status: 200, body: toCursorPage(rows, query.size, toTripPlanResponse) };
+  },
+
+  createTripPlanSession({ body }, ctx) {
+    const { memberId } = principalOf(ctx);
+    const now = ctx.services.clock();
+    const region = body.region.trim();
+    const plan = insertTripPlan(ctx.services.db, {
+      memberId,
+      title: defaultTitle(region, body.duration),
+      region,
+      startDate: body.startDate,
+      endDate: addDays(body.startDate, body.duration - 1),
+      duration: body.duration,
+      peopleCount: body.peopleCount,
+      themes: body.themes,
+      transportation: body.transportation,
+      generationStatus: 'PENDING',
+      createdAt: now,
+      updatedAt: now,
+    });
+    return {
+      status: 201,
+      body: { chatRoomId: plan.chatRoomId, tripPlanId: plan.id, conversationId: plan.chatRoomId },
+      headers: { Location: `/api/v1/trips/${plan.id}` },
+    };
+  },
+
+  getTripPlan({ path }, ctx) {
+    return { status: 200, body: toTripPlanDetailResponse(ownPlan(ctx, path.tripPlanId)) };
+  },
+
+  startTripPlanGeneration({ path }, ctx) {
+    const plan = ownPlan(ctx, path.tripPlanId);
+    if (!beginGeneration(ctx.services.db, plan.id, ctx.services.clock())) {
+      throw new AppError('TRIP106', `The trip plan cannot be started while it is ${plan.generationStatus === 'GENERATING' ? 'generating' : 'completed'}.`);
+    }
+    ctx.services.events.publish('tripPlanGenerationRequested', {
+      chatRoomId: plan.chatRoomId,
+      tripPlanId: plan.id,
+      memberId: plan.memberId,
+      request: {
+        themes: plan.themes as never,
+        startDate: plan.startDate,
+        duration: plan.duration,
+        region: plan.region,
+        peopleCount: plan.peopleCount,
+        transportation: plan.transportation as Transportation,
+      },
+    });
+    return { status: 200, body: { message: 'Trip plan generation started.' } };
+  },
+
+  cancelTripPlanGeneration({ path }, ctx) {
+    const plan = ownPlan(ctx, path.tripPlanId);
+    if (!transitionStatus(ctx.services.db, plan.id, ['GENERATING'], 'CANCELLED', ctx.services.clock())) {
+      throw new AppError('TRIP106', 'No generation is running for this trip plan.');
+    }
+    ctx.services.events.publish('tripPlanGenerationCancelRequested', { tripPlanId: plan.id, memberId: plan.memberId, chatRoomId: plan.chatRoomId, reason: 'cancel' });
+    return { status: 200, body: { message: 'Trip plan generation cancelled.' } };
+  },
+
+  updateTripPlanTitle({ path, body }, ctx) {
+    const plan = ownPlan(ctx, path.tripPlanId);
+    updateTripPlanTitle(ctx.services.db, plan.id, body.title.trim(), ctx.services.clock());
+    return { status: 204 };
+  },
+
+  deleteTripPlan({ path }, ctx) {
+    const plan = ownPlan(ctx, path.tripPlanId);
+    if (plan.generationStatus === 'GENERATING') {
+      ctx.services.events.publish('tripPlanGenerationCancelRequested', { tripPlanId: plan.id, memberId: plan.memberId, chatRoomId: plan.chatRoomId, reason: 'delete' });
+    }
+    deleteTripPlan(ctx.services.db, plan.id);
+    return { status: 204 };
+  },
+
+  listDailyPlans({ path }, ctx) {
+    const plan = ownPlan(ctx, path.tripPlanId);
+    return { status: 200, body: listDays(ctx.services.db, plan.id).map(toDailyPlanResponse) };
+  },
+
+  swapScheduledPlaces({ path, body }, ctx) {
+    const plan = ownPlan(ctx, path.tripPlanId);
+    if (body.chatRoomId !== plan.chatRoomId) throw new AppError('TRIP101', 'Trip plan not found for this chat room.');
+    if (body.visitOrderA === body.visitOrderB) throw invalidField('body.visitOrderB', body.visitOrderB, 'must differ from visitOrderA');
+    const day = findDay(ctx.services.db, plan.id, path.dayNumber);
+    if (!day) throw new AppError('TRIP103', `Day ${path.dayNumber} of this trip plan does not exist.`);
+    const indexA = day.stops.findIndex((s) => s.visitOrder === body.visitOrderA);
+    const indexB = day.stops.findIndex((s) => s.visitOrder === body.visitOrderB);
+    for (const [index, order] of [[indexA, body.visitOrderA], [indexB, body.visitOrderB]] as const) {
+      if (index < 0) throw new AppError('TRIP104', `Day ${path.dayNumber} has no stop at visit order ${order}.`);
+    }
+    // Exchange the places; the stops keep their order and time-of-day, then travel is recomputed.
+    const places = day.stops.map((s) => s.place);
+    [places[indexA], places[indexB]] = [places[indexB]!, places[indexA]!];
+    const stops = day.stops.map((stop, i) => {
+      const previous = i > 0 ? places[i - 1]! : null;
+      const travel = previous ? travelBetween(previous, places[i]!, stop.transportation as Transportation) : null;
+      return { id: stop.id, placeId: places[i]!.id, travelTime: travel?.minutes ?? null, travelDistance: travel?.distanceMetres ?? null };
+    });
+    rewriteStops(ctx.services.db, stops);
+    ctx.services.events.publish('tripPlanDayUpdated', {
+      tripPlanId: plan.id,
+      memberId: plan.memberId,
+      chatRoomId: plan.chatRoomId,
+      dayNumber: day.dayNumber,
+      summary: `Swapped stops ${body.visitOrderA} and ${body.visitOrderB} of day ${day.dayNumber}.`,
+    });
+    return { status: 204 };
+  },
+};
