@@ -52,7 +52,7 @@ function sendResult(c: Context<HttpEnv>, route: RouteDefinition, result: AnyResu
   const headers: Record<string, string> = { ...result.headers };
   const contentType = facts?.contentType ?? (result.body === undefined ? null : 'application/json');
   const payload = contentType === 'application/json' ? envelope(result.status, result.body) : result.body;
-  const problems = checker.check(route, result.status, headers, contentType === 'application/json' ? payload : undefined);
+  const problems = checker.check(route, result.status, headers, contentType === null ? undefined : payload);
   if (problems.length > 0) throw new Error(`response of ${route.operationId} violates the spec: ${problems.join('; ')}`);
   if (contentType === null) return c.body(null, result.status as 204, headers);
   if (contentType === 'application/json') return c.json(payload, result.status as 200, headers);

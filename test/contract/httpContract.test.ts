@@ -1,0 +1,288 @@
+// Replays specs/openapi.yaml against the running app. Every response any test here produces is
+// checked three ways: the app's own strict response validation (generated validators), the status
+// and content-type documented for the operation, and openapi-backend's validateResponse as a second
+// opinion. At the end, a coverage report lists every (operation, documented status) pair; the suite
+// fails if one was never produced, except the allow-list below, each with its reason.
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readYaml } from '../../codegen/bundle.js';
+import { readOperations, type OperationFact } from '../../codegen/openapiModel.js';
+import { routes } from '../../generated/routes.js';
+import type { Handlers } from '../../generated/operations.js';
+import type { RequestContext } from '../../src/services.js';
+import { createSecondOpinion, type SecondOpinion } from '../support/secondOpinion.js';
+import { seedItinerary } from '../support/seedItinerary.js';
+import { busanTrip, startTestApp, type TestApp, type TestResponse } from '../support/testApp.js';
+
+const spec = readYaml(path.resolve(import.meta.dirname, '../../specs/openapi.yaml'));
+const operations = readOperations(spec);
+const byId = new Map(operations.map((op) => [op.operationId, op]));
+
+const allowList: Record<string, string> = {
+  'getMe 404': 'a member is deleted with its sessions (ON DELETE CASCADE), so its token fails with 401 before getMe runs; documented for compatibility with the original service',
+  'getMyName 404': 'same as getMe 404',
+};
+
+const produced = new Map<string, number>();
+const apps: TestApp[] = [];
+let secondOpinion: SecondOpinion;
+
+function observe(operationId: string | null, res: TestResponse): void {
+  if (!operationId) return;
+  const op = byId.get(operationId)!;
+  const documented = op.responses.find((r) => r.status === res.status);
+  expect(documented, `${operationId} answered undocumented status ${res.status}: ${res.text}`).toBeDefined();
+  const contentType = res.headers.get('content-type');
+  if (documented!.contentType === null) expect(res.text, `${operationId} ${res.status} must have no body`).toBe('');
+  else expect(contentType ?? '', `${operationId} ${res.status} content-type`).toContain(documented!.contentType);
+  for (const header of documented!.requiredHeaders) expect(res.headers.has(header), `${operationId} ${res.status} lacks ${header}`).toBe(true);
+  if (documented!.contentType) expect(secondOpinion.validate(operationId, res.status, res.body), `${operationId} ${res.status} (openapi-backend)`).toEqual([]);
+  const key = `${operationId} ${res.status}`;
+  produced.set(key, (produced.get(key) ?? 0) + 1);
+}
+
+function newApp(env: Record<string, string> = {}, handlerOverrides?: Partial<Handlers<RequestContext>>): TestApp {
+  const app = startTestApp(env, { observe, handlerOverrides });
+  apps.push(app);
+  return app;
+}
+
+/** A concrete path for an operation, with its path parameters filled in. */
+function pathOf(op: OperationFact, values: Record<string, number | string>): string {
+  return op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => String(values[name]));
+}
+
+beforeAll(async () => {
+  secondOpinion = await createSecondOpinion();
+});
+
+afterAll(() => {
+  for (const app of apps) {
+    expect(app.app.checker.violations, 'responses that broke the spec (strict mode)').toEqual([]);
+    app.close();
+  }
+});
+
+describe('the spec replayed against the app', () => {
+  let t: TestApp;
+  let member: { accessToken: string; refreshToken: string };
+  let other: { accessToken: string; refreshToken: string };
+  let admin: { accessToken: string; refreshToken: string };
+  let plan: { tripPlanId: number; chatRoomId: number };
+  let otherPlan: { tripPlanId: number; chatRoomId: number };
+  let promptId: number;
+
+  beforeAll(async () => {
+    t = newApp();
+    member = await t.signIn('traveller@example.com', 'Min-ji');
+    other = await t.signIn('someone.else@example.com');
+    admin = await t.signInAdmin('admin@example.com');
+    plan = (await t.request('POST', '/api/v1/trips', { token: member.accessToken, body: busanTrip })).body.data;
+    otherPlan = (await t.request('POST', '/api/v1/trips', { token: other.accessToken, body: busanTrip })).body.data;
+    seedItinerary(t.app.services.db, plan.tripPlanId, busanTrip.startDate, 3);
+    promptId = (await t.request('POST', '/api/v1/admin/prompts', { token: admin.accessToken, body: { promptType: 'USER', agentType: 'CHAT_AGENT', prompt: 'Answer briefly.' } })).body.data.id;
+  });
+
+  const ids = () => ({ tripPlanId: plan.tripPlanId, chatRoomId: plan.chatRoomId, promptId, dayNumber: 1 });
+
+  describe('every request-body example is accepted', () => {
+    const cases = operations.flatMap((op) => (op.body?.examples ?? []).map((ex) => [op.operationId, ex.name, ex.value] as const));
+    it.each(cases)('%s "%s"', async (operationId, _name, example) => {
+      const op = byId.get(operationId)!;
+      const body = structuredClone(example) as Record<string, unknown>;
+      if ('chatRoomId' in body) body.chatRoomId = plan.chatRoomId; // the example's 42 is someone else's room here
+      const token = op.requiredRole ? admin.accessToken : member.accessToken;
+      const res = await t.request(op.method.toUpperCase(), pathOf(op, ids()), { token: op.secured ? token : undefined, body });
+      const success = op.responses.find((r) => r.status < 300)!.status;
+      if (operationId === 'reissueToken') {
+        // The example token is not signed by this server: the documented answer is 401 AUTH004.
+        expect([res.status, res.body.data.code]).toEqual([401, 'AUTH004']);
+      } else {
+        expect(res.status, res.text).toBe(success);
+      }
+    });
+  });
+
+  describe('every operation answers its documented success with valid parameters', () => {
+    it.each(operations.map((op) => op.operationId))('%s', async (operationId) => {
+      const op = byId.get(operationId)!;
+      const success = op.responses.find((r) => r.status < 300)!.status;
+      const token = op.requiredRole ? admin.accessToken : member.accessToken;
+      let body: unknown;
+      if (op.body) body = structuredClone(op.body.examples[0]!.value);
+      if (operationId === 'swapScheduledPlaces') body = { chatRoomId: plan.chatRoomId, visitOrderA: 1, visitOrderB: 3 };
+      if (operationId === 'reissueToken') body = { refreshToken: member.refreshToken };
+      if (operationId === 'deleteTripPlan') {
+        const fresh = (await t.request('POST', '/api/v1/trips', { token, body: busanTrip })).body.data;
+        expect((await t.request('DELETE', `/api/v1/trips/${fresh.tripPlanId}`, { token })).status).toBe(204);
+        expect((await t.request('GET', `/api/v1/trips/${fresh.tripPlanId}`, { token })).status).toBe(404);
+        return;
+      }
+      if (operationId === 'deletePromptTemplate') {
+        const fresh = (await t.request('POST', '/api/v1/admin/prompts', { token, body: { promptType: 'SYSTEM', agentType: 'TRIP_AGENT', prompt: 'Plan carefully.' } })).body.data;
+        expect((await t.request('DELETE', `/api/v1/admin/prompts/${fresh.id}`, { token })).status).toBe(204);
+        return;
+      }
+      if (operationId === 'logout') {
+        const leaving = await t.signIn('leaving@example.com');
+        expect((await t.request('POST', '/api/v1/auth/logout', { token: leaving.accessToken })).status).toBe(204);
+        return;
+      }
+      if (operationId === 'startTripPlanGeneration') {
+        const fresh = (await t.request('POST', '/api/v1/trips', { token, body: busanTrip })).body.data;
+        const res = await t.request('POST', `/api/v1/trips/${fresh.tripPlanId}`, { token });
+        expect(res.status, res.text).toBe(200);
+        return;
+      }
+      if (operationId === 'cancelTripPlanGeneration') {
+        const fresh = (await t.request('POST', '/api/v1/trips', { token, body: busanTrip })).body.data;
+        await t.request('POST', `/api/v1/trips/${fresh.tripPlanId}`, { token });
+        const res = await t.request('POST', `/api/v1/trips/${fresh.tripPlanId}/cancel`, { token });
+        expect(res.status, res.text).toBe(200);
+        return;
+      }
+      const query = Object.fromEntries(op.parameters.filter((p) => p.in === 'query' && p.name !== 'cursor').map((p) => [p.name, String((spec as any).components.parameters[p.name === 'size' ? (operationId === 'listChatMessages' ? 'ChatPageSize' : 'TripPageSize') : 'TripSort'].example)]));
+      const res = await t.request(op.method.toUpperCase(), pathOf(op, ids()), { token: op.secured ? token : undefined, body, query });
+      expect(res.status, res.text).toBe(success);
+      if (operationId === 'createTripPlanSession') {
+        const location = res.headers.get('location')!;
+        expect((await t.request('GET', location, { token })).status).toBe(200);
+      }
+    });
+  });
+
+  describe('errors documented per operation', () => {
+    const secured = operations.filter((op) => op.secured);
+    it.each(secured.map((op) => op.operationId))('%s: 401 without a token and with a garbage token', async (operationId) => {
+      const op = byId.get(operationId)!;
+      const url = pathOf(op, ids());
+      const body = op.body?.examples[0]?.value;
+      const missing = await t.request(op.method.toUpperCase(), url, { body });
+      expect([missing.status, missing.body.data.code]).toEqual([401, 'AUTH011']);
+      const garbage = await t.request(op.method.toUpperCase(), url, { body, token: 'not.a.jwt' });
+      expect([garbage.status, garbage.body.data.code]).toEqual([401, 'AUTH001']);
+    });
+
+    const withBadRequest = operations.filter((op) => op.responses.some((r) => r.status === 400));
+    it.each(withBadRequest.map((op) => op.operationId))('%s: 400 for input outside the schema', async (operationId) => {
+      const op = byId.get(operationId)!;
+      const token = op.requiredRole ? admin.accessToken : member.accessToken;
+      const pathParams = op.parameters.filter((p) => p.in === 'path');
+      let res: TestResponse;
+      if (pathParams.length > 0) {
+        res = await t.request(op.method.toUpperCase(), pathOf(op, { ...ids(), [pathParams[0]!.name]: 0 }), { token: op.secured ? token : undefined, body: op.body?.examples[0]?.value });
+        expect(res.body.data.errors[0].field).toBe(`path.${pathParams[0]!.name}`);
+      } else if (op.body) {
+        res = await t.request(op.method.toUpperCase(), pathOf(op, ids()), { token: op.secured ? token : undefined, rawBody: '{"oops":', headers: { 'content-type': 'application/json' } });
+        expect(res.body.data.code).toBe('COMMON002');
+      } else {
+        res = await t.request(op.method.toUpperCase(), pathOf(op, ids()), { token, query: { size: 0 } });
+        expect(res.body.data.errors).toEqual([{ field: 'query.size', rejectedValue: 0, message: 'must be >= 1' }]);
+      }
+      expect(res.status).toBe(400);
+    });
+
+    const tripScoped = operations.filter((op) => op.parameters.some((p) => p.name === 'tripPlanId' || p.name === 'chatRoomId'));
+    it.each(tripScoped.map((op) => op.operationId))("%s: 404 on another member's plan or room, never 403", async (operationId) => {
+      const op = byId.get(operationId)!;
+      const example = op.body?.examples[0]?.value as Record<string, unknown> | undefined;
+      const body = example && 'chatRoomId' in example ? { ...example, chatRoomId: otherPlan.chatRoomId } : example;
+      const res = await t.request(op.method.toUpperCase(), pathOf(op, { ...otherPlan, dayNumber: 1 }), { token: member.accessToken, body });
+      expect(res.status).toBe(404);
+      expect(['TRIP101', 'CHAT301']).toContain(res.body.data.code);
+    });
+
+    const adminOnly = operations.filter((op) => op.requiredRole === 'ADMIN');
+    it.each(adminOnly.map((op) => op.operationId))('%s: 403 for a member without the ADMIN role', async (operationId) => {
+      const op = byId.get(operationId)!;
+      const res = await t.request(op.method.toUpperCase(), pathOf(op, ids()), { token: member.accessToken, body: op.body?.examples[0]?.value });
+      expect([res.status, res.body.data.code]).toEqual([403, 'COMMON403']);
+    });
+
+    it.each(['getPromptTemplate', 'updatePromptTemplate', 'deletePromptTemplate'])('%s: 404 AI005 for an unknown template', async (operationId) => {
+      const op = byId.get(operationId)!;
+      const res = await t.request(op.method.toUpperCase(), pathOf(op, { promptId: 999_999 }), { token: admin.accessToken, body: op.body?.examples[0]?.value });
+      expect([res.status, res.body.data.code]).toEqual([404, 'AI005']);
+    });
+
+    it('swapScheduledPlaces: 404 TRIP103 for a missing day and TRIP104 for a missing stop', async () => {
+      const day = await t.request('PATCH', `/api/v1/trips/${plan.tripPlanId}/daily-plans/9/scheduled-places`, { token: member.accessToken, body: { chatRoomId: plan.chatRoomId, visitOrderA: 1, visitOrderB: 2 } });
+      expect([day.status, day.body.data.code]).toEqual([404, 'TRIP103']);
+      const stop = await t.request('PATCH', `/api/v1/trips/${plan.tripPlanId}/daily-plans/1/scheduled-places`, { token: member.accessToken, body: { chatRoomId: plan.chatRoomId, visitOrderA: 1, visitOrderB: 9 } });
+      expect([stop.status, stop.body.data.code]).toEqual([404, 'TRIP104']);
+    });
+
+    it('startTripPlanGeneration and cancelTripPlanGeneration: 409 TRIP106 in the wrong state', async () => {
+      const fresh = (await t.request('POST', '/api/v1/trips', { token: member.accessToken, body: busanTrip })).body.data;
+      const cancel = await t.request('POST', `/api/v1/trips/${fresh.tripPlanId}/cancel`, { token: member.accessToken });
+      expect([cancel.status, cancel.body.data.code]).toEqual([409, 'TRIP106']);
+      await t.request('POST', `/api/v1/trips/${fresh.tripPlanId}`, { token: member.accessToken });
+      const again = await t.request('POST', `/api/v1/trips/${fresh.tripPlanId}`, { token: member.accessToken });
+      expect([again.status, again.body.data.code]).toEqual([409, 'TRIP106']);
+    });
+
+    const withBody = operations.filter((op) => op.body);
+    it.each(withBody.map((op) => op.operationId))('%s: 413 for a body over 1 MiB', async (operationId) => {
+      const op = byId.get(operationId)!;
+      const res = await t.request(op.method.toUpperCase(), pathOf(op, ids()), {
+        token: member.accessToken,
+        rawBody: JSON.stringify({ padding: 'x'.repeat(1024 * 1024) }),
+        headers: { 'content-type': 'application/json' },
+      });
+      expect([res.status, res.body.data.code]).toEqual([413, 'COMMON413']);
+    });
+  });
+});
+
+describe('statuses that need a differently configured app', () => {
+  it('every operation: 429 COMMON429 with Retry-After past the rate limit', async () => {
+    const limited = newApp({ RATE_LIMIT_PER_MINUTE: '1' });
+    for (const route of routes) {
+      const url = route.path.replace(/\{[^}]+\}/g, '1');
+      await limited.request(route.method, url);
+      const res = await limited.request(route.method, url);
+      expect([res.status, res.body.data.code], route.operationId).toEqual([429, 'COMMON429']);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+      limited.advance(61_000);
+    }
+  });
+
+  it('every operation: 500 COMMON500 without internals when a handler fails', async () => {
+    const failing = Object.fromEntries(routes.map((r) => [r.operationId, () => { throw new Error('SQLITE_CORRUPT: secret internals at /srv/app.ts:12'); }]));
+    const broken = newApp({}, failing as Partial<Handlers<RequestContext>>);
+    const admin = await broken.signInAdmin('admin@example.com');
+    for (const route of routes) {
+      const op = byId.get(route.operationId)!;
+      const res = await broken.request(route.method, pathOf(op, { tripPlanId: 1, chatRoomId: 1, promptId: 1, dayNumber: 1 }), {
+        token: admin.accessToken,
+        body: op.body?.examples[0]?.value,
+      });
+      expect([res.status, res.body.data.code], route.operationId).toEqual([500, 'COMMON500']);
+      expect(res.text).not.toMatch(/SQLITE|secret|\.ts/);
+    }
+  });
+
+  it('getReadiness: 503 COMMON503 when the database is gone', async () => {
+    const app = newApp();
+    expect((await app.request('GET', '/readyz')).status).toBe(200);
+    app.app.services.database.close();
+    const res = await app.request('GET', '/readyz');
+    expect([res.status, res.body.data.code]).toEqual([503, 'COMMON503']);
+  });
+
+  it('devLogin: 404 COMMON404 when AUTH_DEV_LOGIN is off', async () => {
+    const app = newApp({ AUTH_DEV_LOGIN: 'false' });
+    const res = await app.request('POST', '/api/v1/auth/dev-login', { body: { email: 'a@example.com' } });
+    expect([res.status, res.body.data.code]).toEqual([404, 'COMMON404']);
+  });
+});
+
+describe('coverage of (operation, documented status)', () => {
+  it('produced every pair, or the pair is allow-listed with a reason', () => {
+    const rows = operations.flatMap((op) => op.responses.map((r) => `${op.operationId} ${r.status}`));
+    const report = rows.map((key) => `${produced.has(key) ? `produced ×${String(produced.get(key)).padEnd(4)}` : allowList[key] ? 'allow-listed  ' : 'MISSING       '} ${key}${allowList[key] ? `  (${allowList[key]})` : ''}`);
+    process.stdout.write(`\nHTTP contract coverage (${rows.filter((k) => produced.has(k)).length}/${rows.length} produced, ${Object.keys(allowList).length} allow-listed):\n${report.join('\n')}\n`);
+    expect(rows.filter((key) => !produced.has(key) && !allowList[key])).toEqual([]);
+    expect(Object.keys(allowList).filter((key) => produced.has(key)), 'allow-listed pairs that are produced after all').toEqual([]);
+  });
+});

@@ -1,0 +1,59 @@
+// Routes outside the spec: unknown paths, wrong methods, CORS, request ids, docs assets.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/testApp.js';
+
+let t: TestApp;
+beforeAll(() => {
+  t = startTestApp();
+});
+afterAll(() => t.close());
+
+describe('routing', () => {
+  it('answers 404 COMMON404 in the envelope for an unknown path', async () => {
+    const res = await t.request('GET', '/api/v1/nowhere');
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ success: false, status: 404, data: { code: 'COMMON404', path: '/api/v1/nowhere', errors: null } });
+  });
+
+  it('answers 405 COMMON405 with Allow for a known path and an undocumented method', async () => {
+    const res = await t.request('PUT', '/api/v1/trips/5');
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, POST, DELETE, PATCH');
+    expect(res.body.data.code).toBe('COMMON405');
+    const list = await t.request('DELETE', '/api/v1/trips');
+    expect([list.status, list.headers.get('allow')]).toEqual([405, 'GET, POST']);
+  });
+
+  it('keeps a sane client request id and makes one otherwise', async () => {
+    const given = await t.request('GET', '/healthz', { headers: { 'x-request-id': 'abc-123' } });
+    expect(given.headers.get('x-request-id')).toBe('abc-123');
+    const made = await t.request('GET', '/healthz', { headers: { 'x-request-id': 'bad id with spaces' } });
+    expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('answers CORS preflights', async () => {
+    const res = await t.request('OPTIONS', '/api/v1/trips', { headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' } });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
+  });
+
+  it('serves the spec documents and Swagger UI with local assets', async () => {
+    const openapi = await t.request('GET', '/openapi.yaml');
+    expect(openapi.text).toMatch(/^openapi: 3\.1\.0/);
+    const asyncapi = await t.request('GET', '/asyncapi.yaml');
+    expect(asyncapi.text).toContain('asyncapi: 3.0.0');
+    expect(asyncapi.text).not.toMatch(/\$ref: ["']?\.\//);
+    const docs = await t.request('GET', '/docs');
+    expect(docs.text).toContain('/docs/assets/swagger-ui-bundle.js');
+    expect(docs.text).not.toMatch(/https?:\/\//);
+    const bundle = await t.request('GET', '/docs/assets/swagger-ui-bundle.js');
+    expect(bundle.status).toBe(200);
+    expect(bundle.text.length).toBeGreaterThan(100_000);
+    expect((await t.request('GET', '/docs/assets/init.js')).text).toContain("url: '/openapi.yaml'");
+    expect((await t.request('GET', '/docs/assets/../../package.json')).status).toBe(404);
+    const page = await t.request('GET', '/docs/asyncapi');
+    expect(page.text).toContain('/user/sub/schedule/{tripPlanId}');
+    expect(page.text).toContain('TripPlanProgressMessage');
+  });
+});

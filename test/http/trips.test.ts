@@ -1,0 +1,111 @@
+// Trip plan behaviour: generation state rules, restart, deletion cascade, swap and travel times.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertChatMessage } from '../../src/chats/chatRepository.js';
+import { chatMessages, dailyPlans, scheduledPlaces } from '../../src/db/schema.js';
+import { seedItinerary } from '../support/seedItinerary.js';
+import { busanTrip, startTestApp, type TestApp } from '../support/testApp.js';
+
+let t: TestApp;
+let token: string;
+const events: string[] = [];
+
+beforeAll(async () => {
+  t = startTestApp();
+  token = (await t.signIn('planner@example.com')).accessToken;
+  t.app.services.events.subscribe('tripPlanGenerationRequested', (e) => void events.push(`requested ${e.tripPlanId}`));
+  t.app.services.events.subscribe('tripPlanGenerationCancelRequested', (e) => void events.push(`cancel ${e.tripPlanId} ${e.reason}`));
+});
+afterAll(() => t.close());
+
+const create = async () => (await t.request('POST', '/api/v1/trips', { token, body: busanTrip })).body.data as { tripPlanId: number; chatRoomId: number };
+const status = async (id: number) => (await t.request('GET', `/api/v1/trips/${id}`, { token })).body.data.generationStatus;
+const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('generation state', () => {
+  it('start moves PENDING to GENERATING and emits TripPlanGenerationRequestedEvent', async () => {
+    const plan = await create();
+    const res = await t.request('POST', `/api/v1/trips/${plan.tripPlanId}`, { token });
+    expect(res.body.data).toEqual({ message: 'Trip plan generation started.' });
+    expect(await status(plan.tripPlanId)).toBe('GENERATING');
+    await flush();
+    expect(events).toContain(`requested ${plan.tripPlanId}`);
+  });
+
+  it('cancel moves GENERATING to CANCELLED; a restart deletes the partial days', async () => {
+    const plan = await create();
+    await t.request('POST', `/api/v1/trips/${plan.tripPlanId}`, { token });
+    seedItinerary(t.app.services.db, plan.tripPlanId, busanTrip.startDate, 1);
+    expect((await t.request('POST', `/api/v1/trips/${plan.tripPlanId}/cancel`, { token })).status).toBe(200);
+    expect(await status(plan.tripPlanId)).toBe('CANCELLED');
+    await flush();
+    expect(events).toContain(`cancel ${plan.tripPlanId} cancel`);
+    expect((await t.request('GET', `/api/v1/trips/daily-plans/${plan.tripPlanId}`, { token })).body.data).toHaveLength(1);
+    expect((await t.request('POST', `/api/v1/trips/${plan.tripPlanId}`, { token })).status).toBe(200);
+    expect((await t.request('GET', `/api/v1/trips/daily-plans/${plan.tripPlanId}`, { token })).body.data).toEqual([]);
+  });
+});
+
+describe('delete', () => {
+  it('removes days, stops, chat room and messages, cancels a running generation, and 404s afterwards', async () => {
+    const plan = await create();
+    await t.request('POST', `/api/v1/trips/${plan.tripPlanId}`, { token });
+    seedItinerary(t.app.services.db, plan.tripPlanId, busanTrip.startDate, 2);
+    insertChatMessage(t.app.services.db, { chatRoomId: plan.chatRoomId, messageType: 'USER', content: 'hi', createdAt: t.now() });
+    const db = t.app.services.db;
+    const dayIds = db.select().from(dailyPlans).all().filter((d) => d.tripPlanId === plan.tripPlanId).map((d) => d.id);
+    const stopsOfPlan = () => db.select().from(scheduledPlaces).all().filter((s) => dayIds.includes(s.dailyPlanId)).length;
+    const messagesOfRoom = () => db.select().from(chatMessages).all().filter((m) => m.chatRoomId === plan.chatRoomId).length;
+    expect([dayIds.length, stopsOfPlan(), messagesOfRoom()]).toEqual([2, 6, 1]);
+    expect((await t.request('DELETE', `/api/v1/trips/${plan.tripPlanId}`, { token })).status).toBe(204);
+    await flush();
+    expect(events).toContain(`cancel ${plan.tripPlanId} delete`);
+    expect(db.select().from(dailyPlans).all().filter((d) => d.tripPlanId === plan.tripPlanId)).toEqual([]);
+    expect([stopsOfPlan(), messagesOfRoom()]).toEqual([0, 0]);
+    for (const [method, url] of [
+      ['GET', `/api/v1/trips/${plan.tripPlanId}`],
+      ['GET', `/api/v1/trips/daily-plans/${plan.tripPlanId}`],
+      ['PATCH', `/api/v1/trips/${plan.tripPlanId}`],
+      ['DELETE', `/api/v1/trips/${plan.tripPlanId}`],
+      ['GET', `/api/v1/chats/${plan.chatRoomId}/messages`],
+    ] as const) {
+      const res = await t.request(method, url, { token, body: method === 'PATCH' ? { title: 'x' } : undefined });
+      expect(res.status, `${method} ${url}`).toBe(404);
+    }
+  });
+});
+
+describe('swap', () => {
+  it('exchanges the places of two stops, keeps categories, and recomputes travel for the day', async () => {
+    const plan = await create();
+    seedItinerary(t.app.services.db, plan.tripPlanId, busanTrip.startDate, 1);
+    const [before] = (await t.request('GET', `/api/v1/trips/daily-plans/${plan.tripPlanId}`, { token })).body.data;
+    const res = await t.request('PATCH', `/api/v1/trips/${plan.tripPlanId}/daily-plans/1/scheduled-places`, { token, body: { chatRoomId: plan.chatRoomId, visitOrderA: 1, visitOrderB: 3 } });
+    expect(res.status).toBe(204);
+    const [after] = (await t.request('GET', `/api/v1/trips/daily-plans/${plan.tripPlanId}`, { token })).body.data;
+    const names = (day: any) => day.scheduledPlaces.map((s: any) => s.place.name);
+    expect(names(after)).toEqual([names(before)[2], names(before)[1], names(before)[0]]);
+    expect(after.scheduledPlaces.map((s: any) => s.category)).toEqual(['MORNING', 'AFTERNOON', 'EVENING']);
+    expect(after.scheduledPlaces[0]).toMatchObject({ travelTime: null, travelDistance: null });
+    // Gwangalli -> Dongbaekseom is about 3 km in a straight line: a few km by road, under an hour.
+    expect(after.scheduledPlaces[1].travelDistance).toBeGreaterThan(3000);
+    expect(after.scheduledPlaces[1].travelDistance).toBeLessThan(6000);
+    expect(after.scheduledPlaces[1].travelTime).toBeGreaterThan(5);
+    expect(after.scheduledPlaces[1].travelTime).toBeLessThan(60);
+  });
+
+  it("rejects a chat room that is not the plan's own", async () => {
+    const plan = await create();
+    const other = await create();
+    seedItinerary(t.app.services.db, plan.tripPlanId, busanTrip.startDate, 1);
+    const res = await t.request('PATCH', `/api/v1/trips/${plan.tripPlanId}/daily-plans/1/scheduled-places`, { token, body: { chatRoomId: other.chatRoomId, visitOrderA: 1, visitOrderB: 2 } });
+    expect([res.status, res.body.data.code]).toEqual([404, 'TRIP101']);
+  });
+});
+
+describe('title', () => {
+  it('renames, trimming surrounding blanks', async () => {
+    const plan = await create();
+    expect((await t.request('PATCH', `/api/v1/trips/${plan.tripPlanId}`, { token, body: { title: '  Christmas in Busan ' } })).status).toBe(204);
+    expect((await t.request('GET', `/api/v1/trips/${plan.tripPlanId}`, { token })).body.data.title).toBe('Christmas in Busan');
+  });
+});

@@ -1,0 +1,119 @@
+// An in-process app on an in-memory database with a controllable clock and strict response
+// validation, plus a small HTTP client for tests. Fixtures go through the public API where cheap.
+import { routes, type RouteDefinition } from '../../generated/routes.js';
+import { createApp, type App, type AppOptions } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+
+export interface TestResponse<T = any> {
+  status: number;
+  headers: Headers;
+  /** parsed JSON when the response is JSON, else the text ('' when empty) */
+  body: T;
+  text: string;
+  operationId: string | null;
+}
+
+export interface RequestOptions {
+  token?: string;
+  body?: unknown;
+  /** sent as is, without JSON encoding */
+  rawBody?: string;
+  headers?: Record<string, string>;
+  query?: Record<string, string | number>;
+}
+
+export interface TestApp {
+  app: App;
+  config: Config;
+  now(): number;
+  advance(ms: number): void;
+  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>;
+  signIn(email: string, name?: string): Promise<{ accessToken: string; refreshToken: string }>;
+  signInAdmin(email: string): Promise<{ accessToken: string; refreshToken: string }>;
+  close(): void;
+}
+
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: ':memory:',
+    RESPONSE_VALIDATION: 'strict',
+    AUTH_DEV_LOGIN: 'true',
+    RATE_LIMIT_PER_MINUTE: '0',
+    LOG_LEVEL: 'silent',
+    JWT_SECRET: 'test-secret-test-secret-test-secret-0123',
+    ...env,
+  });
+}
+
+const patterns = routes.map((route) => ({
+  route,
+  pattern: new RegExp(`^${route.path.split(/\{[^}]+\}/).map((s) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+')}$`),
+}));
+
+/** The documented operation a request hits, if any (for coverage bookkeeping). */
+export function operationFor(method: string, path: string): RouteDefinition | null {
+  const bare = path.split('?')[0]!;
+  return patterns.find(({ route, pattern }) => route.method === method.toUpperCase() && pattern.test(bare))?.route ?? null;
+}
+
+export type ResponseObserver = (operationId: string | null, response: TestResponse) => void;
+
+export function startTestApp(env: Record<string, string> = {}, options: AppOptions & { observe?: ResponseObserver } = {}): TestApp {
+  let now = Date.parse('2026-11-22T09:00:00Z');
+  const config = testConfig(env);
+  const app = createApp(config, { clock: () => now, ...options });
+
+  async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse<T>> {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    let body: string | undefined;
+    if (opts.rawBody !== undefined) body = opts.rawBody;
+    else if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const query = opts.query ? `?${new URLSearchParams(Object.entries(opts.query).map(([k, v]): [string, string] => [k, String(v)]))}` : '';
+    const res = await app.hono.request(`${path}${query}`, { method, headers, body });
+    const text = await res.text();
+    const isJson = (res.headers.get('content-type') ?? '').includes('application/json');
+    const response: TestResponse<T> = {
+      status: res.status,
+      headers: res.headers,
+      body: (isJson && text ? JSON.parse(text) : text) as T,
+      text,
+      operationId: operationFor(method, path)?.operationId ?? null,
+    };
+    options.observe?.(response.operationId, response);
+    return response;
+  }
+
+  async function signIn(email: string, name?: string) {
+    const res = await request<{ data: { accessToken: string; refreshToken: string } }>('POST', '/api/v1/auth/dev-login', { body: name ? { email, name } : { email } });
+    if (res.status !== 200) throw new Error(`dev-login failed: ${res.status} ${res.text}`);
+    return res.body.data;
+  }
+
+  return {
+    app,
+    config,
+    now: () => now,
+    advance: (ms) => {
+      now += ms;
+    },
+    request,
+    signIn,
+    // There is no public API for granting ADMIN; this is what `npm run token -- --admin` does.
+    signInAdmin: async (email) => (await app.services.auth.signIn({ email, provider: 'DEV', admin: true })).tokens,
+    close: () => app.close(),
+  };
+}
+
+export const busanTrip = {
+  themes: ['FAMOUS_SPOT', 'RESTAURANT'],
+  startDate: '2026-12-24',
+  duration: 3,
+  region: 'Busan',
+  peopleCount: 2,
+  transportation: 'PUBLIC_TRANSIT',
+};
