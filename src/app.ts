@@ -28,11 +28,27 @@ import { registerSwaggerUiAssets } from './operational/swaggerUi.js';
 import { promptHandlers } from './prompts/promptHandlers.js';
 import type { RequestContext, Services } from './services.js';
 import { tripHandlers } from './trips/tripHandlers.js';
+import type { ChatAgent } from './chats/chatAgent.js';
+import { findOwnChatRoom } from './chats/chatRepository.js';
+import { createChatService, type ChatService } from './chats/chatService.js';
+import { placesOfRegion, resolveRegion, syncCatalogue } from './generation/catalogue/placeCatalogue.js';
+import { startGenerationWorker, type GenerationWorker } from './generation/generationWorker.js';
+import type { Planner } from './generation/planner.js';
+import { createChatAgent, createPlanner } from './generation/plannerFactory.js';
+import { createInProcessBroker, type Broker } from './realtime/broker.js';
+import { createPublishers, type Publishers } from './realtime/publishers.js';
+import { registerStompEndpoint, type StompEndpoint } from './realtime/stompEndpoint.js';
+import { findDay } from './trips/dailyPlanRepository.js';
+import { toDailyPlanResponse } from './trips/tripPlanMappers.js';
+import { findOwnTripPlanRow, findTripPlanById, markInterruptedGenerationsFailed } from './trips/tripPlanRepository.js';
 
 export interface AppOptions {
   clock?: () => number;
   logger?: Logger;
   events?: EventBus;
+  /** replaces the configured planner (tests: failing or slow planners) */
+  planner?: Planner;
+  chatAgent?: ChatAgent;
   /** replace some handlers (the conformance suite's broken variants use this) */
   handlerOverrides?: Partial<Handlers<RequestContext>>;
 }
@@ -41,7 +57,13 @@ export interface App {
   hono: Hono<HttpEnv>;
   services: Services;
   checker: ResponseChecker;
-  close(): void;
+  stomp: StompEndpoint;
+  worker: GenerationWorker;
+  chat: ChatService;
+  publishers: Publishers;
+  broker: Broker;
+  /** stops generation and closes connections and the database */
+  close(): Promise<void>;
 }
 
 export function createApp(config: Config, options: AppOptions = {}): App {
@@ -52,6 +74,39 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const auth = createAuthService({ db: database.db, signer, clock, accessTtlSeconds: config.accessTokenTtlSeconds, refreshTtlSeconds: config.refreshTokenTtlSeconds });
   const events = options.events ?? createInProcessEventBus((error, name) => log.error({ err: error, event: name }, 'event listener failed'));
   const services: Services = { config, database, db: database.db, log, clock, auth, events };
+  syncCatalogue(database.db);
+  const interrupted = markInterruptedGenerationsFailed(database.db, clock());
+  if (interrupted.length > 0) log.warn({ tripPlanIds: interrupted }, 'generations interrupted by a restart or crash marked FAILED (AI002)');
+  const broker = createInProcessBroker((error) => log.error({ err: error }, 'message delivery failed'));
+  const publishers = createPublishers(broker, config.responseValidation, log);
+  const worker = startGenerationWorker({
+    db: database.db,
+    events,
+    planner: options.planner ?? createPlanner(config, database.db, log),
+    publishers,
+    log,
+    clock,
+    concurrency: config.generationConcurrency,
+  });
+  const placesFor = (region: string) => {
+    const regionId = resolveRegion(region);
+    return regionId ? placesOfRegion(database.db, regionId) : [];
+  };
+  const chat = createChatService({
+    db: database.db,
+    agent: options.chatAgent ?? createChatAgent(config, database.db, log),
+    publishers,
+    log,
+    clock,
+    placesOfRegion: placesFor,
+    isGenerating: (tripPlanId) => findTripPlanById(database.db, tripPlanId)?.generationStatus === 'GENERATING',
+  });
+  events.subscribe('tripPlanDayUpdated', ({ memberId, tripPlanId, chatRoomId, dayNumber, summary }) => {
+    const day = findDay(database.db, tripPlanId, dayNumber);
+    if (!day) return;
+    publishers.schedule(memberId, tripPlanId, { type: 'UPDATED', tripPlanId, dailyPlan: toDailyPlanResponse(day), message: summary });
+    publishers.chat(memberId, chatRoomId, { message: summary, isComplete: true, timestamp: new Date(clock()).toISOString(), messageStreamType: 'UPDATED' });
+  });
   const checker = createResponseChecker(config.responseValidation, log);
   const disabled = new Set<OperationId>(config.devLoginEnabled ? [] : ['devLogin']);
 
@@ -103,6 +158,22 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     }),
   );
   registerSwaggerUiAssets(app);
+  const stomp = registerStompEndpoint(
+    app,
+    {
+      auth,
+      broker,
+      log,
+      clock,
+      settings: config.stomp,
+      owns: (memberId, channel, id) =>
+        channel === 'scheduleUpdates' ? findOwnTripPlanRow(database.db, memberId, id) !== undefined : findOwnChatRoom(database.db, memberId, id) !== undefined,
+      onChatMessage: (principal, chatRoomId, body) => chat.receive(principal, chatRoomId, body),
+      publishError: (memberId, chatRoomId, code, message, path) =>
+        publishers.error(memberId, chatRoomId, { timestamp: new Date(clock()).toISOString(), code, message, path, errors: null }),
+    },
+    log,
+  );
   registerOperations(app, { services, handlers, checker, disabled });
 
   app.notFound((c) => {
@@ -135,6 +206,16 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     hono: app,
     services,
     checker,
-    close: () => database.close(),
+    stomp,
+    worker,
+    chat,
+    publishers,
+    broker,
+    async close() {
+      stomp.closeAll();
+      await worker.stop();
+      await chat.idle();
+      database.close();
+    },
   };
 }

@@ -24,6 +24,18 @@ export interface Config {
   rateLimitWindowSeconds: number;
   logLevel: string;
   corsOrigins: string[];
+  planner: 'offline' | 'openai';
+  /** pause between streamed summary chunks of the offline planner */
+  plannerDelayMs: number;
+  generationConcurrency: number;
+  openai: { apiKey: string | null; baseUrl: string | null; model: string; maxAttempts: number };
+  stomp: {
+    /** what the server proposes in CONNECTED's heart-beat, both ways */
+    heartbeatMs: number;
+    maxFrameBytes: number;
+    /** how often live connections re-check that their session was not logged out */
+    sessionCheckMs: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -63,6 +75,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (nodeEnv === 'production' && devLoginEnabled) throw new ConfigError('AUTH_DEV_LOGIN=true is refused in production');
   const responseValidation = (env.RESPONSE_VALIDATION ?? (nodeEnv === 'test' ? 'strict' : nodeEnv === 'production' ? 'off' : 'log')) as ResponseValidationMode;
   if (!['strict', 'log', 'off'].includes(responseValidation)) throw new ConfigError(`RESPONSE_VALIDATION must be strict, log or off`);
+  const planner = (env.PLANNER ?? 'offline') as Config['planner'];
+  if (!['offline', 'openai'].includes(planner)) throw new ConfigError(`PLANNER must be offline or openai, got "${env.PLANNER}"`);
+  if (planner === 'openai' && !env.OPENAI_API_KEY && !env.OPENAI_BASE_URL) {
+    throw new ConfigError('PLANNER=openai needs OPENAI_API_KEY (or OPENAI_BASE_URL of an OpenAI-compatible server)');
+  }
   return {
     env: nodeEnv,
     port: integer(env, 'PORT', 8080),
@@ -79,5 +96,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitWindowSeconds: 60,
     logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     corsOrigins: (env.CORS_ORIGINS ?? '*').split(',').map((o) => o.trim()).filter(Boolean),
+    planner,
+    plannerDelayMs: integer(env, 'PLANNER_DELAY_MS', nodeEnv === 'test' ? 0 : 40),
+    generationConcurrency: integer(env, 'GENERATION_CONCURRENCY', 4, 1),
+    openai: {
+      apiKey: env.OPENAI_API_KEY || null,
+      baseUrl: env.OPENAI_BASE_URL || null,
+      model: env.OPENAI_MODEL || 'gpt-4o-mini',
+      maxAttempts: integer(env, 'OPENAI_MAX_ATTEMPTS', 3, 1),
+    },
+    stomp: {
+      heartbeatMs: integer(env, 'STOMP_HEARTBEAT_MS', 10_000),
+      maxFrameBytes: integer(env, 'STOMP_MAX_FRAME_BYTES', 64 * 1024, 1024),
+      sessionCheckMs: integer(env, 'STOMP_SESSION_CHECK_MS', 10_000, 10),
+    },
   };
 }

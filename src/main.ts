@@ -1,11 +1,10 @@
-// Process entry: config -> app -> HTTP server -> graceful shutdown on SIGTERM/SIGINT.
-import { serve } from '@hono/node-server';
+// Process entry: config -> app -> HTTP + WebSocket server -> graceful shutdown on SIGTERM/SIGINT.
 import { createApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger } from './logger.js';
-import { markInterruptedGenerationsFailed } from './trips/tripPlanRepository.js';
+import { startServer } from './server.js';
 
-let config;
+let config: Config;
 try {
   config = loadConfig();
 } catch (error) {
@@ -18,29 +17,27 @@ try {
 
 const log = createLogger(config.logLevel);
 const app = createApp(config, { logger: log });
-const interrupted = markInterruptedGenerationsFailed(app.services.db, Date.now());
-if (interrupted.length > 0) log.warn({ tripPlanIds: interrupted }, 'generations interrupted by a restart marked FAILED');
-
-const server = serve({ fetch: app.hono.fetch, port: config.port, hostname: config.host }, (info) => {
-  log.info({ port: info.port, database: config.databaseFile, env: config.env, devLogin: config.devLoginEnabled }, `listening on http://localhost:${info.port} (docs: /docs)`);
-});
+const server = await startServer(app, config.port, config.host);
+log.info(
+  { port: server.port, database: config.databaseFile, env: config.env, planner: config.planner, devLogin: config.devLoginEnabled },
+  `listening on http://localhost:${server.port} (docs: /docs, STOMP: ws://localhost:${server.port}/ws-stomp)`,
+);
 
 let stopping = false;
-function shutdown(signal: string): void {
+async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   log.info({ signal }, 'shutting down');
   const force = setTimeout(() => {
-    log.warn('connections still open after 10 s; closing anyway');
-    app.close();
-    process.exit(0);
+    log.warn('shutdown took over 10 s; exiting');
+    process.exit(1);
   }, 10_000);
   force.unref();
-  server.close(() => {
-    app.close();
-    log.info('stopped');
-    process.exit(0);
-  });
+  await server.close();
+  // Runs still going are aborted; their plans are marked FAILED at the next start.
+  await app.close();
+  log.info('stopped');
+  process.exit(0);
 }
-process.on('SIGTERM', () => shutdown('SIGTERM'));
-process.on('SIGINT', () => shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

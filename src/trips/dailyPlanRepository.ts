@@ -57,14 +57,21 @@ export function insertDay(db: Db, tripPlanId: number, day: NewDay): DayWithStops
   return findDay(db, tripPlanId, day.dayNumber) ?? (() => { throw new Error(`day ${id} vanished`); })();
 }
 
-/** Rewrites the stops of a day (places and travel), keeping their ids, in one transaction. */
-export function rewriteStops(db: Db, stops: Pick<ScheduledPlaceRow, 'id' | 'placeId' | 'travelTime' | 'travelDistance'>[]): void {
+/** Replaces all stops of a day with `stops`, in one transaction. */
+export function replaceStops(db: Db, dailyPlanId: number, stops: Omit<typeof scheduledPlaces.$inferInsert, 'dailyPlanId' | 'id'>[]): void {
   db.transaction((tx) => {
-    for (const stop of stops) {
-      tx.update(scheduledPlaces)
-        .set({ placeId: stop.placeId, travelTime: stop.travelTime, travelDistance: stop.travelDistance })
-        .where(eq(scheduledPlaces.id, stop.id))
-        .run();
-    }
+    tx.delete(scheduledPlaces).where(eq(scheduledPlaces.dailyPlanId, dailyPlanId)).run();
+    if (stops.length > 0) tx.insert(scheduledPlaces).values(stops.map((stop) => ({ ...stop, dailyPlanId }))).run();
   });
+}
+
+/** Ids of the places already used anywhere in the plan (a trip never repeats a place). */
+export function placeIdsOfPlan(db: Db, tripPlanId: number): Set<number> {
+  const rows = db
+    .select({ placeId: scheduledPlaces.placeId })
+    .from(scheduledPlaces)
+    .innerJoin(dailyPlans, eq(dailyPlans.id, scheduledPlaces.dailyPlanId))
+    .where(eq(dailyPlans.tripPlanId, tripPlanId))
+    .all();
+  return new Set(rows.map((r) => r.placeId));
 }

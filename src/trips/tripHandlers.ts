@@ -5,8 +5,9 @@ import type { RequestContext } from '../services.js';
 import { AppError, invalidField } from '../http/appError.js';
 import { principalOf } from '../http/principal.js';
 import { toCursorPage } from '../db/cursorPage.js';
-import { travelBetween, type Transportation } from '../generation/travel.js';
-import { findDay, listDays, rewriteStops } from './dailyPlanRepository.js';
+import type { Transportation } from '../generation/travel.js';
+import { listDays } from './dailyPlanRepository.js';
+import { loadDay, swapStops } from './itineraryEdits.js';
 import { toDailyPlanResponse, toTripPlanDetailResponse, toTripPlanResponse } from './tripPlanMappers.js';
 import { addDays, defaultTitle } from './tripDates.js';
 import {
@@ -136,22 +137,7 @@ export const tripHandlers: TripHandlers = {
     const plan = ownPlan(ctx, path.tripPlanId);
     if (body.chatRoomId !== plan.chatRoomId) throw new AppError('TRIP101', 'Trip plan not found for this chat room.');
     if (body.visitOrderA === body.visitOrderB) throw invalidField('body.visitOrderB', body.visitOrderB, 'must differ from visitOrderA');
-    const day = findDay(ctx.services.db, plan.id, path.dayNumber);
-    if (!day) throw new AppError('TRIP103', `Day ${path.dayNumber} of this trip plan does not exist.`);
-    const indexA = day.stops.findIndex((s) => s.visitOrder === body.visitOrderA);
-    const indexB = day.stops.findIndex((s) => s.visitOrder === body.visitOrderB);
-    for (const [index, order] of [[indexA, body.visitOrderA], [indexB, body.visitOrderB]] as const) {
-      if (index < 0) throw new AppError('TRIP104', `Day ${path.dayNumber} has no stop at visit order ${order}.`);
-    }
-    // Exchange the places; the stops keep their order and time-of-day, then travel is recomputed.
-    const places = day.stops.map((s) => s.place);
-    [places[indexA], places[indexB]] = [places[indexB]!, places[indexA]!];
-    const stops = day.stops.map((stop, i) => {
-      const previous = i > 0 ? places[i - 1]! : null;
-      const travel = previous ? travelBetween(previous, places[i]!, stop.transportation as Transportation) : null;
-      return { id: stop.id, placeId: places[i]!.id, travelTime: travel?.minutes ?? null, travelDistance: travel?.distanceMetres ?? null };
-    });
-    rewriteStops(ctx.services.db, stops);
+    const day = swapStops(ctx.services.db, loadDay(ctx.services.db, plan.id, path.dayNumber), body.visitOrderA, body.visitOrderB);
     ctx.services.events.publish('tripPlanDayUpdated', {
       tripPlanId: plan.id,
       memberId: plan.memberId,

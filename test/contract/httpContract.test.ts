@@ -10,6 +10,8 @@ import { readOperations, type OperationFact } from '../../codegen/openapiModel.j
 import { routes } from '../../generated/routes.js';
 import type { Handlers } from '../../generated/operations.js';
 import type { RequestContext } from '../../src/services.js';
+import type { Planner } from '../../src/generation/planner.js';
+import { heldPlanner } from '../support/plannerStubs.js';
 import { createSecondOpinion, type SecondOpinion } from '../support/secondOpinion.js';
 import { seedItinerary } from '../support/seedItinerary.js';
 import { busanTrip, startTestApp, type TestApp, type TestResponse } from '../support/testApp.js';
@@ -41,8 +43,8 @@ function observe(operationId: string | null, res: TestResponse): void {
   produced.set(key, (produced.get(key) ?? 0) + 1);
 }
 
-function newApp(env: Record<string, string> = {}, handlerOverrides?: Partial<Handlers<RequestContext>>): TestApp {
-  const app = startTestApp(env, { observe, handlerOverrides });
+function newApp(env: Record<string, string> = {}, handlerOverrides?: Partial<Handlers<RequestContext>>, planner?: Planner): TestApp {
+  const app = startTestApp(env, { observe, handlerOverrides, planner });
   apps.push(app);
   return app;
 }
@@ -56,10 +58,10 @@ beforeAll(async () => {
   secondOpinion = await createSecondOpinion();
 });
 
-afterAll(() => {
+afterAll(async () => {
   for (const app of apps) {
     expect(app.app.checker.violations, 'responses that broke the spec (strict mode)').toEqual([]);
-    app.close();
+    await app.close();
   }
 });
 
@@ -73,7 +75,8 @@ describe('the spec replayed against the app', () => {
   let promptId: number;
 
   beforeAll(async () => {
-    t = newApp();
+    // Generations stay running until cancelled, so cancel and the 409s are reachable.
+    t = newApp({}, undefined, heldPlanner());
     member = await t.signIn('traveller@example.com', 'Min-ji');
     other = await t.signIn('someone.else@example.com');
     admin = await t.signInAdmin('admin@example.com');

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertChatMessage } from '../../src/chats/chatRepository.js';
 import { chatMessages, dailyPlans, scheduledPlaces } from '../../src/db/schema.js';
+import { heldPlanner } from '../support/plannerStubs.js';
 import { seedItinerary } from '../support/seedItinerary.js';
 import { busanTrip, startTestApp, type TestApp } from '../support/testApp.js';
 
@@ -10,7 +11,8 @@ let token: string;
 const events: string[] = [];
 
 beforeAll(async () => {
-  t = startTestApp();
+  // Generations stay running until cancelled, so the state rules can be observed.
+  t = startTestApp({}, { planner: heldPlanner() });
   token = (await t.signIn('planner@example.com')).accessToken;
   t.app.services.events.subscribe('tripPlanGenerationRequested', (e) => void events.push(`requested ${e.tripPlanId}`));
   t.app.services.events.subscribe('tripPlanGenerationCancelRequested', (e) => void events.push(`cancel ${e.tripPlanId} ${e.reason}`));

@@ -30,7 +30,7 @@ export interface TestApp {
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>;
   signIn(email: string, name?: string): Promise<{ accessToken: string; refreshToken: string }>;
   signInAdmin(email: string): Promise<{ accessToken: string; refreshToken: string }>;
-  close(): void;
+  close(): Promise<void>;
 }
 
 export function testConfig(env: Record<string, string> = {}): Config {

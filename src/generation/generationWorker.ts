@@ -1,0 +1,154 @@
+// Runs generations: consumes TripPlanGenerationRequestedEvent, plans with the configured planner,
+// saves each day in its own transaction and publishes in the documented order — for day 1..N:
+// schedule DAILY_PLAN_GENERATED, then the day's summary on the chat (chunks, then the full text);
+// then chat COMPLETED. A failure sends AI002 on the errors channel and nothing after it. At most
+// `concurrency` runs at once; the rest wait in a queue. Cancel (HTTP cancel, plan delete) aborts
+// the run and sends CANCELLED.
+import { insertChatMessage } from '../chats/chatRepository.js';
+import type { Db } from '../db/database.js';
+import type { Logger } from '../logger.js';
+import type { Publishers } from '../realtime/publishers.js';
+import { insertDay } from '../trips/dailyPlanRepository.js';
+import { toDailyPlanResponse } from '../trips/tripPlanMappers.js';
+import { findTripPlanById, transitionStatus } from '../trips/tripPlanRepository.js';
+import type { EventBus, TripPlanGenerationRequestedEvent } from './eventBus.js';
+import { PlannerError, type Planner, type PlanRequest } from './planner.js';
+
+export interface GenerationWorker {
+  /** runs in progress and waiting */
+  readonly stats: () => { running: number; queued: number; completed: number; failed: number; cancelled: number };
+  /** resolves when nothing runs or waits (tests, shutdown) */
+  idle(): Promise<void>;
+  /** aborts every run (shutdown); their plans are marked FAILED at the next start if not finished */
+  stop(): Promise<void>;
+}
+
+class Cancelled extends Error {
+  constructor(readonly reason: 'cancel' | 'delete' | 'shutdown') {
+    super(`generation ${reason}`);
+  }
+}
+
+export function startGenerationWorker(deps: {
+  db: Db;
+  events: EventBus;
+  planner: Planner;
+  publishers: Publishers;
+  log: Logger;
+  clock: () => number;
+  concurrency: number;
+}): GenerationWorker {
+  const { db, publishers, log, clock } = deps;
+  const running = new Map<number, { controller: AbortController; done: Promise<void> }>();
+  const queue: TripPlanGenerationRequestedEvent[] = [];
+  const counts = { completed: 0, failed: 0, cancelled: 0 };
+  let idleWaiters: (() => void)[] = [];
+  let stopped = false;
+
+  const now = () => new Date(clock()).toISOString();
+  const chatDone = (event: TripPlanGenerationRequestedEvent, type: 'COMPLETED' | 'CANCELLED', message: string) =>
+    publishers.chat(event.memberId, event.chatRoomId, { message, isComplete: true, timestamp: now(), messageStreamType: type });
+
+  function notifyIdle(): void {
+    if (running.size > 0 || queue.length > 0) return;
+    const waiters = idleWaiters;
+    idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  async function run(event: TripPlanGenerationRequestedEvent, signal: AbortSignal): Promise<void> {
+    const { tripPlanId, memberId, chatRoomId } = event;
+    const request: PlanRequest = { tripPlanId, memberId, ...event.request, transportation: event.request.transportation ?? 'PUBLIC_TRANSIT' };
+    let days = 0;
+    try {
+      for await (const day of deps.planner.plan(request, signal)) {
+        if (signal.aborted) throw signal.reason;
+        const saved = insertDay(db, tripPlanId, {
+          ...day,
+          stops: day.stops.map((stop, i) => ({ ...stop, visitOrder: i + 1, transportation: request.transportation })),
+        });
+        days++;
+        publishers.schedule(memberId, tripPlanId, { type: 'DAILY_PLAN_GENERATED', tripPlanId, dailyPlan: toDailyPlanResponse(saved) });
+        let summary = '';
+        for await (const chunk of deps.planner.summarize(day, request, signal)) {
+          summary += chunk;
+          publishers.chat(memberId, chatRoomId, { message: chunk, isComplete: false, timestamp: now(), messageStreamType: 'CHAT' });
+        }
+        if (signal.aborted) throw signal.reason;
+        insertChatMessage(db, { chatRoomId, messageType: 'ASSISTANT', content: summary, createdAt: clock() });
+        publishers.chat(memberId, chatRoomId, { message: summary, isComplete: true, timestamp: now(), messageStreamType: 'CHAT' });
+      }
+      if (!transitionStatus(db, tripPlanId, ['GENERATING'], 'COMPLETED', clock())) throw new Cancelled('cancel');
+      counts.completed++;
+      chatDone(event, 'COMPLETED', `Your ${days}-day itinerary is ready.`);
+      log.info({ tripPlanId, days }, 'generation completed');
+    } catch (error) {
+      const cancelled = error instanceof Cancelled ? error : signal.aborted && signal.reason instanceof Cancelled ? signal.reason : null;
+      if (cancelled || !findTripPlanById(db, tripPlanId)) {
+        counts.cancelled++;
+        log.info({ tripPlanId, reason: cancelled?.reason ?? 'delete' }, 'generation cancelled');
+        if (cancelled?.reason !== 'shutdown') chatDone(event, 'CANCELLED', 'The itinerary generation was cancelled.');
+        return;
+      }
+      counts.failed++;
+      const message = error instanceof PlannerError ? error.message : 'The itinerary could not be generated. Please try again.';
+      log.error({ err: error, tripPlanId }, 'generation failed');
+      transitionStatus(db, tripPlanId, ['GENERATING'], 'FAILED', clock(), 'AI002');
+      publishers.error(memberId, chatRoomId, {
+        timestamp: now(),
+        code: 'AI002',
+        message,
+        path: `/user/sub/errors/${chatRoomId}`,
+        errors: null,
+      });
+    }
+  }
+
+  function pump(): void {
+    while (!stopped && running.size < deps.concurrency) {
+      // A restarted plan waits until its previous, aborted run has finished unwinding.
+      const next = queue.findIndex((e) => !running.has(e.tripPlanId));
+      if (next < 0) return;
+      const [event] = queue.splice(next, 1) as [TripPlanGenerationRequestedEvent];
+      const controller = new AbortController();
+      const done = run(event, controller.signal).finally(() => {
+        running.delete(event.tripPlanId);
+        pump();
+        notifyIdle();
+      });
+      running.set(event.tripPlanId, { controller, done });
+    }
+  }
+
+  deps.events.subscribe('tripPlanGenerationRequested', (event) => {
+    if (stopped) return;
+    queue.push(event);
+    pump();
+  });
+
+  deps.events.subscribe('tripPlanGenerationCancelRequested', ({ tripPlanId, memberId, chatRoomId, reason }) => {
+    const active = running.get(tripPlanId);
+    if (active) {
+      active.controller.abort(new Cancelled(reason));
+      return;
+    }
+    const waiting = queue.findIndex((e) => e.tripPlanId === tripPlanId);
+    if (waiting >= 0) {
+      queue.splice(waiting, 1);
+      counts.cancelled++;
+      publishers.chat(memberId, chatRoomId, { message: 'The itinerary generation was cancelled.', isComplete: true, timestamp: now(), messageStreamType: 'CANCELLED' });
+      notifyIdle();
+    }
+  });
+
+  return {
+    stats: () => ({ running: running.size, queued: queue.length, ...counts }),
+    idle: () => (running.size === 0 && queue.length === 0 ? Promise.resolve() : new Promise((resolve) => idleWaiters.push(resolve))),
+    async stop() {
+      stopped = true;
+      queue.length = 0;
+      for (const { controller } of running.values()) controller.abort(new Cancelled('shutdown'));
+      await Promise.allSettled([...running.values()].map((r) => r.done));
+    },
+  };
+}

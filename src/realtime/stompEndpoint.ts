@@ -1,0 +1,68 @@
+// The WebSocket endpoint /ws-stomp on @hono/node-server's built-in upgrade, with a `ws` server that
+// picks a STOMP subprotocol (without handleProtocols, `ws` would echo whatever the client offers
+// first). Each connection gets a StompSession.
+import { upgradeWebSocket } from '@hono/node-server';
+import type { Hono } from 'hono';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { Logger } from '../logger.js';
+import { createStompSession, type StompSession, type StompSessionDeps } from './stompSession.js';
+
+const SUBPROTOCOLS = ['v12.stomp', 'v11.stomp', 'v10.stomp'];
+
+export interface StompEndpoint {
+  /** pass to serve({ websocket: { server } }) */
+  readonly server: WebSocketServer;
+  readonly connections: () => number;
+  /** closes every connection (graceful shutdown) */
+  closeAll(): void;
+}
+
+export function registerStompEndpoint(app: Hono<any>, deps: StompSessionDeps, log: Logger): StompEndpoint {
+  const server = new WebSocketServer({
+    noServer: true,
+    maxPayload: deps.settings.maxFrameBytes * 4,
+    handleProtocols: (offered) => SUBPROTOCOLS.find((p) => offered.has(p)) ?? false,
+  });
+  const open = new Map<WebSocket, StompSession>();
+
+  app.get(
+    '/ws-stomp',
+    upgradeWebSocket(() => {
+      let session: StompSession | null = null;
+      return {
+        onOpen(_event, ws) {
+          const raw = ws.raw as WebSocket;
+          session = createStompSession(
+            {
+              send: (text) => raw.readyState === raw.OPEN && raw.send(text),
+              close: (code, reason) => raw.close(code, reason),
+            },
+            deps,
+          );
+          open.set(raw, session);
+          raw.once('close', () => {
+            open.delete(raw);
+            session?.closed();
+          });
+        },
+        onMessage(event) {
+          session?.receive(event.data as string | ArrayBuffer);
+        },
+        onError(event) {
+          log.warn({ err: (event as Event & { error?: unknown }).error }, 'websocket error');
+        },
+      };
+    }, { onError: (error) => log.error({ err: error }, 'websocket handler failed') }),
+  );
+
+  return {
+    server,
+    connections: () => open.size,
+    closeAll() {
+      for (const [raw, session] of open) {
+        session.closed();
+        raw.close(1001, 'server shutting down');
+      }
+    },
+  };
+}
