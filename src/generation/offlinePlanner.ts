@@ -3,11 +3,12 @@
 // clock, ties broken by catalogue key.
 //
 // 1. Rank the region's sights: requested themes first (more overlap, must-visit bonus), then the rest.
-// 2. Take about three sights per day from the top and group them into days by geography (k-means with
-//    equal group sizes, seeded farthest-first); days follow each other nearest-neighbour.
+// 2. Cut the fitting sights into one area per day (k-means with equal group sizes, seeded
+//    farthest-first, refined by pairwise swaps); each day keeps about three sights of its area, the
+//    best one and those closest to it. Days follow each other nearest-neighbour.
 // 3. Per day: visit the sights in nearest-neighbour order, insert the nearest free restaurant for lunch
 //    and for dinner, drop a sight when the day runs past 21:00, add a nearby fitting one when it is short.
-// No place is used twice in a trip; long trips get shorter days instead.
+// No place is used twice in a trip: long trips take unthemed sights too, then get shorter days.
 import type { Db } from '../db/database.js';
 import type { PlaceRow } from '../trips/dailyPlanRepository.js';
 import { addDays } from '../trips/tripDates.js';
@@ -33,6 +34,8 @@ const AFTERNOON_UNTIL = 18 * 60 + 30;
 /** an extra sight may join a day when it is at most this far from the day's centre (or the day's own spread) */
 const EXTRA_REACH_METRES = 2000;
 const CLUSTER_ROUNDS = 50;
+/** how far a day's core will reach for one more point of theme score */
+const METRES_PER_SCORE = 2000;
 const TITLE_MAX = 200;
 
 interface RankedSight {
@@ -41,6 +44,8 @@ interface RankedSight {
   rank: number;
   /** shares a requested theme */
   fits: boolean;
+  /** requested themes it has, plus one for a must-visit */
+  score: number;
 }
 
 interface Visit {
@@ -69,7 +74,7 @@ function rankSights(sights: PlaceRow[], themes: readonly string[]): RankedSight[
     return { place, fits: wanted.size === 0 || overlap > 0, score: overlap + (place.isMustVisit ? 1 : 0) };
   });
   scored.sort((a, b) => Number(b.fits) - Number(a.fits) || b.score - a.score || compareKeys(a.place, b.place));
-  return scored.map(({ place, fits }, rank) => ({ place, rank, fits }));
+  return scored.map(({ place, fits, score }, rank) => ({ place, rank, fits, score }));
 }
 
 // ---- grouping sights into days -------------------------------------------------------------------
@@ -189,6 +194,23 @@ function nearestNeighbourWalk<T>(items: readonly T[], start: number, distance: (
     walk.push(...left.splice(nearest, 1));
   }
   return walk;
+}
+
+/**
+ * The `size` sights of a day's area worth visiting together: its most wanted sight, then again and
+ * again the sight nearest the group so far, a higher theme score counting as being a little nearer.
+ */
+function compactCore(area: readonly RankedSight[], size: number): RankedSight[] {
+  const left = [...area].sort((a, b) => a.rank - b.rank);
+  const core = left.splice(0, 1);
+  while (core.length < size && left.length > 0) {
+    const centre = centreOf(core.map((s) => s.place));
+    const cost = (s: RankedSight) => haversineMetres(centre, s.place) - s.score * METRES_PER_SCORE;
+    let best = 0;
+    for (let i = 1; i < left.length; i++) if (cost(left[i]!) < cost(left[best]!)) best = i;
+    core.push(...left.splice(best, 1));
+  }
+  return core;
 }
 
 /** Days in travelling order: start with the westernmost group, then always the nearest next one. */
@@ -455,10 +477,19 @@ function planTrip(db: Db, request: PlanRequest): PlannedDay[] {
   }
 
   const ranked = rankSights(sights, request.themes);
-  const chosen = ranked.slice(0, Math.min(ranked.length, SIGHTS_PER_DAY * dayCount));
-  const groups = orderDays(groupByGeography(chosen, dayCount));
+  // Every fitting sight is a candidate, so a short trip can stay compact: the region is cut into one
+  // area per day and each day keeps the best sights of its area that lie close together. Long trips
+  // that need more sights than fit take the best of the rest too.
+  const sightCount = Math.min(ranked.length, SIGHTS_PER_DAY * dayCount);
+  const candidates = ranked.slice(0, Math.max(sightCount, ranked.filter((s) => s.fits).length));
+  // Areas and day sizes both put the remainder on the first groups, so no area is smaller than its day.
+  const cores = groupByGeography(candidates, dayCount).map((area, g) =>
+    compactCore(area, Math.floor(sightCount / dayCount) + (g < sightCount % dayCount ? 1 : 0)),
+  );
+  const groups = orderDays(cores);
   const quotas = mealQuotas(groups.map((g) => g.length), restaurants.length);
-  let spare = ranked.slice(chosen.length).filter((s) => s.fits);
+  const picked = new Set(cores.flat());
+  let spare = candidates.filter((s) => s.fits && !picked.has(s));
   let freeRestaurants = restaurants;
 
   return groups.map((group, i) => {

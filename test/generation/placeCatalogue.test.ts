@@ -1,0 +1,131 @@
+// The bundled catalogue: its data is sound, it mirrors into the place table with stable ids, and
+// region names typed by users resolve to region ids.
+import { asc, eq } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/database.js';
+import { places } from '../../src/db/schema.js';
+import {
+  catalogueRegions,
+  knownRegionNames,
+  parseCatalogueFile,
+  placesOfRegion,
+  resolveRegion,
+  syncCatalogue,
+} from '../../src/generation/catalogue/placeCatalogue.js';
+
+const regionIds = ['busan', 'gangneung', 'gyeongju', 'jeju', 'jeonju', 'seoul'];
+
+describe('catalogue data', () => {
+  it('has the six regions, in file order', () => {
+    expect(catalogueRegions().map((r) => r.region)).toEqual(regionIds);
+    expect(knownRegionNames()).toEqual(['Busan', 'Gangneung', 'Gyeongju', 'Jeju', 'Jeonju', 'Seoul']);
+  });
+
+  it.each(regionIds)('%s has at least 40 places in South Korea, sights and restaurants', (regionId) => {
+    const region = catalogueRegions().find((r) => r.region === regionId)!;
+    expect(region.places.length).toBeGreaterThanOrEqual(40);
+    for (const place of region.places) {
+      expect(place.latitude).toBeGreaterThan(33);
+      expect(place.latitude).toBeLessThan(38.7);
+      expect(place.longitude).toBeGreaterThan(124.5);
+      expect(place.longitude).toBeLessThan(131);
+      expect(place.key.startsWith(`${regionId}-`)).toBe(true);
+    }
+    expect(region.places.filter((p) => p.kind === 'SIGHT').length).toBeGreaterThanOrEqual(30);
+    expect(region.places.filter((p) => p.kind === 'RESTAURANT').length).toBeGreaterThanOrEqual(10);
+  });
+
+  it('keys are unique across regions', () => {
+    const keys = catalogueRegions().flatMap((r) => r.places.map((p) => p.key));
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('a malformed file fails loudly, naming the file and the field', () => {
+    expect(() => parseCatalogueFile('ulsan.json', '{ "region": ')).toThrow(/ulsan\.json.*invalid JSON/);
+    const valid = { region: 'ulsan', names: ['Ulsan'], places: [] as unknown[] };
+    expect(() => parseCatalogueFile('ulsan.json', JSON.stringify(valid))).toThrow(/ulsan\.json places/);
+    const place = {
+      key: 'ulsan-x', name: 'X', nameKo: null, address: 'Ulsan', latitude: 95, longitude: 129.3, themes: ['HEALING'],
+      kind: 'SIGHT', description: 'x', visitMinutes: 60, operatingHours: null, holidayInfo: null, isMustVisit: false,
+    };
+    expect(() => parseCatalogueFile('ulsan.json', JSON.stringify({ ...valid, places: [place] }))).toThrow(/ulsan\.json places\[0\]\.latitude/);
+    expect(() => parseCatalogueFile('ulsan.json', JSON.stringify({ ...valid, places: [{ ...place, latitude: 35.5, themes: ['BEACH'] }] }))).toThrow(
+      /ulsan\.json places\[0\]\.themes\[0\]: unknown theme "BEACH"/,
+    );
+    expect(() => parseCatalogueFile('ulsan.json', JSON.stringify({ ...valid, region: 'busan', places: [{ ...place, latitude: 35.5 }] }))).toThrow(
+      /must match the file name/,
+    );
+    expect(parseCatalogueFile('ulsan.json', JSON.stringify({ ...valid, places: [{ ...place, latitude: 35.5 }] })).places).toHaveLength(1);
+  });
+});
+
+describe('syncCatalogue', () => {
+  const database = openDatabase(':memory:');
+  const { db } = database;
+  afterAll(() => database.close());
+  const total = catalogueRegions().reduce((sum, r) => sum + r.places.length, 0);
+  const snapshot = () => db.select({ id: places.id, key: places.key }).from(places).orderBy(asc(places.id)).all();
+
+  it('inserts every place once; a second run changes nothing and keeps the ids', () => {
+    expect(syncCatalogue(db)).toEqual({ inserted: total, updated: 0 });
+    const first = snapshot();
+    expect(first).toHaveLength(total);
+    expect(syncCatalogue(db)).toEqual({ inserted: 0, updated: 0 });
+    expect(snapshot()).toEqual(first);
+  });
+
+  it('rewrites a row that drifted from the catalogue, under the same id', () => {
+    const before = db.select().from(places).where(eq(places.key, 'busan-beomeosa')).get()!;
+    db.update(places).set({ name: 'Stale name', themes: ['SHOPPING'], isMustVisit: !before.isMustVisit }).where(eq(places.id, before.id)).run();
+    expect(syncCatalogue(db)).toEqual({ inserted: 0, updated: 1 });
+    expect(db.select().from(places).where(eq(places.key, 'busan-beomeosa')).get()).toEqual(before);
+  });
+
+  it('adds places missing from the table without touching the others', () => {
+    const before = snapshot();
+    const removed = before.find((row) => row.key === 'jeju-udo-island')!;
+    db.delete(places).where(eq(places.id, removed.id)).run();
+    expect(syncCatalogue(db)).toEqual({ inserted: 1, updated: 0 });
+    const after = snapshot();
+    expect(after.filter((row) => row.key !== 'jeju-udo-island')).toEqual(before.filter((row) => row.key !== 'jeju-udo-island'));
+  });
+
+  it('placesOfRegion returns the region rows ordered by key, with database ids and themes', () => {
+    const rows = placesOfRegion(db, 'jeonju');
+    expect(rows.length).toBe(catalogueRegions().find((r) => r.region === 'jeonju')!.places.length);
+    expect(rows.every((row) => row.region === 'jeonju' && row.id > 0 && row.themes.length > 0)).toBe(true);
+    expect(rows.map((row) => row.key)).toEqual(rows.map((row) => row.key).sort());
+    expect(placesOfRegion(db, 'atlantis')).toEqual([]);
+  });
+});
+
+describe('resolveRegion', () => {
+  it.each([
+    ['Busan', 'busan'],
+    ['busan', 'busan'],
+    ['  BUSAN ', 'busan'],
+    ['부산', 'busan'],
+    ['부산광역시', 'busan'],
+    ['부산 광역시', 'busan'],
+    ['Busan City', 'busan'],
+    ['Busan Metropolitan City', 'busan'],
+    ['서울', 'seoul'],
+    ['서울특별시', 'seoul'],
+    ['Seoul Special City', 'seoul'],
+    ['jeju-do', 'jeju'],
+    ['Jeju Island', 'jeju'],
+    ['제주특별자치도', 'jeju'],
+    ['Jeju Special Self-Governing Province', 'jeju'],
+    ['경주시', 'gyeongju'],
+    ['Gyeongju-si', 'gyeongju'],
+    ['강릉', 'gangneung'],
+    ['JEONJU', 'jeonju'],
+    ['전주 시', 'jeonju'],
+  ])('%s -> %s', (input, regionId) => {
+    expect(resolveRegion(input)).toBe(regionId);
+  });
+
+  it.each(['', '   ', 'Tokyo', 'Busanx', '대구', 'city', 'do'])('unknown %j -> null', (input) => {
+    expect(resolveRegion(input)).toBeNull();
+  });
+});
