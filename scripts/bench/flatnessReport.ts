@@ -1,0 +1,96 @@
+// Step 6 of the benchmark: list latency for a page in the middle and at the end of one member's plans,
+// on a 1,000-row database and on a 1,000,000-row one (the member owning 10% of the rows in both), and
+// the query plan that makes the two cost the same.
+import path from 'node:path';
+import { openDatabase } from '../../src/db/database.js';
+import type { TripSort } from '../../src/trips/tripPlanRepository.js';
+import { cursorAt, explainPageQuery, isFullScanOrSort, measurePage, pageSize } from './keysetFlatness.js';
+import { insertMembers, insertTripPlans } from './seedTrips.js';
+import { textTable } from './textTable.js';
+
+interface Shape {
+  label: string;
+  members: number;
+  plans: number;
+  /** plans of the measured member (the first one) */
+  measured: number;
+}
+
+const shapes: Shape[] = [
+  { label: '1k', members: 10, plans: 1_000, measured: 100 },
+  { label: '1M', members: 1_000, plans: 1_000_000, measured: 100_000 },
+];
+const sorts: TripSort[] = [
+  { field: 'createdAt', direction: 'desc' },
+  { field: 'startDate', direction: 'asc' },
+];
+const iterations = 500;
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+function build(file: string, shape: Shape): { memberId: number; seconds: number } {
+  const started = performance.now();
+  const database = openDatabase(file);
+  try {
+    const [first, ...others] = insertMembers(database.sqlite, shape.members, Date.now(), `flat-${shape.label}`);
+    const rest = shape.plans - shape.measured;
+    const owners = [
+      { memberId: first!, count: shape.measured },
+      ...others.map((memberId, i) => ({ memberId, count: Math.floor(rest / others.length) + (i < rest % others.length ? 1 : 0) })),
+    ];
+    insertTripPlans(database.sqlite, owners, Date.now());
+    database.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    return { memberId: first!, seconds: (performance.now() - started) / 1000 };
+  } finally {
+    database.close();
+  }
+}
+
+export function keysetFlatnessReport(dir: string, out: (line: string) => void): void {
+  const built = shapes.map((shape) => {
+    const file = path.join(dir, `flat-${shape.label}.sqlite`);
+    const { memberId, seconds } = build(file, shape);
+    out(`seeded ${fmt(shape.plans)} trip plans (+ ${fmt(shape.plans)} chat rooms) over ${fmt(shape.members)} members, the measured one owning ${fmt(shape.measured)}: ${seconds.toFixed(1)} s`);
+    return { shape, file, memberId };
+  });
+
+  // A fresh connection per database with the service's own settings (openDatabase), as the server has.
+  const opened = built.map((b) => ({ ...b, database: openDatabase(b.file) }));
+  try {
+    const rows: string[][] = [];
+    for (const sort of sorts) {
+      for (const where of ['middle', 'end'] as const) {
+        const cells = opened.map(({ shape, database, memberId }) => {
+          const position = where === 'middle' ? Math.floor(shape.measured / 2) : shape.measured - pageSize - 1;
+          return measurePage(database, memberId, sort, cursorAt(database, memberId, sort, position), iterations);
+        });
+        const [small, large] = cells as [{ meanUs: number; p99Us: number }, { meanUs: number; p99Us: number }];
+        rows.push([
+          `${sort.field}:${sort.direction}`,
+          where,
+          small.meanUs.toFixed(0),
+          small.p99Us.toFixed(0),
+          large.meanUs.toFixed(0),
+          large.p99Us.toFixed(0),
+          `${(large.meanUs / small.meanUs).toFixed(2)}x`,
+        ]);
+      }
+    }
+    out('');
+    out(`page of ${pageSize}, cursor lookup + page query (what listTripPlans runs), ${iterations} iterations after 50 warm-up, in µs:`);
+    out(textTable(['sort', 'page', '1k mean', '1k p99', '1M mean', '1M p99', '1M/1k mean'], rows));
+
+    const large = opened[1]!;
+    for (const sort of sorts) {
+      const cursor = cursorAt(large.database, large.memberId, sort, Math.floor(large.shape.measured / 2));
+      const [sql, ...plan] = explainPageQuery(large.database, large.memberId, sort, cursor);
+      out('');
+      out(`EXPLAIN QUERY PLAN, sort ${sort.field}:${sort.direction}, 1M rows:`);
+      out(`  ${sql}`);
+      for (const line of plan) out(line);
+      const bad = plan.filter(isFullScanOrSort);
+      out(bad.length === 0 ? '  -> index range search only: no SCAN, no temp B-tree' : `  -> NOT keyset-friendly: ${bad.map((l) => l.trim()).join('; ')}`);
+    }
+  } finally {
+    for (const { database } of opened) database.close();
+  }
+}

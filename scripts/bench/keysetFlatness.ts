@@ -1,0 +1,72 @@
+// Does a keyset page cost the same whatever the table size and however deep the page? Measures the
+// database work of listTripPlans (cursor lookup + page query, the two repository calls its handler
+// makes) in-process, and shows SQLite's plan for the page query.
+import { drizzle } from 'drizzle-orm/better-sqlite3';
+import type { Database } from '../../src/db/database.js';
+import * as schema from '../../src/db/schema.js';
+import { findOwnTripPlanRow, listOwnTripPlans, type TripSort } from '../../src/trips/tripPlanRepository.js';
+
+export const pageSize = 20;
+
+const columnOf = { createdAt: 'created_at', startDate: 'start_date' } as const;
+
+/** The id at `position` (0-based) of the member's plans in `sort` order: the cursor of the page after it. */
+export function cursorAt(database: Database, memberId: number, sort: TripSort, position: number): number {
+  const dir = sort.direction === 'asc' ? 'ASC' : 'DESC';
+  const row = database.sqlite
+    .prepare(`SELECT id FROM trip_plan WHERE member_id = ? ORDER BY ${columnOf[sort.field]} ${dir}, id ${dir} LIMIT 1 OFFSET ?`)
+    .get(memberId, position) as { id: number } | undefined;
+  if (!row) throw new Error(`member ${memberId} has no plan at position ${position}`);
+  return row.id;
+}
+
+export function measurePage(database: Database, memberId: number, sort: TripSort, cursorId: number, iterations: number): { meanUs: number; p99Us: number } {
+  const once = () => {
+    const cursor = findOwnTripPlanRow(database.db, memberId, cursorId) ?? null;
+    const rows = listOwnTripPlans(database.db, memberId, sort, pageSize, cursor);
+    if (rows.length === 0) throw new Error('empty page');
+  };
+  for (let i = 0; i < Math.min(50, iterations); i++) once();
+  const times = new Float64Array(iterations);
+  for (let i = 0; i < iterations; i++) {
+    const start = process.hrtime.bigint();
+    once();
+    times[i] = Number(process.hrtime.bigint() - start) / 1000;
+  }
+  times.sort();
+  const meanUs = times.reduce((sum, t) => sum + t, 0) / iterations;
+  return { meanUs, p99Us: times[Math.ceil(0.99 * iterations) - 1]! };
+}
+
+/** EXPLAIN QUERY PLAN of the exact SQL listOwnTripPlans runs (captured with a drizzle logger). */
+export function explainPageQuery(database: Database, memberId: number, sort: TripSort, cursorId: number): string[] {
+  const seen: { query?: string; params?: unknown[] } = {};
+  const logged = drizzle(database.sqlite, {
+    schema,
+    logger: {
+      logQuery: (query, params) => {
+        seen.query = query;
+        seen.params = params;
+      },
+    },
+  });
+  const cursor = findOwnTripPlanRow(database.db, memberId, cursorId) ?? null;
+  listOwnTripPlans(logged, memberId, sort, pageSize, cursor);
+  const { query, params = [] } = seen;
+  if (!query) throw new Error('listOwnTripPlans ran no query');
+  const rows = database.sqlite.prepare(`EXPLAIN QUERY PLAN ${query}`).all(...params) as { id: number; parent: number; detail: string }[];
+  const depth = new Map<number, number>([[0, 0]]);
+  return [
+    query,
+    ...rows.map((row) => {
+      const level = (depth.get(row.parent) ?? 0) + 1;
+      depth.set(row.id, level);
+      return `${'  '.repeat(level)}${row.detail}`;
+    }),
+  ];
+}
+
+/** A plan line that reads a table or index end to end, or sorts: what keyset paging must avoid. */
+export function isFullScanOrSort(planLine: string): boolean {
+  return /^\s*SCAN\b/.test(planLine) || /TEMP B-TREE/.test(planLine);
+}
