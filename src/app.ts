@@ -51,6 +51,10 @@ export interface AppOptions {
   chatAgent?: ChatAgent;
   /** replace some handlers (the conformance suite's broken variants use this) */
   handlerOverrides?: Partial<Handlers<RequestContext>>;
+  /** routes registered before the spec's operations, so they take precedence (broken variants) */
+  extraRoutes?: (app: Hono<HttpEnv>) => void;
+  /** wraps the message broker (broken variants tamper with delivered messages) */
+  wrapBroker?: (broker: Broker) => Broker;
 }
 
 export interface App {
@@ -77,7 +81,8 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   syncCatalogue(database.db);
   const interrupted = markInterruptedGenerationsFailed(database.db, clock());
   if (interrupted.length > 0) log.warn({ tripPlanIds: interrupted }, 'generations interrupted by a restart or crash marked FAILED (AI002)');
-  const broker = createInProcessBroker((error) => log.error({ err: error }, 'message delivery failed'));
+  const inProcessBroker = createInProcessBroker((error) => log.error({ err: error }, 'message delivery failed'));
+  const broker = options.wrapBroker ? options.wrapBroker(inProcessBroker) : inProcessBroker;
   const publishers = createPublishers(broker, config.responseValidation, log);
   const worker = startGenerationWorker({
     db: database.db,
@@ -174,6 +179,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     },
     log,
   );
+  options.extraRoutes?.(app);
   registerOperations(app, { services, handlers, checker, disabled });
 
   app.notFound((c) => {

@@ -1,0 +1,97 @@
+// Sends one HTTP request to the server under test and applies the checks every response gets:
+// not a 5xx, status documented for the operation, content type documented, body valid against the
+// documented schema, required headers present. Failures carry a curl line to replay them.
+import type { PhaseRecorder } from './checks.js';
+import type { SpecIndex } from './specIndex.js';
+
+export interface ProbeRequest {
+  operationId: string;
+  method: string;
+  /** concrete path, parameters filled in */
+  path: string;
+  query?: Record<string, string>;
+  token?: string | null;
+  body?: unknown;
+  /** sent as is instead of JSON-encoding `body` */
+  rawBody?: string;
+  contentType?: string;
+}
+
+export interface ProbeResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: any;
+}
+
+export interface HttpTarget {
+  baseUrl: string;
+  timeoutMs: number;
+}
+
+function urlOf(target: HttpTarget, request: ProbeRequest): string {
+  const query = request.query && Object.keys(request.query).length > 0 ? `?${new URLSearchParams(request.query)}` : '';
+  return `${target.baseUrl.replace(/\/$/, '')}${request.path}${query}`;
+}
+
+function bodyOf(request: ProbeRequest): string | undefined {
+  if (request.rawBody !== undefined) return request.rawBody;
+  return request.body === undefined ? undefined : JSON.stringify(request.body);
+}
+
+const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+
+export function curlOf(target: HttpTarget, request: ProbeRequest): string {
+  const parts = ['curl', '-i', '-X', request.method, shellQuote(urlOf(target, request))];
+  if (request.token) parts.push('-H', shellQuote(`Authorization: Bearer ${request.token}`));
+  const body = bodyOf(request);
+  if (body !== undefined) {
+    parts.push('-H', shellQuote(`Content-Type: ${request.contentType ?? 'application/json'}`));
+    parts.push('--data-raw', shellQuote(body.length > 2000 ? `${body.slice(0, 2000)}…(${body.length} bytes)` : body));
+  }
+  return parts.join(' ');
+}
+
+export async function send(target: HttpTarget, request: ProbeRequest): Promise<ProbeResponse> {
+  const headers: Record<string, string> = {};
+  if (request.token) headers.authorization = `Bearer ${request.token}`;
+  const body = bodyOf(request);
+  if (body !== undefined) headers['content-type'] = request.contentType ?? 'application/json';
+  const res = await fetch(urlOf(target, request), { method: request.method, headers, body, signal: AbortSignal.timeout(target.timeoutMs) });
+  const text = await res.text();
+  let json: unknown;
+  if ((res.headers.get('content-type') ?? '').includes('json')) {
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+  }
+  return { status: res.status, headers: res.headers, text, json };
+}
+
+/** The checks of every response. Returns false when any failed. */
+export function checkResponse(recorder: PhaseRecorder, spec: SpecIndex, target: HttpTarget, request: ProbeRequest, response: ProbeResponse): boolean {
+  const replay = curlOf(target, request);
+  const id = request.operationId;
+  let ok = recorder.check(response.status < 500, 'not_5xx', id, `answered ${response.status}: ${response.text.slice(0, 300)}`, replay);
+  const documented = spec.operation(id).responses.find((r) => r.status === response.status);
+  ok = recorder.check(Boolean(documented), 'status_documented', id, `status ${response.status} is not documented for ${id}`, replay) && ok;
+  if (!documented) return false;
+  const contentType = response.headers.get('content-type');
+  if (documented.contentType === null) {
+    ok = recorder.check(response.text === '', 'content_type', id, `status ${response.status} must have no body, got ${response.text.length} bytes`, replay) && ok;
+  } else {
+    ok = recorder.check(Boolean(contentType?.split(';')[0]?.trim() === documented.contentType), 'content_type', id, `content-type "${contentType}" is not the documented ${documented.contentType}`, replay) && ok;
+    const validate = spec.responseValidator(id, response.status);
+    if (validate) {
+      const value = documented.contentType.includes('json') ? response.json : response.text;
+      const valid = value !== undefined && validate(value);
+      const problems = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${e.params.additionalProperty})` : ''}${e.params && 'unevaluatedProperty' in e.params ? ` (${e.params.unevaluatedProperty})` : ''}`);
+      ok = recorder.check(valid, 'body_valid', id, value === undefined ? 'the body is not JSON' : `body does not match the ${response.status} schema: ${problems.join('; ')}`, replay) && ok;
+    }
+  }
+  const missing = documented.requiredHeaders.filter((h) => !response.headers.has(h));
+  ok = recorder.check(missing.length === 0, 'required_headers', id, `missing required header(s) ${missing.join(', ')}`, replay) && ok;
+  return ok;
+}

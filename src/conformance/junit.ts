@@ -1,0 +1,28 @@
+// JUnit XML for CI: one test suite per phase, one test case per (check, target) pair; failures carry
+// their messages and replay lines.
+import type { CheckFailure, PhaseReport } from './checks.js';
+
+const xml = (text: string) => text.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+
+export function toJunitXml(reports: PhaseReport[], passedCases: Map<string, Set<string>>): string {
+  const suites = reports.map((report) => {
+    const failuresByCase = new Map<string, CheckFailure[]>();
+    for (const f of report.failures) {
+      const key = `${f.check} ${f.target}`;
+      failuresByCase.set(key, [...(failuresByCase.get(key) ?? []), f]);
+    }
+    const cases = new Set([...(passedCases.get(report.phase) ?? []), ...failuresByCase.keys()]);
+    const body = [...cases]
+      .sort()
+      .map((key) => {
+        const failures = failuresByCase.get(key);
+        const failure = failures
+          ? `<failure message="${xml(failures[0]!.message)}">${xml(failures.map((f) => `${f.message}\n  replay: ${f.replay}`).join('\n'))}</failure>`
+          : '';
+        return `    <testcase classname="conformance.${report.phase}" name="${xml(key)}">${failure}</testcase>`;
+      })
+      .join('\n');
+    return `  <testsuite name="${report.phase}" tests="${cases.size}" failures="${failuresByCase.size}" time="${(report.ms / 1000).toFixed(3)}">\n${body}\n  </testsuite>`;
+  });
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="conformance">\n${suites.join('\n')}\n</testsuites>\n`;
+}

@@ -1,0 +1,20 @@
+// The runner's console output: one line per phase with its counts, the first failures with their
+// replay lines, and a closing "N passed, N failed" line that CI log readers understand.
+import type { PhaseReport } from './checks.js';
+
+export function printPhase(report: PhaseReport): void {
+  const status = report.failures.length === 0 ? 'ok  ' : 'FAIL';
+  process.stdout.write(
+    `${status} ${report.phase.padEnd(9)} ${String(report.requests).padStart(5)} requests ${String(report.messages).padStart(5)} messages ${String(report.checks).padStart(6)} checks ${String(report.failures.length).padStart(4)} failed  ${report.ms} ms\n`,
+  );
+  for (const failure of report.failures.slice(0, 20)) {
+    process.stdout.write(`     ✗ [${failure.check}] ${failure.target}: ${failure.message}\n       replay: ${failure.replay}\n`);
+  }
+  if (report.failures.length > 20) process.stdout.write(`     … and ${report.failures.length - 20} more (see --junit)\n`);
+}
+
+export function printSummary(reports: PhaseReport[]): void {
+  const checks = reports.reduce((sum, r) => sum + r.checks, 0);
+  const failed = reports.reduce((sum, r) => sum + r.failures.length, 0);
+  process.stdout.write(`conformance: ${checks - failed} passed, ${failed} failed\n`);
+}

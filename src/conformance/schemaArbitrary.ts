@@ -1,0 +1,99 @@
+// fast-check arbitraries derived from JSON Schemas of the spec: values that satisfy the schema
+// (types, required and optional properties, bounds, formats, patterns, enums, const, nullability).
+// Composition is limited to what the spec uses for request schemas ($ref, allOf of objects).
+import fc from 'fast-check';
+
+type Schema = Record<string, any>;
+
+export interface ArbitraryOptions {
+  /** resolves a `#/components/schemas/...` ref */
+  resolve(ref: string): Schema;
+  /** values for integer fields that name resources, e.g. known ids of the caller */
+  idPool?: number[];
+}
+
+const MAX_STRING = 60;
+const MAX_ARRAY = 5;
+
+function stringArbitrary(schema: Schema): fc.Arbitrary<string> {
+  const minLength = schema.minLength ?? 0;
+  const maxLength = Math.min(schema.maxLength ?? MAX_STRING, Math.max(minLength, MAX_STRING));
+  let arb: fc.Arbitrary<string>;
+  switch (schema.format) {
+    case 'date':
+      arb = fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+      break;
+    case 'date-time':
+      arb = fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString());
+      break;
+    case 'email':
+      arb = fc.tuple(fc.stringMatching(/^[a-z][a-z0-9]{0,10}$/), fc.constantFrom('example.com', 'example.org', 'test.example')).map(([user, domain]) => `${user}@${domain}`);
+      break;
+    case 'uri':
+      arb = fc.webUrl();
+      break;
+    default:
+      arb = schema.pattern
+        ? fc.stringMatching(new RegExp(schema.pattern)).map((s) => s.slice(0, maxLength))
+        : fc.string({ minLength, maxLength, unit: 'grapheme' });
+  }
+  return arb.filter((s) => s.length >= minLength && s.length <= (schema.maxLength ?? Infinity) && (!schema.pattern || new RegExp(schema.pattern, 'u').test(s)));
+}
+
+function integerArbitrary(schema: Schema, options: ArbitraryOptions): fc.Arbitrary<number> {
+  const min = schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : -1_000_000);
+  const max = Math.min(schema.maximum ?? (schema.exclusiveMaximum !== undefined ? schema.exclusiveMaximum - 1 : 1_000_000), Number.MAX_SAFE_INTEGER);
+  const range = fc.oneof(fc.integer({ min, max: Math.min(max, min + 1000) }), fc.integer({ min, max }), fc.constantFrom(min, max));
+  const pool = (options.idPool ?? []).filter((id) => id >= min && id <= max);
+  return pool.length > 0 && schema.format === 'int64' ? fc.oneof(fc.constantFrom(...pool), range) : range;
+}
+
+export function schemaArbitrary(input: Schema, options: ArbitraryOptions, depth = 0): fc.Arbitrary<unknown> {
+  let schema = input;
+  while (schema.$ref) schema = { ...options.resolve(schema.$ref), ...Object.fromEntries(Object.entries(schema).filter(([k]) => k !== '$ref')) };
+  if (schema.allOf) {
+    const merged: Schema = { type: 'object', properties: {}, required: [] };
+    for (const part of [schema, ...schema.allOf]) {
+      let resolved = part;
+      while (resolved.$ref) resolved = options.resolve(resolved.$ref);
+      Object.assign(merged.properties, resolved.properties ?? {});
+      merged.required.push(...(resolved.required ?? []));
+    }
+    return schemaArbitrary(merged, options, depth);
+  }
+  if (schema.const !== undefined) return fc.constant(schema.const);
+  if (schema.enum) return fc.constantFrom(...(schema.enum as unknown[]));
+  const types: string[] = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : schema.properties ? ['object'] : ['string', 'integer', 'boolean', 'null'];
+  const arbitraries = types.map((type): fc.Arbitrary<unknown> => {
+    switch (type) {
+      case 'null':
+        return fc.constant(null);
+      case 'boolean':
+        return fc.boolean();
+      case 'integer':
+        return integerArbitrary(schema, options);
+      case 'number':
+        return fc.double({ min: schema.minimum ?? -1e6, max: schema.maximum ?? 1e6, noNaN: true, noDefaultInfinity: true });
+      case 'string':
+        return stringArbitrary(schema);
+      case 'array': {
+        const item = schema.items ? schemaArbitrary(schema.items, options, depth + 1) : fc.constant(null);
+        const minLength = schema.minItems ?? 0;
+        const maxLength = Math.min(schema.maxItems ?? MAX_ARRAY, Math.max(minLength, MAX_ARRAY));
+        return schema.uniqueItems
+          ? fc.uniqueArray(item, { minLength, maxLength, selector: (v) => JSON.stringify(v) })
+          : fc.array(item, { minLength, maxLength });
+      }
+      case 'object': {
+        const properties = Object.entries<Schema>(schema.properties ?? {});
+        const required = new Set<string>(schema.required ?? []);
+        const record: Record<string, fc.Arbitrary<unknown>> = {};
+        for (const [name, property] of properties) record[name] = schemaArbitrary(property, options, depth + 1);
+        return fc.record(record, { requiredKeys: properties.map(([name]) => name).filter((name) => required.has(name)) });
+      }
+      default:
+        return fc.constant(null);
+    }
+  });
+  return arbitraries.length === 1 ? arbitraries[0]! : fc.oneof(...arbitraries);
+}

@@ -1,0 +1,94 @@
+// The specs as the runner sees them: operations with their documented responses, and response and
+// message validators compiled at run time from the spec files themselves (not from generated/),
+// so the runner judges any server against the documents as published.
+import { createRequire } from 'node:module';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { bundle, readYaml } from '../../codegen/bundle.js';
+import { readOperations, type OperationFact } from '../../codegen/openapiModel.js';
+
+const require = createRequire(import.meta.url);
+const addFormats = require('ajv-formats') as (ajv: Ajv2020) => Ajv2020;
+
+export interface SpecIndex {
+  openapi: any;
+  asyncapi: any;
+  operations: OperationFact[];
+  operation(operationId: string): OperationFact;
+  responseValidator(operationId: string, status: number): ValidateFunction | null;
+  schemaValidator(document: 'openapi' | 'asyncapi', schema: unknown): ValidateFunction;
+  messageValidator(messageName: string): ValidateFunction;
+  /** channel name -> address, direction and message names */
+  channels: ChannelInfo[];
+  /** the channel whose address template matches a concrete destination */
+  channelFor(destination: string): ChannelInfo | null;
+}
+
+export interface ChannelInfo {
+  name: string;
+  address: string;
+  action: 'send' | 'receive';
+  messages: string[];
+}
+
+export function loadSpecIndex(openapiFile: string, asyncapiFile: string): SpecIndex {
+  const openapi = readYaml(openapiFile);
+  const asyncapi = bundle(asyncapiFile);
+  const operations = readOperations(openapi);
+  const ajv = new Ajv2020({ strict: false, allErrors: true, allowUnionTypes: true });
+  addFormats(ajv);
+  for (const format of ['int32', 'int64', 'float', 'double', 'uri-reference']) ajv.addFormat(format, true);
+  ajv.addSchema({ $id: 'urn:conformance:openapi', components: { schemas: (openapi as any).components.schemas } } as object);
+  ajv.addSchema({ $id: 'urn:conformance:asyncapi', components: { schemas: (asyncapi as any).components.schemas } } as object);
+  const rebase = (node: unknown, base: string): unknown => {
+    if (Array.isArray(node)) return node.map((n) => rebase(n, base));
+    if (!node || typeof node !== 'object') return node;
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `${base}${v}` : rebase(v, base)]));
+  };
+  const cache = new Map<unknown, ValidateFunction>();
+  const compile = (document: 'openapi' | 'asyncapi', schema: unknown) => {
+    let validate = cache.get(schema);
+    if (!validate) {
+      validate = ajv.compile(rebase(schema, `urn:conformance:${document}`) as object);
+      cache.set(schema, validate);
+    }
+    return validate;
+  };
+  const byId = new Map(operations.map((op) => [op.operationId, op]));
+  const channelEntries = Object.entries<any>((asyncapi as any).channels ?? {});
+  const channelList = channelEntries.map(([name, channel]) => {
+    const op = Object.values<any>((asyncapi as any).operations ?? {}).find((o) => o.channel?.$ref === `#/channels/${name}`);
+    return {
+      name,
+      address: channel.address as string,
+      action: (op?.action ?? 'receive') as 'send' | 'receive',
+      messages: Object.values<any>(channel.messages ?? {}).map((m) => String(m.$ref).split('/').pop()!),
+    };
+  });
+  return {
+    openapi,
+    asyncapi,
+    operations,
+    operation(operationId) {
+      const op = byId.get(operationId);
+      if (!op) throw new Error(`operation ${operationId} is not in the spec`);
+      return op;
+    },
+    responseValidator(operationId, status) {
+      const response = byId.get(operationId)?.responses.find((r) => r.status === status);
+      return response?.schema ? compile('openapi', response.schema) : null;
+    },
+    schemaValidator: compile,
+    messageValidator(messageName) {
+      const message = (asyncapi as any).components.messages[messageName];
+      return compile('asyncapi', message.payload);
+    },
+    channels: channelList,
+    channelFor(destination) {
+      return (
+        channelList.find((c) =>
+          new RegExp(`^${c.address.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+')}$`).test(destination),
+        ) ?? null
+      );
+    },
+  };
+}

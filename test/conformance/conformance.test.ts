@@ -1,0 +1,157 @@
+// The conformance runner against our own app: the real app passes every phase (this is the fuzzing
+// that CI runs, with a fixed seed and a modest budget), and deliberately broken variants are each
+// caught by the check meant for them.
+import path from 'node:path';
+import type { Hono } from 'hono';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Handlers } from '../../generated/operations.js';
+import type { CheckName, PhaseName } from '../../src/conformance/checks.js';
+import { runConformance } from '../../src/conformance/runner.js';
+import { loadSpecIndex } from '../../src/conformance/specIndex.js';
+import type { RequestContext } from '../../src/services.js';
+import type { AppOptions } from '../../src/app.js';
+import type { HttpEnv } from '../../src/http/httpEnv.js';
+import { findTripPlanById } from '../../src/trips/tripPlanRepository.js';
+import { toTripPlanDetailResponse } from '../../src/trips/tripPlanMappers.js';
+import { startTestServer, type TestServer } from '../support/testServer.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const spec = loadSpecIndex(path.join(root, 'specs/openapi.yaml'), path.join(root, 'specs/asyncapi.yaml'));
+const servers: TestServer[] = [];
+afterAll(async () => {
+  for (const s of servers) await s.stop();
+});
+
+async function run(options: AppOptions, phases: PhaseName[], maxExamples = 4) {
+  // The app's own response validation is off, as on a server that does not check itself.
+  const server = await startTestServer({ RESPONSE_VALIDATION: 'off' }, options);
+  servers.push(server);
+  return runConformance(spec, {
+    baseUrl: server.url,
+    wsUrl: `${server.url.replace(/^http/, 'ws')}/ws-stomp`,
+    login: 'dev',
+    seed: 42,
+    maxExamples,
+    timeoutMs: 5000,
+    generationTimeoutMs: 8000,
+  }, phases);
+}
+
+describe('conformance of the real app', () => {
+  it('passes every phase with a fixed seed', async () => {
+    const result = await run({}, ['examples', 'positive', 'negative', 'auth', 'stateful', 'async'], 12);
+    for (const report of result.reports) {
+      expect(report.failures, `${report.phase}: ${JSON.stringify(report.failures.slice(0, 3), null, 1)}`).toEqual([]);
+      expect(report.checks, report.phase).toBeGreaterThan(0);
+    }
+    expect(result.reports.map((r) => r.phase)).toEqual(['examples', 'positive', 'negative', 'auth', 'stateful', 'async']);
+    expect(result.reports.find((r) => r.phase === 'async')!.messages).toBeGreaterThan(10);
+  }, 120_000);
+});
+
+const overrides = (handlers: Partial<Record<keyof Handlers<RequestContext>, unknown>>) => handlers as Partial<Handlers<RequestContext>>;
+
+const variants: { name: string; options: AppOptions; phases: PhaseName[]; check: CheckName; target: string }[] = [
+  {
+    name: 'a handler returns an undocumented status',
+    options: { handlerOverrides: overrides({ getMyName: () => ({ status: 418, body: { name: 'teapot' } }) }) },
+    phases: ['examples'],
+    check: 'status_documented',
+    target: 'getMyName',
+  },
+  {
+    name: 'a response drops a required field',
+    options: {
+      handlerOverrides: overrides({
+        getTripPlan: ({ path: p }: { path: { tripPlanId: number } }, ctx: RequestContext) => {
+          const { title: _dropped, ...rest } = toTripPlanDetailResponse(findTripPlanById(ctx.services.db, p.tripPlanId)!);
+          return { status: 200, body: rest };
+        },
+      }),
+    },
+    phases: ['examples'],
+    check: 'body_valid',
+    target: 'getTripPlan',
+  },
+  {
+    name: 'a response adds an undocumented field',
+    options: { handlerOverrides: overrides({ getMyName: () => ({ status: 200, body: { name: 'Min-ji', passwordHash: 'x' } }) }) },
+    phases: ['examples'],
+    check: 'body_valid',
+    target: 'getMyName',
+  },
+  {
+    name: 'a response is text instead of JSON',
+    options: { extraRoutes: (app: Hono<HttpEnv>) => void app.get('/api/v1/members/me/name', (c) => c.text('Min-ji')) },
+    phases: ['examples'],
+    check: 'content_type',
+    target: 'getMyName',
+  },
+  {
+    name: 'a handler throws (500)',
+    options: { handlerOverrides: overrides({ listDailyPlans: () => { throw new Error('boom'); } }) },
+    phases: ['examples'],
+    check: 'not_5xx',
+    target: 'listDailyPlans',
+  },
+  {
+    name: 'a handler skips the ownership check',
+    options: {
+      handlerOverrides: overrides({
+        getTripPlan: ({ path: p }: { path: { tripPlanId: number } }, ctx: RequestContext) => {
+          const plan = findTripPlanById(ctx.services.db, p.tripPlanId);
+          return plan ? { status: 200, body: toTripPlanDetailResponse(plan) } : { status: 404, body: { timestamp: new Date().toISOString(), code: 'TRIP101', message: 'x', path: ctx.path, errors: null } };
+        },
+      }),
+    },
+    phases: ['auth'],
+    check: 'no_existence_leak',
+    target: 'getTripPlan',
+  },
+  {
+    name: 'a route ignores auth',
+    options: {
+      extraRoutes: (app: Hono<HttpEnv>) =>
+        void app.get('/api/v1/members/me', (c) =>
+          c.json({ success: true, status: 200, data: { id: 1, email: 'a@example.com', name: 'a', imageUrl: null, provider: 'DEV', role: 'MEMBER', createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z' } }),
+        ),
+    },
+    phases: ['auth'],
+    check: 'auth_required',
+    target: 'getMe',
+  },
+  {
+    name: 'a deleted plan stays readable',
+    options: { handlerOverrides: overrides({ deleteTripPlan: () => ({ status: 204 }) }) },
+    phases: ['stateful'],
+    check: 'use_after_free',
+    target: 'getTripPlan',
+  },
+  {
+    name: 'a chat message of the wrong shape goes out on STOMP',
+    options: {
+      wrapBroker: (broker) => ({
+        ...broker,
+        publish: (memberId, destination, body) =>
+          broker.publish(memberId, destination, destination.includes('/chat/') ? body.replace('"isComplete"', '"complete"') : body),
+      }),
+    },
+    phases: ['async'],
+    check: 'message_valid',
+    target: 'chatStream',
+  },
+];
+
+describe('broken variants are caught by the right check', () => {
+  it.each(variants.map((v) => [v.name, v] as const))('%s', async (_name, variant) => {
+    const result = await run(variant.options, variant.phases);
+    const failures = result.reports.flatMap((r) => r.failures);
+    expect(result.failed).toBe(true);
+    expect(
+      failures.some((f) => f.check === variant.check && f.target === variant.target),
+      `expected [${variant.check}] ${variant.target}; got ${JSON.stringify(failures.map((f) => `[${f.check}] ${f.target}`))}`,
+    ).toBe(true);
+    // Every failure can be replayed.
+    expect(failures.every((f) => f.replay.length > 0)).toBe(true);
+  }, 60_000);
+});
