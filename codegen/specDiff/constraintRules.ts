@@ -1,0 +1,93 @@
+// The value-level rules (type, enum, bounds, pattern, format, ...) of one schema pair. Each rule is
+// written once for requests; responses are the mirror image, so `narrowed` below means "accepts fewer
+// values than before", which breaks requests, and `widened` the opposite, which breaks responses.
+import type { Direction, Severity } from './change.js';
+import { lowerBounds, upperBounds, type FlatSchema } from './flatSchema.js';
+
+type Json = any;
+export type Finding = (severity: Severity, rule: string, reason: string) => void;
+
+const show = (value: Json): string => JSON.stringify(value);
+const showTypes = (types: string[] | null): string => (types ? types.join('|') || 'nothing' : 'any');
+const covers = (types: string[] | null, t: string): boolean =>
+  !types || types.includes(t) || (t === 'integer' && types.includes('number'));
+const contains = (list: Json[], value: Json): boolean => list.some((x) => show(x) === show(value));
+
+// Reports one change that makes the accepted set smaller (`narrowed`) or larger (widened).
+// `why` replaces the generic consequence when a rule knows a more precise one.
+function judge(direction: Direction, narrowed: boolean, find: Finding, rule: string, reason: string, why?: string): void {
+  const breaking = direction === 'request' ? narrowed : !narrowed;
+  const consequence = !breaking
+    ? ''
+    : (why ?? (direction === 'request' ? 'requests valid before are now rejected' : 'clients relying on the old schema may get values they do not expect'));
+  find(breaking ? 'breaking' : 'non-breaking', `${direction}-${rule}`, consequence ? `${reason}; ${consequence}` : reason);
+}
+
+function compareTypes(old: FlatSchema, neu: FlatSchema, direction: Direction, find: Finding): void {
+  const lost = old.types ? old.types.filter((t) => !covers(neu.types, t)) : neu.types ? ['any'] : [];
+  const gained = neu.types ? neu.types.filter((t) => !covers(old.types, t)) : old.types ? ['any'] : [];
+  const change = `type ${showTypes(old.types)} → ${showTypes(neu.types)}`;
+  if (lost.length > 0) judge(direction, true, find, 'type-narrowed', `${change} (no longer ${lost.join('|')})`);
+  if (gained.length > 0) judge(direction, false, find, 'type-widened', `${change} (now also ${gained.join('|')})`);
+}
+
+function compareEnums(old: FlatSchema, neu: FlatSchema, direction: Direction, find: Finding): void {
+  if (!old.enumValues && !neu.enumValues) return;
+  if (!old.enumValues) return judge(direction, true, find, 'enum-added', `now restricted to ${show(neu.enumValues)}`);
+  if (!neu.enumValues) return judge(direction, false, find, 'enum-removed', `no longer restricted to ${show(old.enumValues)}`);
+  const removed = old.enumValues.filter((v) => !contains(neu.enumValues!, v));
+  const added = neu.enumValues.filter((v) => !contains(old.enumValues!, v));
+  if (removed.length > 0) judge(direction, true, find, 'enum-value-removed', `enum value ${removed.map(show).join(', ')} removed`);
+  if (added.length > 0) {
+    judge(direction, false, find, 'enum-value-added', `enum value ${added.map(show).join(', ')} added`, 'breaks clients with exhaustive enums');
+  }
+}
+
+function compareBounds(old: FlatSchema, neu: FlatSchema, direction: Direction, find: Finding): void {
+  for (const key of [...lowerBounds, ...upperBounds]) {
+    const before = old.bounds[key];
+    const after = neu.bounds[key];
+    if (before === after) continue;
+    const isLower = (lowerBounds as readonly string[]).includes(key);
+    // A bound that appears narrows, one that disappears widens; otherwise the direction of the move.
+    const narrowed = before === undefined ? true : after === undefined ? false : isLower ? after > before : after < before;
+    const rule = `${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}-${narrowed ? 'tightened' : 'relaxed'}`;
+    judge(direction, narrowed, find, rule, `${key} ${before ?? 'none'} → ${after ?? 'none'}`);
+  }
+}
+
+function compareFormats(old: FlatSchema, neu: FlatSchema, direction: Direction, find: Finding): void {
+  const patternsAdded = neu.patterns.filter((p) => !old.patterns.includes(p));
+  const patternsRemoved = old.patterns.filter((p) => !neu.patterns.includes(p));
+  // A changed pattern is both: some old values fail it and some new values pass only it.
+  if (patternsAdded.length > 0) judge(direction, true, find, 'pattern-added', `pattern ${patternsAdded.map(show).join(', ')} added`);
+  if (patternsRemoved.length > 0) judge(direction, false, find, 'pattern-removed', `pattern ${patternsRemoved.map(show).join(', ')} removed`);
+  if (old.format !== neu.format) {
+    if (neu.format !== undefined) judge(direction, true, find, 'format-added', `format ${old.format ?? 'none'} → ${neu.format}`);
+    if (old.format !== undefined) judge(direction, false, find, 'format-removed', `format ${old.format} → ${neu.format ?? 'none'}`);
+  }
+  if (old.multipleOf !== neu.multipleOf) {
+    const narrowed = neu.multipleOf !== undefined && (old.multipleOf === undefined || old.multipleOf % neu.multipleOf !== 0);
+    judge(direction, narrowed, find, 'multiple-of-changed', `multipleOf ${old.multipleOf ?? 'none'} → ${neu.multipleOf ?? 'none'}`);
+  }
+  if (old.uniqueItems !== neu.uniqueItems) {
+    judge(direction, neu.uniqueItems, find, 'unique-items-changed', `uniqueItems ${old.uniqueItems} → ${neu.uniqueItems}`);
+  }
+}
+
+function compareAnnotations(old: FlatSchema, neu: FlatSchema, direction: Direction, find: Finding): void {
+  // A changed default does not change which values validate, but a client that omits the field
+  // now gets different behaviour: worth a line, not a failure.
+  if (direction === 'request' && show(old.default) !== show(neu.default)) {
+    find('non-breaking', 'request-default-changed', `default ${show(old.default) ?? 'none'} → ${show(neu.default) ?? 'none'}; clients omitting it get the new default`);
+  }
+  if (!old.deprecated && neu.deprecated) find('non-breaking', `${direction}-deprecated`, 'deprecated; plan its removal');
+}
+
+export function compareConstraints(old: FlatSchema, neu: FlatSchema, direction: Direction, find: Finding): void {
+  compareTypes(old, neu, direction, find);
+  compareEnums(old, neu, direction, find);
+  compareBounds(old, neu, direction, find);
+  compareFormats(old, neu, direction, find);
+  compareAnnotations(old, neu, direction, find);
+}

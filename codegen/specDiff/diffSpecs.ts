@@ -1,0 +1,50 @@
+// Both documents compared, plus what the exit code needs per document: how many breaking changes,
+// and whether its info.version major went up. Each document is its own contract with its own
+// version, so a breaking change in a shared schema (e.g. ErrorResponse) needs both bumped.
+import { diffAsyncapi } from './asyncapiDiff.js';
+import type { Api, Change } from './change.js';
+import type { Specs } from './loadSpecs.js';
+import { diffOpenapi } from './openapiDiff.js';
+import { majorBumped, versionOf } from './version.js';
+
+export interface DocumentResult {
+  api: Api;
+  file: string;
+  oldVersion: string | null; // null: the document did not exist on the old side
+  newVersion: string | null; // null: the document was deleted
+  changes: Change[];
+  breaking: number;
+  majorBumped: boolean;
+}
+
+export interface SpecDiff {
+  changes: Change[];
+  documents: DocumentResult[];
+}
+
+function result(api: Api, file: string, oldDoc: unknown, newDoc: unknown, changes: Change[]): DocumentResult {
+  return {
+    api,
+    file,
+    oldVersion: oldDoc ? versionOf(oldDoc) : null,
+    newVersion: newDoc ? versionOf(newDoc) : null,
+    changes,
+    breaking: changes.filter((c) => c.severity === 'breaking').length,
+    majorBumped: Boolean(oldDoc && newDoc && majorBumped(oldDoc, newDoc)),
+  };
+}
+
+function asyncapiChanges(old: Specs, current: Specs): Change[] {
+  if (old.asyncapi && current.asyncapi) return diffAsyncapi(old.asyncapi, current.asyncapi);
+  if (old.asyncapi) return [{ api: 'asyncapi', severity: 'breaking', rule: 'document-removed', location: 'specs/asyncapi.yaml', reason: 'the AsyncAPI document was deleted' }];
+  if (current.asyncapi) return [{ api: 'asyncapi', severity: 'non-breaking', rule: 'document-added', location: 'specs/asyncapi.yaml', reason: 'new AsyncAPI document; everything in it is new' }];
+  return [];
+}
+
+export function diffSpecs(old: Specs, current: Specs): SpecDiff {
+  const documents = [
+    result('openapi', 'specs/openapi.yaml', old.openapi, current.openapi, diffOpenapi(old.openapi, current.openapi)),
+    result('asyncapi', 'specs/asyncapi.yaml', old.asyncapi, current.asyncapi, asyncapiChanges(old, current)),
+  ];
+  return { changes: documents.flatMap((d) => d.changes), documents };
+}

@@ -1,0 +1,106 @@
+// A schema seen through its $refs and allOf parts as one set of constraints, so the rules compare
+// what a validator enforces rather than how the YAML is factored: an envelope is CommonResponse plus
+// an allOf part, and moving a field between the two must not read as a change.
+import { resolveRef } from '../openapiModel.js';
+
+type Json = any;
+
+export const lowerBounds = ['minLength', 'minimum', 'exclusiveMinimum', 'minItems', 'minProperties'] as const;
+export const upperBounds = ['maxLength', 'maximum', 'exclusiveMaximum', 'maxItems', 'maxProperties'] as const;
+export type BoundKey = (typeof lowerBounds)[number] | (typeof upperBounds)[number];
+
+export interface FlatSchema {
+  types: string[] | null; // null: any type
+  enumValues: Json[] | null; // enum or const; null: no value list
+  properties: Map<string, Json>; // raw property schemas, flattened lazily when walked
+  required: Set<string>;
+  closed: boolean; // additionalProperties or unevaluatedProperties is false
+  items: Json | undefined;
+  variants: Json[] | null; // oneOf/anyOf alternatives
+  patterns: string[];
+  format: string | undefined;
+  multipleOf: number | undefined;
+  bounds: Partial<Record<BoundKey, number>>;
+  uniqueItems: boolean;
+  default: Json;
+  deprecated: boolean;
+}
+
+const same = (a: Json, b: Json): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+// allOf means "all of these hold": a value must have a type both parts allow.
+function intersectTypes(a: string[] | null, b: string[] | null): string[] | null {
+  if (!a) return b;
+  if (!b) return a;
+  const out = new Set<string>();
+  for (const t of a) {
+    if (b.includes(t)) out.add(t);
+    else if ((t === 'integer' && b.includes('number')) || (t === 'number' && b.includes('integer'))) out.add('integer');
+  }
+  return [...out];
+}
+
+function intersectEnums(a: Json[] | null, b: Json[] | null): Json[] | null {
+  if (!a) return b;
+  if (!b) return a;
+  return a.filter((x) => b.some((y) => same(x, y)));
+}
+
+const MAX_DEPTH = 64; // refs chains deeper than this are a cycle the spec linter should have caught
+
+function collect(spec: Json, node: Json, flat: FlatSchema, depth: number): void {
+  if (node === undefined || node === true || node === null || typeof node !== 'object') return;
+  if (depth > MAX_DEPTH) throw new Error('schema nesting too deep (a $ref cycle through allOf?)');
+  // In 3.1 a $ref may have siblings (e.g. a default next to the ref): the target first, then the
+  // siblings on top, as a validator applies both.
+  if (typeof node.$ref === 'string') collect(spec, resolveRef(spec, { $ref: node.$ref }), flat, depth + 1);
+
+  if (node.type !== undefined) flat.types = intersectTypes(flat.types, Array.isArray(node.type) ? node.type : [node.type]);
+  if (Array.isArray(node.enum)) flat.enumValues = intersectEnums(flat.enumValues, node.enum);
+  if ('const' in node) flat.enumValues = intersectEnums(flat.enumValues, [node.const]);
+  for (const [name, schema] of Object.entries<Json>(node.properties ?? {})) {
+    const known = flat.properties.get(name);
+    flat.properties.set(name, known === undefined ? schema : { allOf: [known, schema] });
+  }
+  for (const name of node.required ?? []) flat.required.add(name);
+  if (node.additionalProperties === false || node.unevaluatedProperties === false) flat.closed = true;
+  if (node.items !== undefined) flat.items = flat.items === undefined ? node.items : { allOf: [flat.items, node.items] };
+  const variants = node.oneOf ?? node.anyOf;
+  if (Array.isArray(variants)) flat.variants = variants;
+  if (typeof node.pattern === 'string' && !flat.patterns.includes(node.pattern)) flat.patterns.push(node.pattern);
+  if (typeof node.format === 'string') flat.format = node.format;
+  if (typeof node.multipleOf === 'number') flat.multipleOf = node.multipleOf;
+  for (const key of lowerBounds) {
+    if (typeof node[key] === 'number') flat.bounds[key] = Math.max(flat.bounds[key] ?? -Infinity, node[key]);
+  }
+  for (const key of upperBounds) {
+    if (typeof node[key] === 'number') flat.bounds[key] = Math.min(flat.bounds[key] ?? Infinity, node[key]);
+  }
+  if (node.uniqueItems === true) flat.uniqueItems = true;
+  if (node.default !== undefined) flat.default = node.default;
+  if (node.deprecated === true) flat.deprecated = true;
+  for (const part of node.allOf ?? []) collect(spec, part, flat, depth + 1);
+  // if/then/else is left out on purpose: our specs use it for cross-field rules (isComplete is true
+  // for COMPLETED); comparing two conditionals soundly needs a solver, not a diff.
+}
+
+export function flatten(spec: Json, schema: Json): FlatSchema {
+  const flat: FlatSchema = {
+    types: schema === false ? [] : null,
+    enumValues: null,
+    properties: new Map(),
+    required: new Set(),
+    closed: false,
+    items: undefined,
+    variants: null,
+    patterns: [],
+    format: undefined,
+    multipleOf: undefined,
+    bounds: {},
+    uniqueItems: false,
+    default: undefined,
+    deprecated: false,
+  };
+  collect(spec, schema, flat, 0);
+  return flat;
+}

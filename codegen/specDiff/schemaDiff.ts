@@ -1,0 +1,99 @@
+// Walks two versions of one schema side by side (object properties by name, array items, oneOf/anyOf
+// alternatives by position) and applies the value rules at every level. Field paths are written as a
+// client sees the JSON: `data.content[].title`.
+import type { Direction, Report } from './change.js';
+import { compareConstraints } from './constraintRules.js';
+import { flatten, type FlatSchema } from './flatSchema.js';
+
+type Json = any;
+
+export interface SchemaContext {
+  oldSpec: Json; // the documents the two schemas' $refs resolve in
+  newSpec: Json;
+  direction: Direction;
+  where: string; // e.g. "getTripPlan GET /api/v1/trips/{tripPlanId} response 200 body"
+  report: Report;
+}
+
+// Deep enough for every real payload; a recursive schema stops here instead of looping.
+const MAX_DEPTH = 32;
+
+const join = (field: string, name: string): string => (field ? `${field}.${name}` : name);
+
+export function diffSchema(ctx: SchemaContext, oldSchema: Json, newSchema: Json): void {
+  walk(ctx, oldSchema, newSchema, '', 0);
+}
+
+function walk(ctx: SchemaContext, oldSchema: Json, newSchema: Json, field: string, depth: number): void {
+  if (depth > MAX_DEPTH) return;
+  const old = flatten(ctx.oldSpec, oldSchema);
+  const neu = flatten(ctx.newSpec, newSchema);
+  const location = field ? `${ctx.where}: ${field}` : ctx.where;
+  compareConstraints(old, neu, ctx.direction, (severity, rule, reason) => ctx.report(severity, rule, location, reason));
+  compareProperties(ctx, old, neu, field, location, depth);
+  if (old.items !== undefined || neu.items !== undefined) walk(ctx, old.items ?? {}, neu.items ?? {}, `${field}[]`, depth + 1);
+  compareVariants(ctx, old, neu, field, location, depth);
+}
+
+function compareProperties(ctx: SchemaContext, old: FlatSchema, neu: FlatSchema, field: string, location: string, depth: number): void {
+  const { direction, report } = ctx;
+  if (direction === 'request' && !old.closed && neu.closed) {
+    report('breaking', 'request-schema-closed', location, 'additional properties are now rejected; clients sending extra fields get 400');
+  }
+  if (direction === 'response' && old.closed && !neu.closed) {
+    report('non-breaking', 'response-schema-opened', location, 'may now carry undocumented fields');
+  }
+  const names = new Set([...old.properties.keys(), ...neu.properties.keys(), ...old.required, ...neu.required]);
+  for (const name of names) {
+    const at = `${ctx.where}: ${join(field, name)}`;
+    const inOld = old.properties.has(name) || old.required.has(name);
+    const inNew = neu.properties.has(name) || neu.required.has(name);
+    const wasRequired = old.required.has(name);
+    const isRequired = neu.required.has(name);
+    if (inOld && !inNew) {
+      if (direction === 'response') {
+        report('breaking', 'response-property-removed', at, `removed (was ${wasRequired ? 'required' : 'optional'}); clients reading it break`);
+      } else if (neu.closed) {
+        report('breaking', 'request-property-removed', at, 'removed from a closed schema; clients still sending it get 400');
+      } else {
+        report('non-breaking', 'request-property-removed', at, 'removed; the server ignores it when sent');
+      }
+      continue;
+    }
+    if (!inOld && inNew) {
+      if (direction === 'request') {
+        if (isRequired) report('breaking', 'request-property-added-required', at, 'new required field; requests without it are rejected');
+        else report('non-breaking', 'request-property-added', at, 'new optional field');
+      } else {
+        const strict = neu.closed ? '; the schema is closed, so clients validating strictly against the old spec would reject it' : '';
+        report('non-breaking', 'response-property-added', at, `new field${strict}`);
+      }
+      continue;
+    }
+    if (direction === 'request' && !wasRequired && isRequired) {
+      report('breaking', 'request-property-became-required', at, 'now required; requests without it are rejected');
+    }
+    if (direction === 'request' && wasRequired && !isRequired) report('non-breaking', 'request-property-became-optional', at, 'now optional');
+    if (direction === 'response' && wasRequired && !isRequired) {
+      report('breaking', 'response-property-became-optional', at, 'no longer required; clients relying on it being present break');
+    }
+    if (direction === 'response' && !wasRequired && isRequired) report('non-breaking', 'response-property-became-required', at, 'now always present');
+    walk(ctx, old.properties.get(name) ?? {}, neu.properties.get(name) ?? {}, join(field, name), depth + 1);
+  }
+}
+
+// Alternatives have no names, so they are paired by position; only their count is judged here.
+function compareVariants(ctx: SchemaContext, old: FlatSchema, neu: FlatSchema, field: string, location: string, depth: number): void {
+  if (!old.variants || !neu.variants) return;
+  const { direction, report } = ctx;
+  if (neu.variants.length < old.variants.length) {
+    const severity = direction === 'request' ? 'breaking' : 'non-breaking';
+    report(severity, `${direction}-variant-removed`, location, `oneOf/anyOf alternatives ${old.variants.length} → ${neu.variants.length}`);
+  }
+  if (neu.variants.length > old.variants.length) {
+    const severity = direction === 'response' ? 'breaking' : 'non-breaking';
+    report(severity, `${direction}-variant-added`, location, `oneOf/anyOf alternatives ${old.variants.length} → ${neu.variants.length}`);
+  }
+  const paired = Math.min(old.variants.length, neu.variants.length);
+  for (let i = 0; i < paired; i++) walk(ctx, old.variants[i], neu.variants[i], `${field}<${i}>`, depth + 1);
+}

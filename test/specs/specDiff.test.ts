@@ -1,0 +1,241 @@
+// The breaking-change checker against edited copies of the real specs, plus runs of the CLI's main
+// function over a throwaway git repository (which loads and bundles the specs as the CLI does).
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readYaml } from '../../codegen/bundle.js';
+import type { Change } from '../../codegen/specDiff/change.js';
+import { diffSpecs } from '../../codegen/specDiff/diffSpecs.js';
+import { loadSpecsFromDir, type Specs } from '../../codegen/specDiff/loadSpecs.js';
+import { verdict } from '../../codegen/specDiff/report.js';
+import { runSpecDiff } from '../../codegen/specDiff/run.js';
+import { asyncapiPath, openapiPath, specsDir } from '../../codegen/specFiles.js';
+
+type Json = any;
+
+const tempDirs: string[] = [];
+const tempDir = (): string => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spec-diff-test-'));
+  tempDirs.push(dir);
+  return dir;
+};
+afterAll(() => tempDirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+
+// JSON is YAML too, and writing it is much faster than YAML.stringify.
+function writeSpecs(dir: string, openapi: Json, asyncapi: Json): void {
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'openapi.yaml'), JSON.stringify(openapi, null, 1));
+  fs.writeFileSync(path.join(dir, 'asyncapi.yaml'), JSON.stringify(asyncapi, null, 1));
+}
+
+const base = loadSpecsFromDir(specsDir);
+const rawAsyncapi: Json = readYaml(asyncapiPath);
+// Schemas bundle() copied from openapi.yaml into the asyncapi document (refs inside them stay local).
+const imported = Object.keys(base.asyncapi.components.schemas).filter((name) => !(name in rawAsyncapi.components.schemas));
+
+// The real specs with `edit` applied to copies, in memory: parsing YAML per case would make the suite
+// slow. The asyncapi copy is the bundled one, with its imported schemas refreshed from the edited
+// openapi copy, which is what bundle() would produce (the git test below goes through bundle() itself).
+function variant(edit: (openapi: Json, asyncapi: Json) => void): Specs {
+  const [openapi, asyncapi] = [structuredClone(base.openapi), structuredClone(base.asyncapi)];
+  edit(openapi, asyncapi);
+  for (const name of imported) asyncapi.components.schemas[name] = structuredClone(openapi.components.schemas[name]);
+  return { openapi, asyncapi };
+}
+
+const changesAgainstBase = (edit: (openapi: Json, asyncapi: Json) => void): Change[] => diffSpecs(base, variant(edit)).changes;
+const breaking = (changes: Change[]) => changes.filter((c) => c.severity === 'breaking');
+const schemaOf = (doc: Json, name: string): Json => doc.components.schemas[name];
+const dropProperty = (schema: Json, name: string): void => {
+  delete schema.properties[name];
+  schema.required = (schema.required ?? []).filter((n: string) => n !== name);
+};
+
+describe('spec diff', () => {
+  it('finds no change when the specs are compared with themselves', () => {
+    const diff = diffSpecs(base, variant(() => {}));
+    expect(diff.changes).toEqual([]);
+    expect(verdict(diff, true)).toEqual({ exitCode: 0, lines: ['', 'OK: no breaking changes.'] });
+  });
+
+  it('flags a removed response field on every response that carries it', () => {
+    const changes = changesAgainstBase((openapi) => dropProperty(schemaOf(openapi, 'TripPlanDetailResponse'), 'title'));
+    expect(breaking(changes)).toEqual([
+      expect.objectContaining({
+        api: 'openapi',
+        rule: 'response-property-removed',
+        location: 'getTripPlan GET /api/v1/trips/{tripPlanId} response 200 body: data.title',
+      }),
+    ]);
+  });
+
+  it('flags a request field that became required, over HTTP and on the STOMP send that embeds it', () => {
+    const changes = changesAgainstBase((openapi) => schemaOf(openapi, 'TripPlanCreateRequest').required.push('transportation'));
+    expect(breaking(changes).map((c) => [c.rule, c.location])).toEqual([
+      ['request-property-became-required', 'createTripPlanSession POST /api/v1/trips request body: transportation'],
+      [
+        'request-property-became-required',
+        'channel tripPlanGenerationRequested trip-plan.generation-requested send TripPlanGenerationRequestedEvent payload: request.transportation',
+      ],
+    ]);
+  });
+
+  it('flags a removed operation', () => {
+    const changes = changesAgainstBase((openapi) => delete openapi.paths['/api/v1/members/me/name']);
+    expect(breaking(changes)).toEqual([expect.objectContaining({ rule: 'operation-removed', location: 'getMyName GET /api/v1/members/me/name' })]);
+  });
+
+  it('flags a removed enum value in requests only', () => {
+    const changes = changesAgainstBase((openapi) => {
+      const transportation = schemaOf(openapi, 'Transportation');
+      transportation.enum = transportation.enum.filter((v: string) => v !== 'CAR');
+    });
+    const removed = changes.filter((c) => c.rule.endsWith('enum-value-removed'));
+    expect(breaking(changes).map((c) => c.location)).toContain('createTripPlanSession POST /api/v1/trips request body: transportation');
+    expect(breaking(changes).every((c) => c.rule === 'request-enum-value-removed')).toBe(true);
+    expect(removed.find((c) => c.location === 'getTripPlan GET /api/v1/trips/{tripPlanId} response 200 body: data.transportation')?.severity).toBe(
+      'non-breaking',
+    );
+  });
+
+  it('flags an added enum value in a response (exhaustive clients) but not in a request', () => {
+    const changes = changesAgainstBase((openapi) => schemaOf(openapi, 'Transportation').enum.push('BICYCLE'));
+    const detail = changes.find((c) => c.location === 'getTripPlan GET /api/v1/trips/{tripPlanId} response 200 body: data.transportation');
+    expect(detail).toMatchObject({ severity: 'breaking', rule: 'response-enum-value-added' });
+    expect(detail?.reason).toContain('exhaustive enums');
+    const request = changes.find((c) => c.location === 'createTripPlanSession POST /api/v1/trips request body: transportation');
+    expect(request?.severity).toBe('non-breaking');
+  });
+
+  it('flags a narrowed request type and a widened response type', () => {
+    const changes = changesAgainstBase((openapi) => {
+      schemaOf(openapi, 'AiPromptTemplateUpdateRequest').properties.description.type = 'string';
+      schemaOf(openapi, 'TripPlanDetailResponse').properties.title.type = ['string', 'null'];
+    });
+    expect(breaking(changes).map((c) => [c.rule, c.location])).toEqual([
+      ['response-type-widened', 'getTripPlan GET /api/v1/trips/{tripPlanId} response 200 body: data.title'],
+      ['request-type-narrowed', 'updatePromptTemplate PATCH /api/v1/admin/prompts/{promptId} request body: description'],
+    ]);
+  });
+
+  it('flags tighter request bounds and a new request pattern', () => {
+    const changes = changesAgainstBase((openapi) => {
+      const region = schemaOf(openapi, 'TripPlanCreateRequest').properties.region;
+      region.maxLength = 20;
+      schemaOf(openapi, 'DevLoginRequest').properties.email.pattern = '@example\\.com$';
+    });
+    expect(breaking(changes).map((c) => c.rule)).toEqual(expect.arrayContaining(['request-max-length-tightened', 'request-pattern-added']));
+  });
+
+  it('flags a removed AsyncAPI channel and the operation on it', () => {
+    const changes = changesAgainstBase((_openapi, asyncapi) => {
+      delete asyncapi.channels.errors;
+      delete asyncapi.operations.receiveErrors;
+    });
+    expect(breaking(changes).map((c) => [c.api, c.rule, c.location])).toEqual([
+      ['asyncapi', 'channel-removed', 'channel errors /user/sub/errors/{chatRoomId}'],
+      ['asyncapi', 'operation-removed', 'operation receiveErrors (receive on errors)'],
+    ]);
+  });
+
+  it('flags a field removed from a received STOMP message', () => {
+    const changes = changesAgainstBase((_openapi, asyncapi) => dropProperty(schemaOf(asyncapi, 'ChatStreamDto'), 'timestamp'));
+    expect(breaking(changes)).toEqual([
+      expect.objectContaining({
+        api: 'asyncapi',
+        rule: 'response-property-removed',
+        location: 'channel chatStream /user/sub/chat/{chatRoomId} receive ChatStreamDto payload: timestamp',
+      }),
+    ]);
+  });
+
+  it('flags a changed success status', () => {
+    const changes = changesAgainstBase((openapi) => {
+      const responses = openapi.paths['/api/v1/trips'].post.responses;
+      responses['200'] = responses['201'];
+      delete responses['201'];
+    });
+    expect(breaking(changes)).toEqual([
+      expect.objectContaining({ rule: 'response-success-status-changed', location: 'createTripPlanSession POST /api/v1/trips' }),
+    ]);
+  });
+
+  it('classifies additive changes as non-breaking', () => {
+    const changes = changesAgainstBase((openapi) => {
+      schemaOf(openapi, 'TripPlanCreateRequest').properties.notes = { type: 'string', maxLength: 500 };
+      schemaOf(openapi, 'MemberNameResponse').properties.nickname = { type: 'string', maxLength: 50 };
+      openapi.paths['/api/v1/members/me/avatar'] = { get: structuredClone(openapi.paths['/api/v1/members/me/name'].get) };
+      openapi.paths['/api/v1/members/me/avatar'].get.operationId = 'getMyAvatar';
+      openapi.paths['/api/v1/trips'].post.description = 'Reworded, which is ignored.';
+    });
+    expect(breaking(changes)).toEqual([]);
+    expect(changes.map((c) => [c.rule, c.location])).toEqual(
+      expect.arrayContaining([
+        ['request-property-added', 'createTripPlanSession POST /api/v1/trips request body: notes'],
+        ['response-property-added', 'getMyName GET /api/v1/members/me/name response 200 body: data.nickname'],
+        ['operation-added', 'getMyAvatar GET /api/v1/members/me/avatar'],
+      ]),
+    );
+    expect(changes.find((c) => c.rule === 'response-property-added')?.reason).toContain('closed');
+  });
+});
+
+describe('verdict', () => {
+  const removeGetMyName = (openapi: Json) => delete openapi.paths['/api/v1/members/me/name'];
+
+  it('fails on breaking changes only when asked to, and says so either way', () => {
+    const diff = diffSpecs(base, variant(removeGetMyName));
+    expect(verdict(diff, true)).toMatchObject({ exitCode: 1, lines: expect.arrayContaining([expect.stringMatching(/^FAIL: specs\/openapi\.yaml: 1 breaking change without/)]) });
+    expect(verdict(diff, false)).toMatchObject({ exitCode: 0, lines: expect.arrayContaining([expect.stringMatching(/^WARNING: specs\/openapi\.yaml/)]) });
+  });
+
+  it('accepts breaking changes of a document whose info.version major went up', () => {
+    const diff = diffSpecs(
+      base,
+      variant((openapi) => {
+        removeGetMyName(openapi);
+        openapi.info.version = '2.0.0';
+      }),
+    );
+    expect(verdict(diff, true)).toMatchObject({ exitCode: 0, lines: expect.arrayContaining([expect.stringContaining('info.version major bumped (1.0.0 → 2.0.0)')]) });
+  });
+});
+
+describe('npm run spec:diff', () => {
+  // Isolated from the developer's git config (signing, hooks, default branch).
+  const gitEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+  const git = (cwd: string, ...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=spec-diff', '-c', 'user.email=spec-diff@example.com', ...args], { cwd, env: gitEnv, stdio: 'pipe' });
+
+  it('compares a git ref with the working tree, resolving the ref\'s asyncapi against its own openapi', () => {
+    const repo = tempDir();
+    const run = (...args: string[]) => {
+      const lines: string[] = [];
+      const code = runSpecDiff(args, { root: repo, log: (line) => lines.push(line) });
+      return { code, output: lines.join('\n') };
+    };
+    git(repo, 'init', '-q');
+    fs.writeFileSync(path.join(repo, 'README.md'), 'before the specs\n');
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-q', '-m', 'no specs yet');
+    const [openapi, asyncapi] = [readYaml(openapiPath), structuredClone(rawAsyncapi)];
+    writeSpecs(path.join(repo, 'specs'), openapi, asyncapi);
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-q', '-m', 'specs');
+    // Only openapi.yaml changes, in a schema asyncapi.yaml borrows: both documents must see it.
+    dropProperty(schemaOf(openapi, 'ErrorResponse'), 'path');
+    writeSpecs(path.join(repo, 'specs'), openapi, asyncapi);
+    git(repo, 'commit', '-q', '-am', 'drop ErrorResponse.path');
+
+    const failing = run('HEAD~1', '--fail-on-breaking');
+    expect(failing.code).toBe(1);
+    expect(failing.output).toContain('getTripPlan GET /api/v1/trips/{tripPlanId} responses 400, 401, 404, 429, 500 body: data.path');
+    expect(failing.output).toContain('channel errors /user/sub/errors/{chatRoomId} receive ErrorResponse payload: path');
+    expect(failing.output).toMatch(/FAIL: specs\/asyncapi\.yaml/);
+
+    expect(run('HEAD~2')).toMatchObject({ code: 0, output: expect.stringContaining('has no specs/openapi.yaml') });
+    expect(run('no-such-ref').code).toBe(2);
+  });
+});
