@@ -1,6 +1,7 @@
 // Sessions: one per sign-in. Logout or refresh-token reuse revokes it, which ends its access tokens
 // too; reissue moves `refreshJti` to the newly issued refresh token.
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { prepared } from '../db/preparedStatements.js';
 import type { Db } from '../db/database.js';
 import { authSessions, members } from '../db/schema.js';
 
@@ -12,12 +13,15 @@ export function createSession(db: Db, row: typeof authSessions.$inferInsert): vo
 
 /** The live session with its member's role, or undefined when revoked, expired or unknown. */
 export function findLiveSession(db: Db, sessionId: string, nowMs: number): { session: SessionRow; role: 'MEMBER' | 'ADMIN' } | undefined {
-  const row = db
-    .select({ session: authSessions, role: members.role })
-    .from(authSessions)
-    .innerJoin(members, eq(members.id, authSessions.memberId))
-    .where(and(eq(authSessions.id, sessionId), isNull(authSessions.revokedAt)))
-    .get();
+  const query = prepared(db, 'findLiveSession', () =>
+    db
+      .select({ session: authSessions, role: members.role })
+      .from(authSessions)
+      .innerJoin(members, eq(members.id, authSessions.memberId))
+      .where(and(eq(authSessions.id, sql.placeholder('sessionId')), isNull(authSessions.revokedAt)))
+      .prepare(),
+  );
+  const row = query.get({ sessionId });
   if (!row || row.session.expiresAt <= nowMs) return undefined;
   return row;
 }

@@ -24,26 +24,28 @@ export interface TokenSigner {
 }
 
 export function createTokenSigner(secret: string, ttlSeconds: Record<TokenType, number>): TokenSigner {
+  // Imported once: hono/jwt would import a string secret again on every sign and verify.
+  const key = crypto.webcrypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
   return {
     async issue(memberId, sessionId, type, nowMs, jti = crypto.randomUUID()) {
       const iat = Math.floor(nowMs / 1000);
       const claims: TokenClaims = { sub: String(memberId), sid: sessionId, typ: type, jti, iat, exp: iat + ttlSeconds[type] };
-      return { token: await sign({ ...claims }, secret, 'HS256'), claims };
+      return { token: await sign({ ...claims }, await key, 'HS256'), claims };
     },
     async verify(token, type, nowMs) {
-      const invalid = type === 'access' ? new AppError('AUTH001') : new AppError('AUTH004');
+      const invalid = () => (type === 'access' ? new AppError('AUTH001') : new AppError('AUTH004'));
       let payload: Record<string, unknown>;
       try {
         // exp is checked below against the injected clock, so tests can move time.
-        payload = await verify(token, secret, { alg: 'HS256', exp: false, iat: false, nbf: false });
+        payload = await verify(token, await key, { alg: 'HS256', exp: false, iat: false, nbf: false });
       } catch (error) {
         if (error instanceof JwtTokenExpired && type === 'access') throw new AppError('AUTH002');
-        throw invalid;
+        throw invalid();
       }
       const { sub, sid, typ, jti, iat, exp } = payload;
-      if (typ !== type || typeof sub !== 'string' || !/^[1-9]\d*$/.test(sub) || typeof sid !== 'string' || typeof jti !== 'string') throw invalid;
-      if (typeof iat !== 'number' || typeof exp !== 'number') throw invalid;
-      if (exp * 1000 <= nowMs) throw type === 'access' ? new AppError('AUTH002') : invalid;
+      if (typ !== type || typeof sub !== 'string' || !/^[1-9]\d*$/.test(sub) || typeof sid !== 'string' || typeof jti !== 'string') throw invalid();
+      if (typeof iat !== 'number' || typeof exp !== 'number') throw invalid();
+      if (exp * 1000 <= nowMs) throw type === 'access' ? new AppError('AUTH002') : invalid();
       return { sub, sid, typ: type, jti, iat, exp };
     },
   };

@@ -2,6 +2,7 @@
 // simply not found. Lists use keyset paging on (member, field, id) indexes: no OFFSET.
 import { and, asc, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
+import { prepared } from '../db/preparedStatements.js';
 import { chatRooms, dailyPlans, tripPlans } from '../db/schema.js';
 
 export type TripPlanRow = typeof tripPlans.$inferSelect;
@@ -20,39 +21,60 @@ export function insertTripPlan(db: Db, values: typeof tripPlans.$inferInsert): T
 }
 
 export function findOwnTripPlan(db: Db, memberId: number, tripPlanId: number): TripPlanWithRoom | undefined {
-  return db
-    .select(withRoom)
-    .from(tripPlans)
-    .innerJoin(chatRooms, eq(chatRooms.tripPlanId, tripPlans.id))
-    .where(and(eq(tripPlans.id, tripPlanId), eq(tripPlans.memberId, memberId)))
-    .get();
+  const query = prepared(db, 'findOwnTripPlan', () =>
+    db
+      .select(withRoom)
+      .from(tripPlans)
+      .innerJoin(chatRooms, eq(chatRooms.tripPlanId, tripPlans.id))
+      .where(and(eq(tripPlans.id, sql.placeholder('tripPlanId')), eq(tripPlans.memberId, sql.placeholder('memberId'))))
+      .prepare(),
+  );
+  return query.get({ tripPlanId, memberId });
 }
 
 export function findTripPlanById(db: Db, tripPlanId: number): TripPlanWithRoom | undefined {
   return db.select(withRoom).from(tripPlans).innerJoin(chatRooms, eq(chatRooms.tripPlanId, tripPlans.id)).where(eq(tripPlans.id, tripPlanId)).get();
 }
 
+function listQuery(db: Db, sort: TripSort, withCursor: boolean) {
+  return prepared(db, `listOwnTripPlans:${sort.field}:${sort.direction}:${withCursor}`, () => {
+    const column = sort.field === 'createdAt' ? tripPlans.createdAt : tripPlans.startDate;
+    const order = sort.direction === 'asc' ? asc : desc;
+    const after = withCursor
+      ? sort.direction === 'asc'
+        ? sql`(${column}, ${tripPlans.id}) > (${sql.placeholder('cursorValue')}, ${sql.placeholder('cursorId')})`
+        : sql`(${column}, ${tripPlans.id}) < (${sql.placeholder('cursorValue')}, ${sql.placeholder('cursorId')})`
+      : undefined;
+    return db
+      .select(withRoom)
+      .from(tripPlans)
+      .innerJoin(chatRooms, eq(chatRooms.tripPlanId, tripPlans.id))
+      .where(and(eq(tripPlans.memberId, sql.placeholder('memberId')), after))
+      .orderBy(order(column), order(tripPlans.id))
+      .limit(sql.placeholder('limit'))
+      .prepare();
+  });
+}
+
 /** One page after `cursor` (a plan id of this member, already checked) in the given order; size + 1 rows. */
 export function listOwnTripPlans(db: Db, memberId: number, sort: TripSort, size: number, cursor: TripPlanRow | null): TripPlanWithRoom[] {
-  const column = sort.field === 'createdAt' ? tripPlans.createdAt : tripPlans.startDate;
-  const order = sort.direction === 'asc' ? asc : desc;
-  const after = cursor
-    ? sort.direction === 'asc'
-      ? sql`(${column}, ${tripPlans.id}) > (${sort.field === 'createdAt' ? cursor.createdAt : cursor.startDate}, ${cursor.id})`
-      : sql`(${column}, ${tripPlans.id}) < (${sort.field === 'createdAt' ? cursor.createdAt : cursor.startDate}, ${cursor.id})`
-    : undefined;
-  return db
-    .select(withRoom)
-    .from(tripPlans)
-    .innerJoin(chatRooms, eq(chatRooms.tripPlanId, tripPlans.id))
-    .where(and(eq(tripPlans.memberId, memberId), after))
-    .orderBy(order(column), order(tripPlans.id))
-    .limit(size + 1)
-    .all();
+  const params: Record<string, unknown> = { memberId, limit: size + 1 };
+  if (cursor) {
+    params.cursorValue = sort.field === 'createdAt' ? cursor.createdAt : cursor.startDate;
+    params.cursorId = cursor.id;
+  }
+  return listQuery(db, sort, cursor !== null).all(params);
 }
 
 export function findOwnTripPlanRow(db: Db, memberId: number, tripPlanId: number): TripPlanRow | undefined {
-  return db.select().from(tripPlans).where(and(eq(tripPlans.id, tripPlanId), eq(tripPlans.memberId, memberId))).get();
+  const query = prepared(db, 'findOwnTripPlanRow', () =>
+    db
+      .select()
+      .from(tripPlans)
+      .where(and(eq(tripPlans.id, sql.placeholder('tripPlanId')), eq(tripPlans.memberId, sql.placeholder('memberId'))))
+      .prepare(),
+  );
+  return query.get({ tripPlanId, memberId });
 }
 
 /** Moves the plan from one of `from` to `to`; false when it was not in any of them (a race lost). */
