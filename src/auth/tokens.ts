@@ -26,6 +26,11 @@ export interface TokenSigner {
 export function createTokenSigner(secret: string, ttlSeconds: Record<TokenType, number>): TokenSigner {
   // Imported once: hono/jwt would import a string secret again on every sign and verify.
   const key = crypto.webcrypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+  // Verified tokens are remembered, so the HMAC (WebCrypto, asynchronous and slow per call) runs once
+  // per token rather than on every request. Only tokens that passed verification get in; expiry and
+  // type are still checked on every use.
+  const verified = new Map<string, Record<string, unknown>>();
+  const VERIFIED_LIMIT = 10_000;
   return {
     async issue(memberId, sessionId, type, nowMs, jti = crypto.randomUUID()) {
       const iat = Math.floor(nowMs / 1000);
@@ -34,13 +39,17 @@ export function createTokenSigner(secret: string, ttlSeconds: Record<TokenType, 
     },
     async verify(token, type, nowMs) {
       const invalid = () => (type === 'access' ? new AppError('AUTH001') : new AppError('AUTH004'));
-      let payload: Record<string, unknown>;
-      try {
-        // exp is checked below against the injected clock, so tests can move time.
-        payload = await verify(token, await key, { alg: 'HS256', exp: false, iat: false, nbf: false });
-      } catch (error) {
-        if (error instanceof JwtTokenExpired && type === 'access') throw new AppError('AUTH002');
-        throw invalid();
+      let payload = verified.get(token);
+      if (!payload) {
+        try {
+          // exp is checked below against the injected clock, so tests can move time.
+          payload = await verify(token, await key, { alg: 'HS256', exp: false, iat: false, nbf: false });
+        } catch (error) {
+          if (error instanceof JwtTokenExpired && type === 'access') throw new AppError('AUTH002');
+          throw invalid();
+        }
+        if (verified.size >= VERIFIED_LIMIT) verified.delete(verified.keys().next().value!);
+        verified.set(token, payload);
       }
       const { sub, sid, typ, jti, iat, exp } = payload;
       if (typ !== type || typeof sub !== 'string' || !/^[1-9]\d*$/.test(sub) || typeof sid !== 'string' || typeof jti !== 'string') throw invalid();

@@ -8,7 +8,8 @@ import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3'
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import * as schema from './schema.js';
 
-export type Db = BetterSQLite3Database<typeof schema>;
+/** drizzle over better-sqlite3; `$client` is the raw connection, for the few hand-written hot queries. */
+export type Db = BetterSQLite3Database<typeof schema> & { $client: BetterSqlite3.Database };
 
 export interface Database {
   db: Db;

@@ -36,23 +36,21 @@ export function findTripPlanById(db: Db, tripPlanId: number): TripPlanWithRoom |
   return db.select(withRoom).from(tripPlans).innerJoin(chatRooms, eq(chatRooms.tripPlanId, tripPlans.id)).where(eq(tripPlans.id, tripPlanId)).get();
 }
 
-function listQuery(db: Db, sort: TripSort, withCursor: boolean) {
+// The list is the hottest query: it runs as a plain better-sqlite3 statement, because drizzle's
+// per-row result mapping cost more than the query itself (profiled: about a third of a request).
+const listColumns = `p.id, p.member_id AS memberId, p.title, p.region, p.start_date AS startDate, p.end_date AS endDate,
+  p.duration, p.people_count AS peopleCount, p.themes, p.transportation, p.generation_status AS generationStatus,
+  p.failure_code AS failureCode, p.image_url AS imageUrl, p.created_at AS createdAt, p.updated_at AS updatedAt, r.id AS chatRoomId`;
+
+function listStatement(db: Db, sort: TripSort, withCursor: boolean) {
   return prepared(db, `listOwnTripPlans:${sort.field}:${sort.direction}:${withCursor}`, () => {
-    const column = sort.field === 'createdAt' ? tripPlans.createdAt : tripPlans.startDate;
-    const order = sort.direction === 'asc' ? asc : desc;
-    const after = withCursor
-      ? sort.direction === 'asc'
-        ? sql`(${column}, ${tripPlans.id}) > (${sql.placeholder('cursorValue')}, ${sql.placeholder('cursorId')})`
-        : sql`(${column}, ${tripPlans.id}) < (${sql.placeholder('cursorValue')}, ${sql.placeholder('cursorId')})`
-      : undefined;
-    return db
-      .select(withRoom)
-      .from(tripPlans)
-      .innerJoin(chatRooms, eq(chatRooms.tripPlanId, tripPlans.id))
-      .where(and(eq(tripPlans.memberId, sql.placeholder('memberId')), after))
-      .orderBy(order(column), order(tripPlans.id))
-      .limit(sql.placeholder('limit'))
-      .prepare();
+    const column = sort.field === 'createdAt' ? 'p.created_at' : 'p.start_date';
+    const direction = sort.direction === 'asc' ? 'ASC' : 'DESC';
+    const after = withCursor ? `AND (${column}, p.id) ${sort.direction === 'asc' ? '>' : '<'} (@cursorValue, @cursorId)` : '';
+    return db.$client.prepare<Record<string, unknown>, Omit<TripPlanWithRoom, 'themes'> & { themes: string }>(
+      `SELECT ${listColumns} FROM trip_plan p JOIN chat_room r ON r.trip_plan_id = p.id
+       WHERE p.member_id = @memberId ${after} ORDER BY ${column} ${direction}, p.id ${direction} LIMIT @limit`,
+    );
   });
 }
 
@@ -63,7 +61,9 @@ export function listOwnTripPlans(db: Db, memberId: number, sort: TripSort, size:
     params.cursorValue = sort.field === 'createdAt' ? cursor.createdAt : cursor.startDate;
     params.cursorId = cursor.id;
   }
-  return listQuery(db, sort, cursor !== null).all(params);
+  return listStatement(db, sort, cursor !== null)
+    .all(params)
+    .map((row) => ({ ...row, themes: JSON.parse(row.themes) as string[] }));
 }
 
 export function findOwnTripPlanRow(db: Db, memberId: number, tripPlanId: number): TripPlanRow | undefined {
