@@ -539,8 +539,8 @@ export interface components {
         };
         ErrorEnvelope: components["schemas"]["CommonResponse"] & {
             /** @constant */
-            success?: false;
-            data?: components["schemas"]["ErrorResponse"];
+            success: false;
+            data: components["schemas"]["ErrorResponse"];
         };
         /** @description What went wrong. Also sent, without envelope, on the STOMP errors channel. */
         ErrorResponse: {
@@ -570,8 +570,8 @@ export interface components {
         };
         MessageEnvelope: components["schemas"]["CommonResponse"] & {
             /** @constant */
-            success?: true;
-            data?: components["schemas"]["MessageResponse"];
+            success: true;
+            data: components["schemas"]["MessageResponse"];
         };
         /**
          * @description A cursor page: `size` is the number of items in `content`; `nextCursor` is the id of the
@@ -611,8 +611,8 @@ export interface components {
         };
         ChannelIdEnvelope: components["schemas"]["CommonResponse"] & {
             /** @constant */
-            success?: true;
-            data?: components["schemas"]["ChannelIdResponse"];
+            success: true;
+            data: components["schemas"]["ChannelIdResponse"];
         };
         TripPlanResponse: {
             id: components["schemas"]["Id"];
@@ -626,8 +626,8 @@ export interface components {
         };
         TripPlanPageEnvelope: components["schemas"]["CommonResponse"] & {
             /** @constant */
-            success?: true;
-            data?: components["schemas"]["CursorPage"] & {
+            success: true;
+            data: components["schemas"]["CursorPage"] & {
                 content?: components["schemas"]["TripPlanResponse"][];
             };
         };
@@ -651,8 +651,8 @@ export interface components {
         };
         TripPlanDetailEnvelope: components["schemas"]["CommonResponse"] & {
             /** @constant */
-            success?: true;
-            data?: components["schemas"]["TripPlanDetailResponse"];
+            success: true;
+            data: components["schemas"]["TripPlanDetailResponse"];
         };
         TripPlanUpdateRequest: {
             title: string;
@@ -708,8 +708,8 @@ export interface components {
         };
         DailyPlanListEnvelope: components["schemas"]["CommonResponse"] & {
             /** @constant */
-            success?: true;
-            data?: components["schemas"]["DailyPlanResponse"][];
+            success: true;
+            data: components["schemas"]["DailyPlanResponse"][];
         };
         /** @description `visitOrderA` and `visitOrderB` must differ. */
         ScheduledPlaceSwapRequest: {
@@ -739,8 +739,8 @@ export interface components {
         };
         TokenEnvelope: components["schemas"]["CommonResponse"] & {
             /** @constant */
-            success?: true;
-            data?: components["schemas"]["TokenResponse"];
+            success: true;
+            data: components["schemas"]["TokenResponse"];
         };
         MemberResponse: {
             id: components["schemas"]["Id"];
@@ -760,16 +760,16 @@ export interface components {
         };
         MemberEnvelope: components["schemas"]["CommonResponse"] & {
             /** @constant */
-            success?: true;
-            data?: components["schemas"]["MemberResponse"];
+            success: true;
+            data: components["schemas"]["MemberResponse"];
         };
         MemberNameResponse: {
             name: string;
         };
         MemberNameEnvelope: components["schemas"]["CommonResponse"] & {
             /** @constant */
-            success?: true;
-            data?: components["schemas"]["MemberNameResponse"];
+            success: true;
+            data: components["schemas"]["MemberNameResponse"];
         };
         ChatMessageResponse: {
             id: components["schemas"]["Id"];
@@ -784,8 +784,8 @@ export interface components {
         };
         ChatMessagePageEnvelope: components["schemas"]["CommonResponse"] & {
             /** @constant */
-            success?: true;
-            data?: components["schemas"]["CursorPage"] & {
+            success: true;
+            data: components["schemas"]["CursorPage"] & {
                 content?: components["schemas"]["ChatMessageResponse"][];
             };
         };
@@ -817,13 +817,13 @@ export interface components {
         };
         PromptTemplateEnvelope: components["schemas"]["CommonResponse"] & {
             /** @constant */
-            success?: true;
-            data?: components["schemas"]["AiPromptTemplateResponse"];
+            success: true;
+            data: components["schemas"]["AiPromptTemplateResponse"];
         };
         PromptTemplatePageEnvelope: components["schemas"]["CommonResponse"] & {
             /** @constant */
-            success?: true;
-            data?: components["schemas"]["CursorPage"] & {
+            success: true;
+            data: components["schemas"]["CursorPage"] & {
                 content?: components["schemas"]["AiPromptTemplateResponse"][];
             };
         };
@@ -833,8 +833,8 @@ export interface components {
         };
         HealthEnvelope: components["schemas"]["CommonResponse"] & {
             /** @constant */
-            success?: true;
-            data?: components["schemas"]["HealthResponse"];
+            success: true;
+            data: components["schemas"]["HealthResponse"];
         };
     };
     responses: {

@@ -62,7 +62,10 @@ async function inBatches(users: SimulatedUser[], size: number, deadline: number,
       for (const user of batch) user.failure ??= `${what} not reached before the level timeout`;
       continue;
     }
-    await Promise.race([Promise.all(batch.map(step)), sleep(deadline - performance.now())]);
+    const done = new Set<SimulatedUser>();
+    await Promise.race([Promise.all(batch.map((user) => step(user).then(() => done.add(user)))), sleep(deadline - performance.now())]);
+    // Still in flight at the deadline: out of the run, so nobody starts half set up.
+    for (const user of batch) if (!done.has(user)) user.failure ??= `${what} did not finish before the level timeout`;
   }
 }
 

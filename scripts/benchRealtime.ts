@@ -1,0 +1,148 @@
+// `npm run bench:realtime`: N concurrent users each run the documented generation flow (dev-login,
+// create, STOMP CONNECT, three SUBSCRIBEs with receipts, start, stream until COMPLETED) against the
+// real server as a child process on 127.0.0.1, all starting at once. Reports throughput, latency,
+// lost messages (must be 0), errors-channel messages (must be 0) and the server's memory per
+// connection. Exits 1 if anything was lost or an error arrived. Bounded per level; cleans up.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ChildServer } from './bench/childServer.js';
+import { percentile } from './bench/loadTest.js';
+import { machineLines } from './bench/machine.js';
+import { openFileLimit } from './bench/openFileLimit.js';
+import { httpSockets, runLevel, tripDays, type LevelResult } from './bench/realtimeLevel.js';
+import { parseRealtimeOptions, realtimeUsage, type RealtimeOptions } from './bench/realtimeOptions.js';
+import { textTable } from './bench/textTable.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const out = (line: string) => process.stdout.write(`${line}\n`);
+
+const children: ChildServer[] = [];
+const tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trip-realtime-'));
+
+async function cleanUp(): Promise<void> {
+  await Promise.all(children.splice(0).map((child) => child.stop()));
+  fs.rmSync(tmpDir, { recursive: true, force: true });
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
+
+/** Each WebSocket is a descriptor in this process and one in the server, which inherits our limit. */
+function checkOpenFiles(levels: number[]): void {
+  const limit = openFileLimit();
+  const needed = Math.max(...levels) + httpSockets + 200;
+  if (limit !== null && limit < needed) {
+    throw new Error(`the open-file limit is ${limit}, ${Math.max(...levels)} users need about ${needed}: raise it (ulimit -n ${needed}) or pass fewer --users`);
+  }
+}
+
+const mib = (bytes: number | null) => (bytes === null ? '-' : (bytes / 1024 ** 2).toFixed(1));
+const seconds = (ms: number) => (Number.isNaN(ms) ? '-' : (ms / 1000).toFixed(2));
+const perSecond = (count: number, ms: number) => (Number.isNaN(ms) || ms <= 0 ? '-' : (count / (ms / 1000)).toFixed(0));
+
+function row(r: LevelResult): string[] {
+  const { beforeConnections, withConnections, afterRun } = r.rss;
+  const perConnection = beforeConnections !== null && withConnections !== null && r.ready > 0 ? ((withConnections - beforeConnections) / r.ready / 1024).toFixed(1) : '-';
+  return [
+    String(r.users),
+    `${r.completed}/${r.users}`,
+    seconds(r.httpSetupMs + r.stompSetupMs),
+    seconds(r.windowMs),
+    perSecond(r.completed, r.windowMs),
+    perSecond(r.frames, r.windowMs),
+    r.latenciesMs.length > 0 ? percentile(r.latenciesMs, 0.5).toFixed(0) : '-',
+    r.latenciesMs.length > 0 ? percentile(r.latenciesMs, 0.99).toFixed(0) : '-',
+    String(r.lost),
+    String(r.errorMessages),
+    mib(beforeConnections),
+    mib(withConnections),
+    mib(afterRun),
+    perConnection,
+    r.cpuShare.server === null || r.completed === 0 ? '-' : `${(r.cpuShare.server * 100).toFixed(0)}%`,
+    r.completed === 0 ? '-' : `${(r.cpuShare.client * 100).toFixed(0)}%`,
+  ];
+}
+
+function describeSetup(options: RealtimeOptions): string[] {
+  return [
+    `server:  node --import tsx src/main.ts as a child process on 127.0.0.1 (its pid is the server itself; RSS = VmRSS of /proc/<pid>/status)`,
+    `         PLANNER=offline PLANNER_DELAY_MS=0 LOG_LEVEL=warn RATE_LIMIT_PER_MINUTE=0 RESPONSE_VALIDATION=off GENERATION_CONCURRENCY=${options.generationConcurrency}`,
+    `         rate limiting off: every user comes from 127.0.0.1, and the default 600 requests/minute per address would answer 429 within the first level`,
+    `         at most ${options.generationConcurrency} generations run at once and the rest queue in the server, so start -> COMPLETED includes the wait in that queue`,
+    `         a fresh server and empty database per level, so RSS per connection is not blurred by an earlier level's heap`,
+    `clients: all users in this one process (@stomp/stompjs on ws), STOMP heart-beats off; setup in batches of ${options.batchSize}:`,
+    `         dev-login + create a ${tripDays}-day plan (Busan, Seoul, Jeju in turn) over ${httpSockets} keep-alive HTTP sockets, then CONNECT + 3 SUBSCRIBEs, each waiting for its RECEIPT`,
+    `         then every start POST is issued at once (queued on the ${httpSockets} sockets); the level ends at the last COMPLETED or after ${options.levelTimeoutSeconds} s`,
+    `lost:    per user, the order of asyncapi.yaml: for day 1..${tripDays} schedule DAILY_PLAN_GENERATED(day), CHAT chunks, full CHAT = the chunks joined; then COMPLETED.`,
+    `         every expected message missing, out of order or unexpected counts one; a user that never got set up or did not complete loses what it did not receive`,
+  ];
+}
+
+async function main(): Promise<number> {
+  const options = parseRealtimeOptions(process.argv.slice(2), process.env);
+  if (!options) {
+    out(realtimeUsage);
+    return 0;
+  }
+  checkOpenFiles(options.levels);
+  out('== Trip Itinerary Service: realtime benchmark (STOMP over WebSocket)');
+  for (const line of machineLines()) out(line);
+  out('');
+  for (const line of describeSetup(options)) out(line);
+  out('');
+
+  const results: LevelResult[] = [];
+  for (const users of options.levels) {
+    const result = await runLevel({
+      root,
+      tmpDir,
+      users,
+      generationConcurrency: options.generationConcurrency,
+      timeoutMs: options.levelTimeoutSeconds * 1000,
+      batchSize: options.batchSize,
+      started: (child) => children.push(child),
+      progress: (line) => out(`  ${line}`),
+    });
+    children.splice(0);
+    results.push(result);
+    out(`  ${users} users: ${result.completed} completed in ${seconds(result.windowMs)} s${result.timedOut ? `, TIMED OUT after ${options.levelTimeoutSeconds} s` : ''}, ${result.frames} MESSAGE frames, lost ${result.lost}, errors ${result.errorMessages}`);
+  }
+
+  out('');
+  out('setup = login + create + connect + subscribe of all users; run = first start POST to last COMPLETED; runs/s and msgs/s over the run;');
+  out('p50/p99 = start POST -> that user\'s COMPLETED; RSS of the server in MiB before the WebSockets (after login + create), with them, after the run;');
+  out('KiB/conn = (RSS with - RSS before) / connections, one connection = one WebSocket with 3 subscriptions (GC noise: trust it at 500+ users);');
+  out(`server CPU, client CPU = CPU time used during the run / its wall time (100% = one of the ${os.cpus().length} cores; the two processes share them)`);
+  out(
+    textTable(
+      ['users', 'completed', 'setup s', 'run s', 'runs/s', 'msgs/s', 'p50 ms', 'p99 ms', 'lost', 'errors', 'RSS before', 'RSS conns', 'RSS after', 'KiB/conn', 'server CPU', 'client CPU'],
+      results.map(row),
+    ),
+  );
+
+  const problems = results.flatMap((r) => r.problems.slice(0, 5).map((p) => `  [${r.users} users] ${p}`));
+  if (problems.length > 0) {
+    out('');
+    out('first problems per level:');
+    for (const line of problems) out(line);
+  }
+  const lost = results.reduce((sum, r) => sum + r.lost, 0);
+  const errors = results.reduce((sum, r) => sum + r.errorMessages, 0);
+  out('');
+  out(lost === 0 && errors === 0 ? 'OK: no message lost, no errors-channel message' : `FAILED: ${lost} messages lost, ${errors} errors-channel messages`);
+  return lost === 0 && errors === 0 ? 0 : 1;
+}
+
+try {
+  process.exitCode = await main();
+} catch (error) {
+  process.stderr.write(`benchmark failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+} finally {
+  await cleanUp();
+}

@@ -1,0 +1,82 @@
+// A STOMP connection to /ws-stomp with @stomp/stompjs on `ws` (Node 20 has no global WebSocket),
+// reduced to what the documented flow needs: CONNECT with the Bearer token, SUBSCRIBE to a channel
+// of asyncapi.yaml and wait for its RECEIPT, SEND with a RECEIPT, and the reason it closed.
+import { Client, type IStompSocket } from '@stomp/stompjs';
+import WebSocket from 'ws';
+import { channelAddress, type ChannelName, type ChannelParameters, type ChannelPayloads } from '../../generated/asyncapi.js';
+
+export type ReceivableChannel = 'scheduleUpdates' | 'chatStream' | 'errors';
+
+export interface StompConnection {
+  /** Resolves once the server's RECEIPT arrived: only then is the subscription live. */
+  subscribe<C extends ReceivableChannel>(channel: C, parameters: ChannelParameters<C>, onPayload: (payload: ChannelPayloads[C]) => void): Promise<void>;
+  /** Resolves once the server's RECEIPT for the SEND arrived. */
+  send<C extends ChannelName>(channel: C, parameters: ChannelParameters<C>, payload: ChannelPayloads[C]): Promise<void>;
+  /** Settles when the connection ends, with why (an ERROR frame's code, or the WebSocket close). */
+  readonly closed: Promise<string>;
+  disconnect(): Promise<void>;
+}
+
+export function wsStompUrl(baseUrl: string): string {
+  return `${baseUrl.replace(/\/+$/, '').replace(/^http/, 'ws')}/ws-stomp`;
+}
+
+/** Resolves after CONNECTED; rejects with the server's reason if it refuses or the socket fails. */
+export function connectStomp(url: string, token: string, opts: { heartbeatMs?: number } = {}): Promise<StompConnection> {
+  const client = new Client({
+    webSocketFactory: () => new WebSocket(url, ['v12.stomp', 'v11.stomp', 'v10.stomp']) as unknown as IStompSocket,
+    connectHeaders: { Authorization: `Bearer ${token}` },
+    // One attempt: a script reports a broken connection instead of silently reconnecting and
+    // missing the messages sent in between.
+    reconnectDelay: 0,
+    heartbeatIncoming: opts.heartbeatMs ?? 10_000,
+    heartbeatOutgoing: opts.heartbeatMs ?? 10_000,
+  });
+  let receiptCounter = 0;
+  let subscriptionCounter = 0;
+  let closeReason = '';
+  let resolveClosed!: (reason: string) => void;
+  const closed = new Promise<string>((resolve) => (resolveClosed = resolve));
+
+  const awaitReceipt = (issue: (receipt: string) => void, what: string) =>
+    new Promise<void>((resolve, reject) => {
+      const receipt = `receipt-${++receiptCounter}`;
+      client.watchForReceipt(receipt, () => resolve());
+      void closed.then((reason) => reject(new Error(`connection closed before the RECEIPT for ${what}: ${reason}`)));
+      issue(receipt);
+    });
+
+  const connection: StompConnection = {
+    subscribe(channel, parameters, onPayload) {
+      const destination = channelAddress(channel, parameters);
+      const id = `sub-${++subscriptionCounter}`;
+      return awaitReceipt((receipt) => client.subscribe(destination, (message) => onPayload(JSON.parse(message.body)), { id, receipt }), `SUBSCRIBE ${destination}`);
+    },
+    send(channel, parameters, payload) {
+      const destination = channelAddress(channel, parameters);
+      return awaitReceipt(
+        (receipt) => client.publish({ destination, body: JSON.stringify(payload), headers: { receipt, 'content-type': 'application/json' } }),
+        `SEND ${destination}`,
+      );
+    },
+    closed,
+    disconnect: () => client.deactivate(),
+  };
+
+  return new Promise((resolve, reject) => {
+    client.onConnect = () => resolve(connection);
+    client.onStompError = (frame) => {
+      closeReason = `ERROR ${frame.headers['error-code'] ?? ''} ${frame.headers.message ?? frame.body}`.trim();
+    };
+    client.onWebSocketError = () => {
+      closeReason ||= `WebSocket to ${url} failed`;
+    };
+    client.onWebSocketClose = (event: { code?: number }) => {
+      const reason = closeReason || `WebSocket closed (code ${event.code ?? '?'})`;
+      resolveClosed(reason);
+      // Rejecting after CONNECTED resolved is a no-op, so this only reports a refused CONNECT.
+      reject(new Error(reason));
+    };
+    client.activate();
+  });
+}
