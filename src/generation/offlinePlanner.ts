@@ -12,6 +12,7 @@
 import type { Db } from '../db/database.js';
 import type { PlaceRow } from '../trips/dailyPlanRepository.js';
 import { addDays } from '../trips/tripDates.js';
+import { longDate, placeLabel, stopCountText, travelText, travelTotalLine } from '../trips/dayMarkdown.js';
 import { abortableDelay } from './abortableDelay.js';
 import { knownRegionNames, placesOfRegion, regionDisplayName, resolveRegion } from './catalogue/placeCatalogue.js';
 import { PlannerError, type PlanRequest, type PlannedDay, type PlannedStop, type Planner } from './planner.js';
@@ -393,40 +394,10 @@ function clockText(minutes: number): string {
   return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 }
 
-function durationText(minutes: number): string {
-  return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
-}
-
-function distanceText(metres: number): string {
-  return metres < 1000 ? `${metres} m` : `${(metres / 1000).toFixed(1)} km`;
-}
-
-function modeText(mode: Transportation, metres: number): string {
-  // travelBetween times anything under 1 km as a walk, so say so.
-  if (mode === 'WALKING' || metres < 1000) return 'on foot';
-  return mode === 'CAR' ? 'by car' : 'by public transit';
-}
-
-function travelText(travel: { distanceMetres: number; minutes: number }, mode: Transportation): string {
-  return `${durationText(travel.minutes)} ${modeText(mode, travel.distanceMetres)}, ${distanceText(travel.distanceMetres)}`;
-}
-
-const weekdays = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-
-function longDate(date: string): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  return `${weekdays[d.getUTCDay()]}, ${d.getUTCDate()} ${months[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
-}
-
 function slotText(visit: Visit): string {
   if (visit.meal === 'lunch') return 'Lunch';
   if (visit.meal === 'dinner') return 'Dinner';
   return visit.category === 'MORNING' ? 'Morning' : visit.category === 'AFTERNOON' ? 'Afternoon' : 'Evening';
-}
-
-function placeLabel(place: PlaceRow): string {
-  return place.nameKo ? `**${place.name}** (${place.nameKo})` : `**${place.name}**`;
 }
 
 function clip(text: string, max: number): string {
@@ -444,18 +415,13 @@ function dayTitle(dayNumber: number, sights: readonly RankedSight[], visits: rea
 }
 
 function dayDescription(title: string, date: string, visits: readonly Visit[], mode: Transportation): string {
-  const lines = [`## ${title}`, '', `_${longDate(date)} · ${visits.length} ${visits.length === 1 ? 'stop' : 'stops'}_`, ''];
+  const lines = [`## ${title}`, '', `_${longDate(date)} · ${stopCountText(visits.length)}_`, ''];
   visits.forEach((visit, i) => {
     lines.push(`${i + 1}. ${clockText(visit.start)} · ${slotText(visit)}: ${placeLabel(visit.place)}. ${visit.place.description}`);
     const previous = visits[i - 1];
     if (previous && visit.travel) lines.push(`   - From ${previous.place.name}: ${travelText(visit.travel, mode)}.`);
   });
-  const legs = visits.flatMap((v) => (v.travel ? [v.travel] : []));
-  if (legs.length > 0) {
-    const minutes = legs.reduce((sum, leg) => sum + leg.minutes, 0);
-    const metres = legs.reduce((sum, leg) => sum + leg.distanceMetres, 0);
-    lines.push('', `Travel today: ${durationText(minutes)} in all, ${distanceText(metres)}.`);
-  }
+  lines.push(...travelTotalLine(visits.flatMap((v) => (v.travel ? [v.travel] : []))));
   return lines.join('\n');
 }
 

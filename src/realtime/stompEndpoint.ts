@@ -8,6 +8,7 @@ import type { Logger } from '../logger.js';
 import { createStompSession, type StompSession, type StompSessionDeps } from './stompSession.js';
 
 const SUBPROTOCOLS = ['v12.stomp', 'v11.stomp', 'v10.stomp'];
+const SLOW_CONSUMER_BYTES = 8 * 1024 * 1024;
 
 export interface StompEndpoint {
   /** pass to serve({ websocket: { server } }) */
@@ -34,7 +35,18 @@ export function registerStompEndpoint(app: Hono<any>, deps: StompSessionDeps, lo
           const raw = ws.raw as WebSocket;
           session = createStompSession(
             {
-              send: (text) => raw.readyState === raw.OPEN && raw.send(text),
+              send: (text) => {
+                if (raw.readyState !== raw.OPEN) return;
+                // A client that stopped reading would make the server buffer its frames without
+                // bound; past the limit it is disconnected instead (it can reconnect and re-read
+                // the saved state over HTTP).
+                if (raw.bufferedAmount > SLOW_CONSUMER_BYTES) {
+                  log.warn({ bufferedAmount: raw.bufferedAmount }, 'closing a slow STOMP consumer');
+                  raw.close(1013, 'slow consumer');
+                  return;
+                }
+                raw.send(text);
+              },
               close: (code, reason) => raw.close(code, reason),
             },
             deps,

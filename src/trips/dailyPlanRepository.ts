@@ -65,6 +65,10 @@ export function replaceStops(db: Db, dailyPlanId: number, stops: Omit<typeof sch
   });
 }
 
+export function updateDayDescription(db: Db, dailyPlanId: number, description: string): void {
+  db.update(dailyPlans).set({ description }).where(eq(dailyPlans.id, dailyPlanId)).run();
+}
+
 /** Ids of the places already used anywhere in the plan (a trip never repeats a place). */
 export function placeIdsOfPlan(db: Db, tripPlanId: number): Set<number> {
   const rows = db

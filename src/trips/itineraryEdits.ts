@@ -3,7 +3,8 @@
 import { AppError } from '../http/appError.js';
 import type { Db } from '../db/database.js';
 import { travelBetween, type Transportation } from '../generation/travel.js';
-import { findDay, replaceStops, type DayWithStops, type PlaceRow } from './dailyPlanRepository.js';
+import { findDay, replaceStops, updateDayDescription, type DayWithStops, type PlaceRow } from './dailyPlanRepository.js';
+import { editedDayMarkdown } from './dayMarkdown.js';
 
 function stopIndex(day: DayWithStops, visitOrder: number): number {
   const index = day.stops.findIndex((s) => s.visitOrder === visitOrder);
@@ -20,15 +21,21 @@ export function loadDay(db: Db, tripPlanId: number, dayNumber: number): DayWithS
 /** Saves `places` as the day's stops in this order, keeping each position's category. */
 function saveSequence(db: Db, day: DayWithStops, places: PlaceRow[], categories: DayWithStops['stops'][number]['category'][]): DayWithStops {
   const transportation = (day.stops[0]?.transportation ?? 'PUBLIC_TRANSIT') as Transportation;
-  replaceStops(
-    db,
-    day.id,
-    places.map((place, i) => {
-      const travel = i > 0 ? travelBetween(places[i - 1]!, place, transportation) : null;
-      return { visitOrder: i + 1, category: categories[i]!, placeId: place.id, transportation, travelTime: travel?.minutes ?? null, travelDistance: travel?.distanceMetres ?? null };
-    }),
-  );
-  return findDay(db, day.tripPlanId, day.dayNumber)!;
+  return db.transaction(() => {
+    replaceStops(
+      db,
+      day.id,
+      places.map((place, i) => {
+        const travel = i > 0 ? travelBetween(places[i - 1]!, place, transportation) : null;
+        return { visitOrder: i + 1, category: categories[i]!, placeId: place.id, transportation, travelTime: travel?.minutes ?? null, travelDistance: travel?.distanceMetres ?? null };
+      }),
+    );
+    const edited = findDay(db, day.tripPlanId, day.dayNumber)!;
+    // The planner's text described the old order; describe the day as it is now.
+    const description = editedDayMarkdown(edited.title, edited.date, edited.stops);
+    updateDayDescription(db, edited.id, description);
+    return { ...edited, description };
+  });
 }
 
 export function swapStops(db: Db, day: DayWithStops, visitOrderA: number, visitOrderB: number): DayWithStops {

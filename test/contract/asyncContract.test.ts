@@ -151,6 +151,11 @@ describe('a 3-day generation over STOMP', () => {
       expect(names(updated).slice(0, 2)).toEqual([names(day1)[1], names(day1)[0]]);
       const [saved] = (await s.request('GET', `/api/v1/trips/daily-plans/${plan.tripPlanId}`, { token: plan.accessToken })).body.data;
       expect(saved).toEqual(updated);
+      // The description follows the edit: the new first stop is listed first.
+      expect(saved.description).toContain('(edited)');
+      const list = saved.description.slice(saved.description.indexOf('\n1. '));
+      expect(list.indexOf(names(updated)[0]!)).toBeGreaterThan(0);
+      expect(list.indexOf(names(updated)[0]!)).toBeLessThan(list.indexOf(names(updated)[1]!));
       const history = (await s.request('GET', `/api/v1/chats/${plan.chatRoomId}/messages`, { token: plan.accessToken, query: { size: 2 } })).body.data.content;
       expect(history.map((m: { messageType: string }) => m.messageType)).toEqual(['ASSISTANT', 'USER']);
       expect(history[1].content).toBe('Please swap stop 1 and 2 on day 1');
