@@ -1,10 +1,8 @@
 // Does a keyset page cost the same whatever the table size and however deep the page? Measures the
 // database work of listTripPlans (cursor lookup + page query, the two repository calls its handler
 // makes) in-process, and shows SQLite's plan for the page query.
-import { drizzle } from 'drizzle-orm/better-sqlite3';
 import type { Database } from '../../src/db/database.js';
-import * as schema from '../../src/db/schema.js';
-import { findOwnTripPlanRow, listOwnTripPlans, type TripSort } from '../../src/trips/tripPlanRepository.js';
+import { findOwnTripPlanRow, listOwnTripPlans, listOwnTripPlansSql, type TripSort } from '../../src/trips/tripPlanRepository.js';
 
 export const pageSize = 20;
 
@@ -38,26 +36,16 @@ export function measurePage(database: Database, memberId: number, sort: TripSort
   return { meanUs, p99Us: times[Math.ceil(0.99 * iterations) - 1]! };
 }
 
-/** EXPLAIN QUERY PLAN of the exact SQL listOwnTripPlans runs (captured with a drizzle logger). */
+/** EXPLAIN QUERY PLAN of the exact SQL listOwnTripPlans runs after a cursor. */
 export function explainPageQuery(database: Database, memberId: number, sort: TripSort, cursorId: number): string[] {
-  const seen: { query?: string; params?: unknown[] } = {};
-  const logged = drizzle(database.sqlite, {
-    schema,
-    logger: {
-      logQuery: (query, params) => {
-        seen.query = query;
-        seen.params = params;
-      },
-    },
-  });
-  const cursor = findOwnTripPlanRow(database.db, memberId, cursorId) ?? null;
-  listOwnTripPlans(logged, memberId, sort, pageSize, cursor);
-  const { query, params = [] } = seen;
-  if (!query) throw new Error('listOwnTripPlans ran no query');
-  const rows = database.sqlite.prepare(`EXPLAIN QUERY PLAN ${query}`).all(...params) as { id: number; parent: number; detail: string }[];
+  const cursor = findOwnTripPlanRow(database.db, memberId, cursorId);
+  if (!cursor) throw new Error(`no plan ${cursorId} of member ${memberId}`);
+  const query = listOwnTripPlansSql(sort, true);
+  const params = { memberId, limit: pageSize + 1, cursorValue: sort.field === 'createdAt' ? cursor.createdAt : cursor.startDate, cursorId: cursor.id };
+  const rows = database.sqlite.prepare(`EXPLAIN QUERY PLAN ${query}`).all(params) as { id: number; parent: number; detail: string }[];
   const depth = new Map<number, number>([[0, 0]]);
   return [
-    query,
+    query.replace(/\s+/g, ' '),
     ...rows.map((row) => {
       const level = (depth.get(row.parent) ?? 0) + 1;
       depth.set(row.id, level);

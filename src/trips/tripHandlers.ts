@@ -14,7 +14,7 @@ import {
   beginGeneration,
   deleteTripPlan,
   findOwnTripPlan,
-  findOwnTripPlanRow,
+  findOwnListCursor,
   insertTripPlan,
   listOwnTripPlans,
   transitionStatus,
@@ -47,7 +47,7 @@ export const tripHandlers: TripHandlers = {
     const [field, direction] = query.sort.split(':') as [TripSort['field'], TripSort['direction']];
     let cursor = null;
     if (query.cursor !== undefined) {
-      cursor = findOwnTripPlanRow(ctx.services.db, memberId, query.cursor) ?? null;
+      cursor = findOwnListCursor(ctx.services.db, memberId, query.cursor) ?? null;
       if (!cursor) throw invalidField('query.cursor', query.cursor, 'is not the id of one of your trip plans');
     }
     const rows = listOwnTripPlans(ctx.services.db, memberId, { field, direction }, query.size, cursor);

@@ -1,13 +1,13 @@
 // Rows to the wire types of the spec (generated/openapi.ts).
 import type { components } from '../../generated/openapi.js';
 import type { DayWithStops, PlaceRow, StopWithPlace } from './dailyPlanRepository.js';
-import type { TripPlanWithRoom } from './tripPlanRepository.js';
+import type { TripPlanListItem, TripPlanWithRoom } from './tripPlanRepository.js';
 
 type Schemas = components['schemas'];
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export function toTripPlanResponse(plan: TripPlanWithRoom): Schemas['TripPlanResponse'] {
+export function toTripPlanResponse(plan: TripPlanListItem): Schemas['TripPlanResponse'] {
   return {
     id: plan.id,
     memberId: plan.memberId,
