@@ -7,6 +7,7 @@ import type { AsyncSchemas } from '../../generated/asyncapi.js';
 import { messageValidators } from '../../generated/validators.js';
 import type { Principal } from '../auth/authService.js';
 import type { Db } from '../db/database.js';
+import { chunkText } from '../generation/textChunks.js';
 import { haversineMetres } from '../generation/travel.js';
 import { AppError } from '../http/appError.js';
 import type { Logger } from '../logger.js';
@@ -28,19 +29,6 @@ export interface ChatService {
   idle(): Promise<void>;
 }
 
-/** Splits text into chunks of about `size` characters at spaces; the chunks concatenate to `text`. */
-export function chunkText(text: string, size: number): string[] {
-  const chunks: string[] = [];
-  let rest = text;
-  while (rest.length > size) {
-    let cut = rest.lastIndexOf(' ', size);
-    if (cut <= 0) cut = size;
-    chunks.push(rest.slice(0, cut + (rest[cut] === ' ' ? 1 : 0)));
-    rest = rest.slice(cut + (rest[cut] === ' ' ? 1 : 0));
-  }
-  if (rest) chunks.push(rest);
-  return chunks;
-}
 
 function validate(body: string): ChatMessageRequest | ChatRefusal {
   let parsed: unknown;

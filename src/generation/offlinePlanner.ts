@@ -14,6 +14,7 @@ import type { PlaceRow } from '../trips/dailyPlanRepository.js';
 import { addDays } from '../trips/tripDates.js';
 import { longDate, placeLabel, stopCountText, travelText, travelTotalLine } from '../trips/dayMarkdown.js';
 import { abortableDelay } from './abortableDelay.js';
+import { chunkText } from './textChunks.js';
 import { knownRegionNames, placesOfRegion, regionDisplayName, resolveRegion } from './catalogue/placeCatalogue.js';
 import { PlannerError, type PlanRequest, type PlannedDay, type PlannedStop, type Planner } from './planner.js';
 import { haversineMetres, travelBetween, type Coordinates, type Transportation } from './travel.js';
@@ -484,26 +485,6 @@ function planTrip(db: Db, request: PlanRequest): PlannedDay[] {
 
 // ---- streaming -----------------------------------------------------------------------------------
 
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
-}
-
-/** Pieces of about `size` characters, cut after whitespace when there is some, never inside a surrogate pair. */
-function chunkText(text: string, size: number): string[] {
-  const chunks: string[] = [];
-  let from = 0;
-  while (from < text.length) {
-    let to = Math.min(text.length, from + size);
-    if (to < text.length) {
-      const lastSpace = text.slice(from + 1, to).search(/\s\S*$/u);
-      if (lastSpace !== -1) to = from + 1 + lastSpace + 1;
-      else if (isHighSurrogate(text.charCodeAt(to - 1))) to += to - 1 > from ? -1 : 1;
-    }
-    chunks.push(text.slice(from, to));
-    from = to;
-  }
-  return chunks;
-}
 
 export function createOfflinePlanner(deps: { db: Db; delayMs: number; chunkSize?: number }): Planner {
   const chunkSize = Math.max(1, Math.floor(deps.chunkSize ?? 40));
