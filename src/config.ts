@@ -92,7 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     devLoginEnabled,
     responseValidation,
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1),
-    rateLimitPerWindow: integer(env, 'RATE_LIMIT_PER_MINUTE', nodeEnv === 'test' ? 0 : 600),
+    rateLimitPerWindow: integer(env, 'RATE_LIMIT_PER_MINUTE', nodeEnv === 'test' ? 0 : 6000),
     rateLimitWindowSeconds: 60,
     logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     corsOrigins: (env.CORS_ORIGINS ?? '*').split(',').map((o) => o.trim()).filter(Boolean),

@@ -60,7 +60,7 @@ export async function httpReport(opts: { root: string; dir: string; seconds: num
   if (page.data.content.length !== 20 || !page.data.hasNext) throw new Error('the list did not return a full first page');
 
   out(`server:  node --import tsx src/main.ts on 127.0.0.1 with NODE_ENV=development AUTH_DEV_LOGIN=false LOG_LEVEL=warn RATE_LIMIT_PER_MINUTE=0 RESPONSE_VALIDATION=off`);
-  out(`         rate limiting off: the default 600 requests/minute per client would answer 429 to a benchmark within a second`);
+  out(`         rate limiting off: the default 6000 requests/minute per client would answer 429 to a benchmark within a few seconds`);
   out(`         response validation off (production's default); development's default "log" checks every response body and is not measured here`);
   out(`baseline: bare Hono GET / -> {"hello":"world"} on @hono/node-server, in its own process`);
   out(`load:    autocannon in this process, ${connections} connections, pipelining 1, ${warmupSeconds} s warm-up (discarded) then ${opts.seconds} s per target; load generator and servers share ${os.cpus().length} cores`);

@@ -52,7 +52,17 @@ export function curlOf(target: HttpTarget, request: ProbeRequest): string {
   return parts.join(' ');
 }
 
+/** Sends the request; a 429 with a short Retry-After is waited out and retried (up to 3 times). */
 export async function send(target: HttpTarget, request: ProbeRequest): Promise<ProbeResponse> {
+  for (let attempt = 1; ; attempt++) {
+    const response = await sendOnce(target, request);
+    const retryAfter = Number(response.headers.get('retry-after'));
+    if (response.status !== 429 || attempt > 3 || !(retryAfter > 0 && retryAfter <= 120)) return response;
+    await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
+  }
+}
+
+async function sendOnce(target: HttpTarget, request: ProbeRequest): Promise<ProbeResponse> {
   const headers: Record<string, string> = {};
   if (request.token) headers.authorization = `Bearer ${request.token}`;
   const body = bodyOf(request);

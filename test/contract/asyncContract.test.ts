@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { matchChannel, channels, type ChannelName } from '../../generated/asyncapi.js';
 import { messageValidators } from '../../generated/validators.js';
 import { PlannerError, type Planner, type PlannedDay } from '../../src/generation/planner.js';
@@ -267,6 +268,24 @@ describe('STOMP rules', () => {
     fast.advance(3601 * 1000);
     await c2.closed;
     expect(c2.errors[0]?.headers['error-code']).toBe('WS002');
+  });
+
+  it('closes a peer that stops sending heart-beats with ERROR WS102', async () => {
+    const hb = await server({ STOMP_HEARTBEAT_MS: '50' });
+    const tokens = await hb.signIn('silent@example.com');
+    const socket = new WebSocket(wsUrl(hb.url), ['v12.stomp']);
+    let received = '';
+    const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+    socket.on('message', (data) => {
+      received += String(data);
+      // Once connected, the peer goes silent and the server's clock moves past the agreed interval.
+      if (received.startsWith('CONNECTED')) hb.advance(1000);
+    });
+    await new Promise((resolve) => socket.on('open', resolve));
+    socket.send(`CONNECT\naccept-version:1.2\nheart-beat:50,50\nAuthorization:Bearer ${tokens.accessToken}\n\n\0`);
+    expect(await closed).toBe(1002);
+    expect(received).toMatch(/ERROR\n[^\0]*error-code:WS102/);
+    expect(received).toContain('No heart-beat');
   });
 
   it('negotiates heart-beats: the server sends them when asked', async () => {
