@@ -1,5 +1,5 @@
 // The itinerary: days of a plan, each with its stops and their places.
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, notInArray } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
 import { dailyPlans, places, scheduledPlaces } from '../db/schema.js';
 
@@ -57,11 +57,23 @@ export function insertDay(db: Db, tripPlanId: number, day: NewDay): DayWithStops
   return findDay(db, tripPlanId, day.dayNumber) ?? (() => { throw new Error(`day ${id} vanished`); })();
 }
 
-/** Replaces all stops of a day with `stops`, in one transaction. */
-export function replaceStops(db: Db, dailyPlanId: number, stops: Omit<typeof scheduledPlaces.$inferInsert, 'dailyPlanId' | 'id'>[]): void {
+/**
+ * Rewrites a day's stops in place: each listed stop gets its new visit order, place and travel;
+ * stops of the day that are not listed are deleted. Visit orders only move down (a removal) or stay,
+ * so renumbering in ascending order never collides with the (day, visit order) unique index.
+ */
+export function rewriteStops(db: Db, dailyPlanId: number, stops: Pick<ScheduledPlaceRow, 'id' | 'visitOrder' | 'placeId' | 'travelTime' | 'travelDistance'>[]): void {
   db.transaction((tx) => {
-    tx.delete(scheduledPlaces).where(eq(scheduledPlaces.dailyPlanId, dailyPlanId)).run();
-    if (stops.length > 0) tx.insert(scheduledPlaces).values(stops.map((stop) => ({ ...stop, dailyPlanId }))).run();
+    const keep = stops.map((s) => s.id);
+    tx.delete(scheduledPlaces)
+      .where(and(eq(scheduledPlaces.dailyPlanId, dailyPlanId), keep.length > 0 ? notInArray(scheduledPlaces.id, keep) : undefined))
+      .run();
+    for (const stop of [...stops].sort((a, b) => a.visitOrder - b.visitOrder)) {
+      tx.update(scheduledPlaces)
+        .set({ visitOrder: stop.visitOrder, placeId: stop.placeId, travelTime: stop.travelTime, travelDistance: stop.travelDistance })
+        .where(and(eq(scheduledPlaces.id, stop.id), eq(scheduledPlaces.dailyPlanId, dailyPlanId)))
+        .run();
+    }
   });
 }
 

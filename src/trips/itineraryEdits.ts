@@ -3,7 +3,7 @@
 import { AppError } from '../http/appError.js';
 import type { Db } from '../db/database.js';
 import { travelBetween, type Transportation } from '../generation/travel.js';
-import { findDay, replaceStops, updateDayDescription, type DayWithStops, type PlaceRow } from './dailyPlanRepository.js';
+import { findDay, rewriteStops, updateDayDescription, type DayWithStops, type PlaceRow } from './dailyPlanRepository.js';
 import { editedDayMarkdown } from './dayMarkdown.js';
 
 function stopIndex(day: DayWithStops, visitOrder: number): number {
@@ -18,16 +18,22 @@ export function loadDay(db: Db, tripPlanId: number, dayNumber: number): DayWithS
   return day;
 }
 
-/** Saves `places` as the day's stops in this order, keeping each position's category. */
-function saveSequence(db: Db, day: DayWithStops, places: PlaceRow[], categories: DayWithStops['stops'][number]['category'][]): DayWithStops {
+type Stop = DayWithStops['stops'][number];
+
+/**
+ * Saves the day as `stops` (existing stops, in their new order) holding `places`: stops keep their
+ * ids and time-of-day slots, visit orders are renumbered from 1, dropped stops are deleted, travel is
+ * recomputed. Keeping ids lets a client that holds a scheduledPlaceId keep using it.
+ */
+function saveSequence(db: Db, day: DayWithStops, stops: Stop[], places: PlaceRow[]): DayWithStops {
   const transportation = (day.stops[0]?.transportation ?? 'PUBLIC_TRANSIT') as Transportation;
   return db.transaction(() => {
-    replaceStops(
+    rewriteStops(
       db,
       day.id,
-      places.map((place, i) => {
-        const travel = i > 0 ? travelBetween(places[i - 1]!, place, transportation) : null;
-        return { visitOrder: i + 1, category: categories[i]!, placeId: place.id, transportation, travelTime: travel?.minutes ?? null, travelDistance: travel?.distanceMetres ?? null };
+      stops.map((stop, i) => {
+        const travel = i > 0 ? travelBetween(places[i - 1]!, places[i]!, transportation) : null;
+        return { id: stop.id, visitOrder: i + 1, placeId: places[i]!.id, travelTime: travel?.minutes ?? null, travelDistance: travel?.distanceMetres ?? null };
       }),
     );
     const edited = findDay(db, day.tripPlanId, day.dayNumber)!;
@@ -38,25 +44,26 @@ function saveSequence(db: Db, day: DayWithStops, places: PlaceRow[], categories:
   });
 }
 
+/** Exchanges the places of two stops; the stops keep their positions, ids and slots. */
 export function swapStops(db: Db, day: DayWithStops, visitOrderA: number, visitOrderB: number): DayWithStops {
   const a = stopIndex(day, visitOrderA);
   const b = stopIndex(day, visitOrderB);
   const places = day.stops.map((s) => s.place);
   [places[a], places[b]] = [places[b]!, places[a]!];
-  return saveSequence(db, day, places, day.stops.map((s) => s.category));
+  return saveSequence(db, day, day.stops, places);
 }
 
 export function removeStop(db: Db, day: DayWithStops, visitOrder: number): DayWithStops {
   const index = stopIndex(day, visitOrder);
   const keep = day.stops.filter((_, i) => i !== index);
-  return saveSequence(db, day, keep.map((s) => s.place), keep.map((s) => s.category));
+  return saveSequence(db, day, keep, keep.map((s) => s.place));
 }
 
 export function replaceStop(db: Db, day: DayWithStops, visitOrder: number, replacement: PlaceRow): DayWithStops {
   const index = stopIndex(day, visitOrder);
   const places = day.stops.map((s) => s.place);
   places[index] = replacement;
-  return saveSequence(db, day, places, day.stops.map((s) => s.category));
+  return saveSequence(db, day, day.stops, places);
 }
 
 export function describeStop(day: DayWithStops, visitOrder: number): string {

@@ -1,6 +1,7 @@
 // Handlers of the Trips operations. Ownership: another member's plan is TRIP101 (404), exactly like
 // a missing one.
 import type { Handlers } from '../../generated/operations.js';
+import type { components } from '../../generated/openapi.js';
 import type { RequestContext } from '../services.js';
 import { AppError, invalidField } from '../http/appError.js';
 import { principalOf } from '../http/principal.js';
@@ -21,6 +22,8 @@ import {
   updateTripPlanTitle,
   type TripSort,
 } from './tripPlanRepository.js';
+
+type PlaceThemeType = components['schemas']['PlaceThemeType'];
 
 type TripHandlers = Pick<
   Handlers<RequestContext>,
@@ -93,7 +96,7 @@ export const tripHandlers: TripHandlers = {
       tripPlanId: plan.id,
       memberId: plan.memberId,
       request: {
-        themes: plan.themes as never,
+        themes: plan.themes as PlaceThemeType[],
         startDate: plan.startDate,
         duration: plan.duration,
         region: plan.region,

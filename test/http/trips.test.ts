@@ -87,6 +87,8 @@ describe('swap', () => {
     const names = (day: any) => day.scheduledPlaces.map((s: any) => s.place.name);
     expect(names(after)).toEqual([names(before)[2], names(before)[1], names(before)[0]]);
     expect(after.scheduledPlaces.map((s: any) => s.category)).toEqual(['MORNING', 'AFTERNOON', 'EVENING']);
+    // Stops keep their ids (a client may hold one as scheduledPlaceId); only their places moved.
+    expect(after.scheduledPlaces.map((s: any) => s.id)).toEqual(before.scheduledPlaces.map((s: any) => s.id));
     expect(after.scheduledPlaces[0]).toMatchObject({ travelTime: null, travelDistance: null });
     // Gwangalli -> Dongbaekseom is about 3 km in a straight line: a few km by road, under an hour.
     expect(after.scheduledPlaces[1].travelDistance).toBeGreaterThan(3000);
@@ -101,6 +103,22 @@ describe('swap', () => {
     seedItinerary(t.app.services.db, plan.tripPlanId, busanTrip.startDate, 1);
     const res = await t.request('PATCH', `/api/v1/trips/${plan.tripPlanId}/daily-plans/1/scheduled-places`, { token, body: { chatRoomId: other.chatRoomId, visitOrderA: 1, visitOrderB: 2 } });
     expect([res.status, res.body.data.code]).toEqual([404, 'TRIP101']);
+  });
+});
+
+describe('removing a stop', () => {
+  it('deletes it, renumbers the rest from 1 keeping their ids, and recomputes travel', async () => {
+    const plan = await create();
+    seedItinerary(t.app.services.db, plan.tripPlanId, busanTrip.startDate, 1);
+    const { loadDay, removeStop } = await import('../../src/trips/itineraryEdits.js');
+    const before = loadDay(t.app.services.db, plan.tripPlanId, 1);
+    const after = removeStop(t.app.services.db, before, 2);
+    expect(after.stops.map((s) => [s.id, s.visitOrder, s.place.name])).toEqual([
+      [before.stops[0]!.id, 1, before.stops[0]!.place.name],
+      [before.stops[2]!.id, 2, before.stops[2]!.place.name],
+    ]);
+    expect(after.stops[1]!.travelDistance).not.toBe(before.stops[2]!.travelDistance);
+    expect(after.description).toContain('2 stops (edited)');
   });
 });
 
