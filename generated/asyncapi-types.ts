@@ -37,23 +37,36 @@ export interface components {
             receipt?: string;
         };
         /**
-         * @description `CHAT` day summaries and chat answers; `COMPLETED` the generation finished; `CANCELLED` the
-         *     generation was cancelled; `UPDATED` the plan was edited (swap or chat edit).
-         * @enum {string}
+         * @description One message of the chat stream: a text (`CHAT`, see ChatTextMessage) or an event of the
+         *     plan (`COMPLETED`, `CANCELLED`, `UPDATED`, see ChatEventMessage); `messageStreamType`
+         *     tells which.
          */
-        MessageStreamType: "CHAT" | "COMPLETED" | "CANCELLED" | "UPDATED";
+        ChatStreamDto: components["schemas"]["ChatTextMessage"] | components["schemas"]["ChatEventMessage"];
         /**
-         * @description One message of the chat stream. `CHAT` text streams as chunks with `isComplete: false`,
-         *     then the full text with `isComplete: true`; `COMPLETED`, `CANCELLED` and `UPDATED` are
-         *     single messages with `isComplete: true`.
+         * @description A day summary or a chat answer. It streams as chunks with `isComplete: false`, then the
+         *     full text once more with `isComplete: true`.
          */
-        ChatStreamDto: {
+        ChatTextMessage: {
             /** @description A chunk of text (`isComplete: false`) or the full text (`isComplete: true`). */
             message: string;
-            /** @description false for a partial chunk, true for a full text. */
+            /** @description false for a partial chunk, true for the full text. */
             isComplete: boolean;
             timestamp: components["schemas"]["Instant"];
-            messageStreamType: components["schemas"]["MessageStreamType"];
+            /** @constant */
+            messageStreamType: "CHAT";
+        };
+        /**
+         * @description `COMPLETED`: the generation finished. `CANCELLED`: the generation was cancelled.
+         *     `UPDATED`: the plan was edited (swap or chat). A single message, always complete.
+         */
+        ChatEventMessage: {
+            /** @description What happened, for people; do not parse it. */
+            message: string;
+            /** @constant */
+            isComplete: true;
+            timestamp: components["schemas"]["Instant"];
+            /** @enum {string} */
+            messageStreamType: "COMPLETED" | "CANCELLED" | "UPDATED";
         };
         /**
          * @description A user's chat message. `scheduledPlaceId`, when given, is the stop of this room's trip plan
@@ -71,21 +84,31 @@ export interface components {
             scheduledPlaceId?: components["schemas"]["Id"];
         };
         /**
-         * @description `DAILY_PLAN_GENERATED` a day was generated and saved; `UPDATE_STARTED` an edit of the plan
-         *     began; `UPDATED` a day was changed by an edit.
-         * @enum {string}
+         * @description A progress step of a trip plan: a saved day (`DAILY_PLAN_GENERATED`, `UPDATED`, see
+         *     TripPlanDayMessage) or the start of an edit (`UPDATE_STARTED`, see
+         *     TripPlanUpdateStartedMessage); `type` tells which.
          */
-        TripPlanProgressType: "DAILY_PLAN_GENERATED" | "UPDATE_STARTED" | "UPDATED";
+        TripPlanProgressMessage: components["schemas"]["TripPlanDayMessage"] | components["schemas"]["TripPlanUpdateStartedMessage"];
         /**
-         * @description A progress step of a trip plan. `dailyPlan` is present exactly for `DAILY_PLAN_GENERATED`
-         *     and `UPDATED` (the saved day) and absent for `UPDATE_STARTED`. `errorCode` is reserved for
-         *     an error code of a step (same codes as `ErrorResponse.code`); it is not sent today, as
-         *     failures go to the errors channel.
+         * @description `DAILY_PLAN_GENERATED`: a day was generated and saved. `UPDATED`: a day was changed by an
+         *     edit. `dailyPlan` is the day as saved. `errorCode` is reserved (same codes as
+         *     `ErrorResponse.code`); it is not sent today, as failures go to the errors channel.
          */
-        TripPlanProgressMessage: {
-            type: components["schemas"]["TripPlanProgressType"];
+        TripPlanDayMessage: {
+            /** @enum {string} */
+            type: "DAILY_PLAN_GENERATED" | "UPDATED";
             tripPlanId: components["schemas"]["Id"];
-            dailyPlan?: components["schemas"]["DailyPlanResponse"];
+            dailyPlan: components["schemas"]["DailyPlanResponse"];
+            /** @description Human-readable note about the step; do not parse it. */
+            message?: string;
+            /** @description Reserved; an error code as in `ErrorResponse.code`. */
+            errorCode?: string;
+        };
+        /** @description An edit of the plan began; the changed day follows as `UPDATED`. */
+        TripPlanUpdateStartedMessage: {
+            /** @constant */
+            type: "UPDATE_STARTED";
+            tripPlanId: components["schemas"]["Id"];
             /** @description Human-readable note about the step; do not parse it. */
             message?: string;
             /** @description Reserved; an error code as in `ErrorResponse.code`. */

@@ -104,3 +104,35 @@ export function flatten(spec: Json, schema: Json): FlatSchema {
   collect(spec, schema, flat, 0);
   return flat;
 }
+
+/**
+ * What a oneOf/anyOf allows, seen as one schema: a value may take any alternative, so types, enum
+ * values and properties are the union, required fields the intersection, bounds the loosest. Used
+ * when only one side of a comparison is split into alternatives (an object refactored into a
+ * discriminated union is not a change on the wire).
+ */
+export function unionOfVariants(spec: Json, flat: FlatSchema): FlatSchema {
+  const alternatives = (flat.variants ?? []).map((variant) => flatten(spec, variant));
+  if (alternatives.length === 0) return flat;
+  const union: FlatSchema = { ...flat, variants: null, properties: new Map(flat.properties), required: new Set(flat.required), bounds: {} };
+  union.types = alternatives.some((a) => a.types === null) ? null : [...new Set(alternatives.flatMap((a) => a.types!))];
+  union.enumValues = alternatives.some((a) => a.enumValues === null)
+    ? null
+    : alternatives.flatMap((a) => a.enumValues!).filter((v, i, all) => all.findIndex((w) => same(v, w)) === i);
+  const byName = new Map<string, Json[]>();
+  for (const a of alternatives) for (const [name, schema] of a.properties) byName.set(name, [...(byName.get(name) ?? []), schema]);
+  for (const [name, schemas] of byName) union.properties.set(name, schemas.length === 1 ? schemas[0] : { anyOf: schemas });
+  for (const name of alternatives[0]!.required) if (alternatives.every((a) => a.required.has(name))) union.required.add(name);
+  union.closed = flat.closed || alternatives.every((a) => a.closed);
+  for (const key of lowerBounds) {
+    const values = alternatives.map((a) => a.bounds[key]);
+    if (values.every((v) => v !== undefined)) union.bounds[key] = Math.min(...(values as number[]));
+  }
+  for (const key of upperBounds) {
+    const values = alternatives.map((a) => a.bounds[key]);
+    if (values.every((v) => v !== undefined)) union.bounds[key] = Math.max(...(values as number[]));
+  }
+  union.patterns = alternatives.every((a) => same(a.patterns, alternatives[0]!.patterns)) ? alternatives[0]!.patterns : [];
+  union.format = alternatives.every((a) => a.format === alternatives[0]!.format) ? alternatives[0]!.format : undefined;
+  return union;
+}

@@ -3,7 +3,7 @@
 // client sees the JSON: `data.content[].title`.
 import type { Direction, Report } from './change.js';
 import { compareConstraints } from './constraintRules.js';
-import { flatten, type FlatSchema } from './flatSchema.js';
+import { flatten, unionOfVariants, type FlatSchema } from './flatSchema.js';
 
 type Json = any;
 
@@ -26,8 +26,10 @@ export function diffSchema(ctx: SchemaContext, oldSchema: Json, newSchema: Json)
 
 function walk(ctx: SchemaContext, oldSchema: Json, newSchema: Json, field: string, depth: number): void {
   if (depth > MAX_DEPTH) return;
-  const old = flatten(ctx.oldSpec, oldSchema);
-  const neu = flatten(ctx.newSpec, newSchema);
+  let old = flatten(ctx.oldSpec, oldSchema);
+  let neu = flatten(ctx.newSpec, newSchema);
+  if (old.variants && !neu.variants) old = unionOfVariants(ctx.oldSpec, old);
+  if (neu.variants && !old.variants) neu = unionOfVariants(ctx.newSpec, neu);
   const location = field ? `${ctx.where}: ${field}` : ctx.where;
   compareConstraints(old, neu, ctx.direction, (severity, rule, reason) => ctx.report(severity, rule, location, reason));
   compareProperties(ctx, old, neu, field, location, depth);

@@ -20,8 +20,8 @@ type Landmark = `day:${number}` | `summary:${number}` | 'completed';
 
 function landmarkOf(message: ReceivedMessage, tripPlanId: number): Landmark | 'chunk' | 'summary' | null {
   if (message.channel === 'scheduleUpdates') {
-    const { type, dailyPlan } = message.payload;
-    return type === 'DAILY_PLAN_GENERATED' && dailyPlan && message.payload.tripPlanId === tripPlanId ? `day:${dailyPlan.dayNumber}` : null;
+    const payload = message.payload;
+    return payload.type === 'DAILY_PLAN_GENERATED' && payload.tripPlanId === tripPlanId ? `day:${payload.dailyPlan.dayNumber}` : null;
   }
   const { messageStreamType, isComplete } = message.payload;
   if (messageStreamType === 'CHAT') return isComplete ? 'summary' : 'chunk';

@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReceivedMessage } from '../support/stompTestClient.js';
 import { busanTrip } from '../support/testApp.js';
 import { captureWarnings } from './consoleCapture.js';
-import { adaptForModelina } from './modelinaInput.js';
 import { writePayloadCheck, type TypedPayloads } from './payloadCheck.js';
 import { startWithPublishedSpecs, type PublishedSpecs } from './publishedSpecs.js';
 import { compile } from './strictCompile.js';
@@ -81,7 +80,7 @@ describe('@asyncapi/modelina on the published asyncapi.yaml', () => {
   beforeAll(async () => {
     specs = await startWithPublishedSpecs('modelina');
     received = await receiveScenarioMessages(specs);
-    generated = await generateModels(adaptForModelina(fs.readFileSync(specs.asyncapiFile, 'utf8')), modelsDir());
+    generated = await generateModels(fs.readFileSync(specs.asyncapiFile, 'utf8'), modelsDir());
   });
   afterAll(() => specs?.dispose());
 
@@ -109,12 +108,5 @@ describe('@asyncapi/modelina on the published asyncapi.yaml', () => {
     const [day] = payloadsOf('schedule');
     const diagnostics = check('wrongType', modelsDir(), [{ model: 'TripPlanProgressMessage', payloads: [{ ...day, tripPlanId: String(day.tripPlanId) }] }]);
     expect(diagnostics).toEqual([expect.stringMatching(/TS2322 Type 'string' is not assignable to type 'number'/)]);
-  });
-
-  it('still needs adaptForModelina: the untouched document yields models the real payloads do not fit', async () => {
-    const rawDir = path.join(specs.dir, 'modelina/raw-models');
-    await generateModels(fs.readFileSync(specs.asyncapiFile, 'utf8'), rawDir);
-    // When this fails, modelina or the spec got fixed: drop modelinaInput.ts and this test.
-    expect(check('receivedRaw', rawDir, receivedGroups())).not.toEqual([]);
   });
 });

@@ -141,14 +141,38 @@ describe('spec diff', () => {
   });
 
   it('flags a field removed from a received STOMP message', () => {
-    const changes = changesAgainstBase((_openapi, asyncapi) => dropProperty(schemaOf(asyncapi, 'ChatStreamDto'), 'timestamp'));
+    const changes = changesAgainstBase((_openapi, asyncapi) => dropProperty(schemaOf(asyncapi, 'ChatTextMessage'), 'timestamp'));
     expect(breaking(changes)).toEqual([
       expect.objectContaining({
         api: 'asyncapi',
         rule: 'response-property-removed',
-        location: 'channel chatStream /user/sub/chat/{chatRoomId} receive ChatStreamDto payload: timestamp',
+        location: 'channel chatStream /user/sub/chat/{chatRoomId} receive ChatStreamDto payload: <0>.timestamp',
       }),
     ]);
+  });
+
+  it('sees an object split into oneOf alternatives as the same values, unless an alternative loses a field', () => {
+    // The reverse of the real refactor: TripPlanProgressMessage as one object again.
+    const merged = (asyncapi: Json) => {
+      const day = schemaOf(asyncapi, 'TripPlanDayMessage');
+      const started = schemaOf(asyncapi, 'TripPlanUpdateStartedMessage');
+      asyncapi.components.schemas.TripPlanProgressMessage = {
+        type: 'object',
+        additionalProperties: false,
+        required: ['type', 'tripPlanId'],
+        properties: { ...day.properties, type: { type: 'string', maxLength: 20, enum: [...day.properties.type.enum, started.properties.type.const] } },
+      };
+    };
+    const asOneObject = variant((_openapi, asyncapi) => merged(asyncapi));
+    expect(diffSpecs(asOneObject, base).changes).toEqual([]);
+    expect(diffSpecs(base, asOneObject).changes).toEqual([]);
+
+    const lossy = diffSpecs(asOneObject, variant((_openapi, asyncapi) => dropProperty(schemaOf(asyncapi, 'TripPlanDayMessage'), 'message'))).changes;
+    expect(breaking(lossy)).toEqual([]);
+    const stillLossy = diffSpecs(asOneObject, variant((_openapi, asyncapi) => {
+      dropProperty(schemaOf(asyncapi, 'TripPlanDayMessage'), 'tripPlanId');
+    })).changes;
+    expect(breaking(stillLossy)).toEqual([expect.objectContaining({ rule: 'response-property-became-optional' })]);
   });
 
   it('flags a changed success status', () => {
