@@ -3,7 +3,7 @@
 // agent. An edit of the plan goes out as UPDATE_STARTED / UPDATED on the schedule channel and
 // UPDATED on the chat; the answer is stored as an ASSISTANT message. Messages of one room are
 // handled one at a time, in the order they arrived.
-import type { AsyncSchemas } from '../../generated/asyncapi.js';
+import { channelAddress, type AsyncSchemas } from '../../generated/asyncapi.js';
 import { messageValidators } from '../../generated/validators.js';
 import type { Principal } from '../auth/authService.js';
 import type { Db } from '../db/database.js';
@@ -140,7 +140,7 @@ export function createChatService(deps: {
         .then(() => converse(principal, chatRoomId, room.tripPlanId, request))
         .catch((error: unknown) => {
           deps.log.error({ err: error, chatRoomId }, 'chat answer failed');
-          publishers.error(principal.memberId, chatRoomId, { timestamp: now(), code: 'AI002', message: 'The assistant could not answer; please try again.', path: `/pub/chat/${chatRoomId}/message`, errors: null });
+          publishers.error(principal.memberId, chatRoomId, { timestamp: now(), code: 'AI002', message: 'The assistant could not answer; please try again.', path: channelAddress('chatMessages', { chatRoomId }), errors: null });
         })
         .finally(() => {
           if (rooms.get(chatRoomId) === next) rooms.delete(chatRoomId);

@@ -4,6 +4,7 @@
 // then chat COMPLETED. A failure sends AI002 on the errors channel and nothing after it. At most
 // `concurrency` runs at once; the rest wait in a queue. Cancel (HTTP cancel, plan delete) aborts
 // the run and sends CANCELLED.
+import { channelAddress } from '../../generated/asyncapi.js';
 import { insertChatMessage } from '../chats/chatRepository.js';
 import type { Db } from '../db/database.js';
 import type { Logger } from '../logger.js';
@@ -98,7 +99,7 @@ export function startGenerationWorker(deps: {
         timestamp: now(),
         code: 'AI002',
         message,
-        path: `/user/sub/errors/${chatRoomId}`,
+        path: channelAddress('errors', { chatRoomId }),
         errors: null,
       });
     }

@@ -3,6 +3,7 @@ import type { Handlers } from '../../generated/operations.js';
 import type { components } from '../../generated/openapi.js';
 import { toCursorPage } from '../db/cursorPage.js';
 import { AppError, invalidField } from '../http/appError.js';
+import { operationPath } from '../http/operationPath.js';
 import type { RequestContext } from '../services.js';
 import {
   createActivePromptTemplate,
@@ -54,7 +55,7 @@ export const promptHandlers: Pick<
       { promptType: body.promptType, agentType: body.agentType, prompt: body.prompt, description: body.description ?? null },
       ctx.services.clock(),
     );
-    return { status: 201, body: toPromptTemplateResponse(row), headers: { Location: `/api/v1/admin/prompts/${row.id}` } };
+    return { status: 201, body: toPromptTemplateResponse(row), headers: { Location: operationPath('getPromptTemplate', { promptId: row.id }) } };
   },
 
   updatePromptTemplate({ path, body }, ctx) {

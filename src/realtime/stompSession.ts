@@ -2,7 +2,7 @@
 // ownership checks, SEND to the chat, receipts, and ERROR-then-close for everything the contract
 // forbids (CONTRACT.md §5, asyncapi.yaml). The transport is the WebSocket; the codec is
 // stompFrame/stompParser.
-import { matchChannel } from '../../generated/asyncapi.js';
+import { channelAddress, channels, matchChannel } from '../../generated/asyncapi.js';
 import type { AuthService, Principal } from '../auth/authService.js';
 import type { Config } from '../config.js';
 import { AppError } from '../http/appError.js';
@@ -43,6 +43,8 @@ export interface StompSession {
 }
 
 const SUPPORTED_VERSIONS = ['1.2', '1.1', '1.0'];
+/** `/pub/chat/` from the asyncapi.yaml address `/pub/chat/{chatRoomId}/message` */
+const chatRoomPrefix = channels.chatMessages.address.slice(0, channels.chatMessages.address.indexOf('{'));
 const decoder = new TextDecoder();
 let sessionCounter = 0;
 
@@ -146,12 +148,13 @@ export function createStompSession(transport: StompTransport, deps: StompSession
   function send(frame: StompFrame, who: Principal): void {
     const destination = frame.headers.destination ?? '';
     const match = matchChannel(destination);
-    const roomText = /^\/pub\/chat\/([^/]+)\//.exec(destination)?.[1];
+    // Another destination under a room's prefix still names the room, so its WS005 goes there.
+    const roomText = destination.startsWith(chatRoomPrefix) ? destination.slice(chatRoomPrefix.length).split('/')[0] : undefined;
     const roomId = Number(match?.name === 'chatMessages' ? match.parameters.chatRoomId : roomText);
     const ownsRoom = Number.isSafeInteger(roomId) && roomId > 0 && deps.owns(who.memberId, 'chatStream', roomId);
     if (!ownsRoom) return fail('WS005', `Sending to ${destination || '(no destination)'} is not allowed.`, frame);
     if (match?.name !== 'chatMessages') {
-      deps.publishError(who.memberId, roomId, 'WS005', `Sending to ${destination} is not allowed; use /pub/chat/${roomId}/message.`, destination);
+      deps.publishError(who.memberId, roomId, 'WS005', `Sending to ${destination} is not allowed; use ${channelAddress('chatMessages', { chatRoomId: roomId })}.`, destination);
       return receipt(frame);
     }
     const outcome = deps.onChatMessage(who, roomId, frameBodyText(frame));

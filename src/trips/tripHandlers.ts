@@ -4,6 +4,7 @@ import type { Handlers } from '../../generated/operations.js';
 import type { components } from '../../generated/openapi.js';
 import type { RequestContext } from '../services.js';
 import { AppError, invalidField } from '../http/appError.js';
+import { operationPath } from '../http/operationPath.js';
 import { principalOf } from '../http/principal.js';
 import { toCursorPage } from '../db/cursorPage.js';
 import type { Transportation } from '../generation/travel.js';
@@ -78,7 +79,7 @@ export const tripHandlers: TripHandlers = {
     return {
       status: 201,
       body: { chatRoomId: plan.chatRoomId, tripPlanId: plan.id, conversationId: plan.chatRoomId },
-      headers: { Location: `/api/v1/trips/${plan.id}` },
+      headers: { Location: operationPath('getTripPlan', { tripPlanId: plan.id }) },
     };
   },
 

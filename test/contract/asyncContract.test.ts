@@ -361,7 +361,7 @@ describe('cancel, failure and crash recovery', () => {
     await s.request('POST', `/api/v1/trips/${plan.tripPlanId}`, { token: plan.accessToken });
     const error = await c.waitFor((m) => m.destination.includes('/errors/'));
     await s.app.worker.idle();
-    expect(error.body).toMatchObject({ code: 'AI002', message: 'The planner ran out of ideas.', errors: null });
+    expect(error.body).toMatchObject({ code: 'AI002', message: 'The planner ran out of ideas.', path: `/user/sub/errors/${plan.chatRoomId}`, errors: null });
     expect(c.messages.at(-1)).toBe(error);
     expectValidMessages(c.messages);
     expect((await s.request('GET', `/api/v1/trips/${plan.tripPlanId}`, { token: plan.accessToken })).body.data.generationStatus).toBe('FAILED');
