@@ -1,17 +1,11 @@
 // generated/asyncapi.ts: the channel registry of asyncapi.yaml (name, address template, parameter
 // names, payload type, direction), so publishers and the STOMP router are typed by channel.
 import { GENERATED_HEADER, propertyKey } from './naming.js';
+import { templatePattern } from './pathTemplate.js';
 import { resolveRef } from './openapiModel.js';
 import type { ChannelFact } from './asyncapiModel.js';
 
 type Json = any;
-
-/** `/user/sub/chat/{chatRoomId}` -> `^/user/sub/chat/([^/]+)$` */
-const addressPattern = (address: string): string =>
-  `^${address
-    .split(/\{[^}]+\}/)
-    .map((literal) => literal.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
-    .join('([^/]+)')}$`;
 
 export function emitAsyncapiRegistry(doc: Json, channels: ChannelFact[]): string {
   const payloadOf = (message: string): string => {
@@ -50,7 +44,7 @@ export function channelAddress<C extends ChannelName>(name: C, parameters: Chann
 }
 
 const matchers: { name: ChannelName; pattern: RegExp }[] = [
-${channels.map((c) => `  { name: ${JSON.stringify(c.name)}, pattern: new RegExp(${JSON.stringify(addressPattern(c.address))}) },`).join('\n')}
+${channels.map((c) => `  { name: ${JSON.stringify(c.name)}, pattern: new RegExp(${JSON.stringify(templatePattern(c.address))}) },`).join('\n')}
 ];
 
 /** Finds the channel of a concrete destination and extracts its parameters (as strings). */

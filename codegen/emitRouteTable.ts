@@ -1,6 +1,7 @@
 // generated/routes.ts: the route table the server registers (method, path, operationId, security,
 // role, parameters, body and per-status response facts), straight from the spec.
 import { GENERATED_HEADER } from './naming.js';
+import { templatePattern } from './pathTemplate.js';
 import type { OperationFact } from './openapiModel.js';
 
 const honoPath = (path: string): string => path.replace(/\{([^}]+)\}/g, ':$1');
@@ -11,6 +12,7 @@ export function emitRouteTable(operations: OperationFact[]): string {
     method: op.method.toUpperCase(),
     path: op.path,
     honoPath: honoPath(op.path),
+    pattern: templatePattern(op.path),
     tags: op.tags,
     secured: op.secured,
     requiredRole: op.requiredRole,
@@ -40,6 +42,8 @@ export interface RouteDefinition {
   readonly path: string;
   /** The same path in Hono's syntax, e.g. /api/v1/trips/:tripPlanId */
   readonly honoPath: string;
+  /** A regular expression source matching concrete paths of this route */
+  readonly pattern: string;
   readonly tags: readonly string[];
   /** true when the operation needs a bearer token */
   readonly secured: boolean;

@@ -18,6 +18,8 @@ export interface RouteDefinition {
   readonly path: string;
   /** The same path in Hono's syntax, e.g. /api/v1/trips/:tripPlanId */
   readonly honoPath: string;
+  /** A regular expression source matching concrete paths of this route */
+  readonly pattern: string;
   readonly tags: readonly string[];
   /** true when the operation needs a bearer token */
   readonly secured: boolean;
@@ -35,6 +37,7 @@ export const routes: readonly RouteDefinition[] = [
     "method": "GET",
     "path": "/api/v1/trips",
     "honoPath": "/api/v1/trips",
+    "pattern": "^/api/v1/trips$",
     "tags": [
       "Trips"
     ],
@@ -99,6 +102,7 @@ export const routes: readonly RouteDefinition[] = [
     "method": "POST",
     "path": "/api/v1/trips",
     "honoPath": "/api/v1/trips",
+    "pattern": "^/api/v1/trips$",
     "tags": [
       "Trips"
     ],
@@ -174,6 +178,7 @@ export const routes: readonly RouteDefinition[] = [
     "method": "GET",
     "path": "/api/v1/trips/{tripPlanId}",
     "honoPath": "/api/v1/trips/:tripPlanId",
+    "pattern": "^/api/v1/trips/([^/]+)$",
     "tags": [
       "Trips"
     ],
@@ -245,6 +250,7 @@ export const routes: readonly RouteDefinition[] = [
     "method": "POST",
     "path": "/api/v1/trips/{tripPlanId}",
     "honoPath": "/api/v1/trips/:tripPlanId",
+    "pattern": "^/api/v1/trips/([^/]+)$",
     "tags": [
       "Trips"
     ],
@@ -325,6 +331,7 @@ export const routes: readonly RouteDefinition[] = [
     "method": "DELETE",
     "path": "/api/v1/trips/{tripPlanId}",
     "honoPath": "/api/v1/trips/:tripPlanId",
+    "pattern": "^/api/v1/trips/([^/]+)$",
     "tags": [
       "Trips"
     ],
@@ -396,6 +403,7 @@ export const routes: readonly RouteDefinition[] = [
     "method": "PATCH",
     "path": "/api/v1/trips/{tripPlanId}",
     "honoPath": "/api/v1/trips/:tripPlanId",
+    "pattern": "^/api/v1/trips/([^/]+)$",
     "tags": [
       "Trips"
     ],
@@ -479,6 +487,7 @@ export const routes: readonly RouteDefinition[] = [
     "method": "POST",
     "path": "/api/v1/trips/{tripPlanId}/cancel",
     "honoPath": "/api/v1/trips/:tripPlanId/cancel",
+    "pattern": "^/api/v1/trips/([^/]+)/cancel$",
     "tags": [
       "Trips"
     ],
@@ -559,6 +568,7 @@ export const routes: readonly RouteDefinition[] = [
     "method": "GET",
     "path": "/api/v1/trips/daily-plans/{tripPlanId}",
     "honoPath": "/api/v1/trips/daily-plans/:tripPlanId",
+    "pattern": "^/api/v1/trips/daily-plans/([^/]+)$",
     "tags": [
       "Trips"
     ],
@@ -630,6 +640,7 @@ export const routes: readonly RouteDefinition[] = [
     "method": "PATCH",
     "path": "/api/v1/trips/{tripPlanId}/daily-plans/{dayNumber}/scheduled-places",
     "honoPath": "/api/v1/trips/:tripPlanId/daily-plans/:dayNumber/scheduled-places",
+    "pattern": "^/api/v1/trips/([^/]+)/daily-plans/([^/]+)/scheduled-places$",
     "tags": [
       "Trips"
     ],
@@ -714,6 +725,7 @@ export const routes: readonly RouteDefinition[] = [
     "method": "POST",
     "path": "/api/v1/auth/dev-login",
     "honoPath": "/api/v1/auth/dev-login",
+    "pattern": "^/api/v1/auth/dev-login$",
     "tags": [
       "Auth"
     ],
@@ -786,6 +798,7 @@ export const routes: readonly RouteDefinition[] = [
     "method": "POST",
     "path": "/api/v1/auth/reissue",
     "honoPath": "/api/v1/auth/reissue",
+    "pattern": "^/api/v1/auth/reissue$",
     "tags": [
       "Auth"
     ],
@@ -858,6 +871,7 @@ export const routes: readonly RouteDefinition[] = [
     "method": "POST",
     "path": "/api/v1/auth/logout",
     "honoPath": "/api/v1/auth/logout",
+    "pattern": "^/api/v1/auth/logout$",
     "tags": [
       "Auth"
     ],
@@ -909,6 +923,7 @@ export const routes: readonly RouteDefinition[] = [
     "method": "GET",
     "path": "/api/v1/members/me",
     "honoPath": "/api/v1/members/me",
+    "pattern": "^/api/v1/members/me$",
     "tags": [
       "Members"
     ],
@@ -969,6 +984,7 @@ export const routes: readonly RouteDefinition[] = [
     "method": "GET",
     "path": "/api/v1/members/me/name",
     "honoPath": "/api/v1/members/me/name",
+    "pattern": "^/api/v1/members/me/name$",
     "tags": [
       "Members"
     ],
@@ -1029,6 +1045,7 @@ export const routes: readonly RouteDefinition[] = [
     "method": "GET",
     "path": "/api/v1/chats/{chatRoomId}/messages",
     "honoPath": "/api/v1/chats/:chatRoomId/messages",
+    "pattern": "^/api/v1/chats/([^/]+)/messages$",
     "tags": [
       "Chats"
     ],
@@ -1103,6 +1120,7 @@ export const routes: readonly RouteDefinition[] = [
     "method": "GET",
     "path": "/api/v1/admin/prompts",
     "honoPath": "/api/v1/admin/prompts",
+    "pattern": "^/api/v1/admin/prompts$",
     "tags": [
       "Admin prompts"
     ],
@@ -1175,6 +1193,7 @@ export const routes: readonly RouteDefinition[] = [
     "method": "POST",
     "path": "/api/v1/admin/prompts",
     "honoPath": "/api/v1/admin/prompts",
+    "pattern": "^/api/v1/admin/prompts$",
     "tags": [
       "Admin prompts"
     ],
@@ -1259,6 +1278,7 @@ export const routes: readonly RouteDefinition[] = [
     "method": "GET",
     "path": "/api/v1/admin/prompts/{promptId}",
     "honoPath": "/api/v1/admin/prompts/:promptId",
+    "pattern": "^/api/v1/admin/prompts/([^/]+)$",
     "tags": [
       "Admin prompts"
     ],
@@ -1339,6 +1359,7 @@ export const routes: readonly RouteDefinition[] = [
     "method": "DELETE",
     "path": "/api/v1/admin/prompts/{promptId}",
     "honoPath": "/api/v1/admin/prompts/:promptId",
+    "pattern": "^/api/v1/admin/prompts/([^/]+)$",
     "tags": [
       "Admin prompts"
     ],
@@ -1419,6 +1440,7 @@ export const routes: readonly RouteDefinition[] = [
     "method": "PATCH",
     "path": "/api/v1/admin/prompts/{promptId}",
     "honoPath": "/api/v1/admin/prompts/:promptId",
+    "pattern": "^/api/v1/admin/prompts/([^/]+)$",
     "tags": [
       "Admin prompts"
     ],
@@ -1511,6 +1533,7 @@ export const routes: readonly RouteDefinition[] = [
     "method": "GET",
     "path": "/healthz",
     "honoPath": "/healthz",
+    "pattern": "^/healthz$",
     "tags": [
       "Operations"
     ],
@@ -1553,6 +1576,7 @@ export const routes: readonly RouteDefinition[] = [
     "method": "GET",
     "path": "/readyz",
     "honoPath": "/readyz",
+    "pattern": "^/readyz$",
     "tags": [
       "Operations"
     ],
@@ -1600,6 +1624,7 @@ export const routes: readonly RouteDefinition[] = [
     "method": "GET",
     "path": "/openapi.yaml",
     "honoPath": "/openapi.yaml",
+    "pattern": "^/openapi\\.yaml$",
     "tags": [
       "Operations"
     ],
@@ -1642,6 +1667,7 @@ export const routes: readonly RouteDefinition[] = [
     "method": "GET",
     "path": "/asyncapi.yaml",
     "honoPath": "/asyncapi.yaml",
+    "pattern": "^/asyncapi\\.yaml$",
     "tags": [
       "Operations"
     ],
@@ -1684,6 +1710,7 @@ export const routes: readonly RouteDefinition[] = [
     "method": "GET",
     "path": "/docs",
     "honoPath": "/docs",
+    "pattern": "^/docs$",
     "tags": [
       "Operations"
     ],
@@ -1726,6 +1753,7 @@ export const routes: readonly RouteDefinition[] = [
     "method": "GET",
     "path": "/docs/asyncapi",
     "honoPath": "/docs/asyncapi",
+    "pattern": "^/docs/asyncapi$",
     "tags": [
       "Operations"
     ],

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { bundle, readYaml } from '../../codegen/bundle.js';
 import { readOperations, type OperationFact } from '../../codegen/openapiModel.js';
+import { templatePattern } from '../../codegen/pathTemplate.js';
 
 const require = createRequire(import.meta.url);
 const addFormats = require('ajv-formats') as (ajv: Ajv2020) => Ajv2020;
@@ -85,9 +86,7 @@ export function loadSpecIndex(openapiFile: string, asyncapiFile: string): SpecIn
     channels: channelList,
     channelFor(destination) {
       return (
-        channelList.find((c) =>
-          new RegExp(`^${c.address.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+')}$`).test(destination),
-        ) ?? null
+        channelList.find((c) => new RegExp(templatePattern(c.address)).test(destination)) ?? null
       );
     },
   };

@@ -66,26 +66,15 @@ export function registerOperations(app: Hono<HttpEnv>, options: OperationRouterO
   }
 }
 
-/** For 404 vs 405: the documented methods of the route whose path matches, if any. */
-export function allowedMethods(path: string, disabled: ReadonlySet<OperationId>): string[] {
-  const methods = new Set<string>();
-  for (const route of routes) {
-    if (disabled.has(route.operationId)) continue;
-    if (pathPattern(route).test(path)) methods.add(route.method);
-  }
-  return [...methods];
+const matchers = routes.map((route) => ({ route, pattern: new RegExp(route.pattern) }));
+
+/** The documented operation a concrete request path belongs to, if any. */
+export function routeFor(method: string, path: string, disabled: ReadonlySet<OperationId> = new Set()): RouteDefinition | null {
+  const bare = path.split('?')[0]!;
+  return matchers.find(({ route, pattern }) => route.method === method.toUpperCase() && !disabled.has(route.operationId) && pattern.test(bare))?.route ?? null;
 }
 
-const patterns = new Map<string, RegExp>();
-function pathPattern(route: RouteDefinition): RegExp {
-  let pattern = patterns.get(route.path);
-  if (!pattern) {
-    const source = route.path
-      .split(/\{[^}]+\}/)
-      .map((literal) => literal.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
-      .join('[^/]+');
-    pattern = new RegExp(`^${source}/?$`);
-    patterns.set(route.path, pattern);
-  }
-  return pattern;
+/** For 404 vs 405: the documented methods of the route whose path matches, if any. */
+export function allowedMethods(path: string, disabled: ReadonlySet<OperationId>): string[] {
+  return [...new Set(matchers.filter(({ route, pattern }) => !disabled.has(route.operationId) && pattern.test(path)).map(({ route }) => route.method))];
 }

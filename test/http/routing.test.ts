@@ -22,6 +22,9 @@ describe('routing', () => {
     expect(res.body.data.code).toBe('COMMON405');
     const list = await t.request('DELETE', '/api/v1/trips');
     expect([list.status, list.headers.get('allow')]).toEqual([405, 'GET, POST']);
+    // A trailing slash is another path, not a wrong method.
+    const slash = await t.request('GET', '/api/v1/trips/');
+    expect([slash.status, slash.body.data.code]).toEqual([404, 'COMMON404']);
   });
 
   it('keeps a sane client request id and makes one otherwise', async () => {

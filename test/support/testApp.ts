@@ -1,6 +1,6 @@
 // An in-process app on an in-memory database with a controllable clock and strict response
 // validation, plus a small HTTP client for tests. Fixtures go through the public API where cheap.
-import { routes, type RouteDefinition } from '../../generated/routes.js';
+import { routeFor } from '../../src/http/operationRouter.js';
 import { createApp, type App, type AppOptions } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 
@@ -46,16 +46,6 @@ export function testConfig(env: Record<string, string> = {}): Config {
   });
 }
 
-const patterns = routes.map((route) => ({
-  route,
-  pattern: new RegExp(`^${route.path.split(/\{[^}]+\}/).map((s) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+')}$`),
-}));
-
-/** The documented operation a request hits, if any (for coverage bookkeeping). */
-export function operationFor(method: string, path: string): RouteDefinition | null {
-  const bare = path.split('?')[0]!;
-  return patterns.find(({ route, pattern }) => route.method === method.toUpperCase() && pattern.test(bare))?.route ?? null;
-}
 
 export type ResponseObserver = (operationId: string | null, response: TestResponse) => void;
 
@@ -82,7 +72,7 @@ export function startTestApp(env: Record<string, string> = {}, options: AppOptio
       headers: res.headers,
       body: (isJson && text ? JSON.parse(text) : text) as T,
       text,
-      operationId: operationFor(method, path)?.operationId ?? null,
+      operationId: routeFor(method, path)?.operationId ?? null,
     };
     options.observe?.(response.operationId, response);
     return response;
