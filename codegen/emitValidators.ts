@@ -3,16 +3,14 @@
 //   params    path + query of every operation; coerces strings and applies defaults
 //   bodies    request bodies; applies defaults, never coerces
 //   contracts response bodies, STOMP payloads and every named schema; neither coerces nor defaults
-import { createRequire } from 'node:module';
 import type { AnySchema } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import { GENERATED_HEADER, propertyKey, validatorName } from './naming.js';
+import { addSpecFormats, rebaseRefs } from './specAjv.js';
 import type { OperationFact } from './openapiModel.js';
 
 type Json = any;
-const require = createRequire(import.meta.url);
-const addFormats = require('ajv-formats') as (ajv: Ajv2020) => Ajv2020;
 // A CommonJS module whose `exports.default` is the function; NodeNext types see the module object.
 const standaloneCode = standaloneModule.default;
 
@@ -38,23 +36,11 @@ function newAjv(options: { coerceTypes?: boolean; useDefaults?: boolean }): Ajv2
     code: { source: true, esm: true, lines: false },
     ...options,
   });
-  addFormats(ajv);
-  for (const format of ['int32', 'int64', 'float', 'double']) ajv.addFormat(format, true);
-  ajv.addFormat('uri-reference', true);
+  addSpecFormats(ajv);
   for (const keyword of annotationKeywords) ajv.addKeyword({ keyword });
   return ajv;
 }
 
-/** Rewrites document-local refs (`#/components/...`) to refs into the registered root `base`. */
-function absolutize(node: Json, base: string): Json {
-  if (Array.isArray(node)) return node.map((item) => absolutize(item, base));
-  if (node === null || typeof node !== 'object') return node;
-  const out: Json = {};
-  for (const [key, value] of Object.entries(node)) {
-    out[key] = key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? `${base}${value}` : absolutize(value, base);
-  }
-  return out;
-}
 
 /**
  * Ajv's standalone output `require`s its runtime helpers and formats. Those are CommonJS modules
@@ -97,7 +83,7 @@ export function emitValidators(openapi: Json, operations: OperationFact[], async
       const list = op.parameters.filter((p) => p.in === location);
       return {
         type: 'object',
-        properties: Object.fromEntries(list.map((p) => [p.name, absolutize(p.schema, OPENAPI)])),
+        properties: Object.fromEntries(list.map((p) => [p.name, rebaseRefs(p.schema, OPENAPI)])),
         required: list.filter((p) => p.required).map((p) => p.name),
       };
     };
@@ -114,7 +100,7 @@ export function emitValidators(openapi: Json, operations: OperationFact[], async
   for (const op of operations) {
     if (!op.body) continue;
     const id = `urn:body:${op.operationId}`;
-    bodies.addSchema({ $id: id, ...absolutize(op.body.schema, OPENAPI) });
+    bodies.addSchema({ $id: id, ...rebaseRefs(op.body.schema, OPENAPI) });
     bodyExports[validatorName(op.operationId, 'body')] = id;
   }
   standalone(bodies, bodyExports, 'validators/bodies', files);
@@ -129,13 +115,13 @@ export function emitValidators(openapi: Json, operations: OperationFact[], async
       // A named schema already has its validator (below); only inline schemas need their own.
       if (!response.schema || response.schemaName) continue;
       const id = `urn:response:${op.operationId}:${response.status}`;
-      contracts.addSchema({ $id: id, ...absolutize(response.schema, OPENAPI) });
+      contracts.addSchema({ $id: id, ...rebaseRefs(response.schema, OPENAPI) });
       contractExports[validatorName(op.operationId, 'response', response.status)] = id;
     }
   }
   for (const message of messages) {
     const id = `urn:message:${message.name}`;
-    contracts.addSchema({ $id: id, ...absolutize(message.payload, ASYNCAPI) });
+    contracts.addSchema({ $id: id, ...rebaseRefs(message.payload, ASYNCAPI) });
     contractExports[validatorName('message', message.name)] = id;
   }
   for (const [prefix, base, doc] of [['openapi', OPENAPI, openapi], ['asyncapi', ASYNCAPI, asyncapi]] as const) {

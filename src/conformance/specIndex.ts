@@ -1,14 +1,12 @@
 // The specs as the runner sees them: operations with their documented responses, and response and
 // message validators compiled at run time from the spec files themselves (not from generated/),
 // so the runner judges any server against the documents as published.
-import { createRequire } from 'node:module';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { bundle, readYaml } from '../../codegen/bundle.js';
 import { readOperations, type OperationFact } from '../../codegen/openapiModel.js';
 import { templatePattern } from '../../codegen/pathTemplate.js';
+import { addSpecFormats, rebaseRefs } from '../../codegen/specAjv.js';
 
-const require = createRequire(import.meta.url);
-const addFormats = require('ajv-formats') as (ajv: Ajv2020) => Ajv2020;
 
 export interface SpecIndex {
   openapi: any;
@@ -36,20 +34,14 @@ export function loadSpecIndex(openapiFile: string, asyncapiFile: string): SpecIn
   const asyncapi = bundle(asyncapiFile);
   const operations = readOperations(openapi);
   const ajv = new Ajv2020({ strict: false, allErrors: true, allowUnionTypes: true });
-  addFormats(ajv);
-  for (const format of ['int32', 'int64', 'float', 'double', 'uri-reference']) ajv.addFormat(format, true);
+  addSpecFormats(ajv);
   ajv.addSchema({ $id: 'urn:conformance:openapi', components: { schemas: (openapi as any).components.schemas } } as object);
   ajv.addSchema({ $id: 'urn:conformance:asyncapi', components: { schemas: (asyncapi as any).components.schemas } } as object);
-  const rebase = (node: unknown, base: string): unknown => {
-    if (Array.isArray(node)) return node.map((n) => rebase(n, base));
-    if (!node || typeof node !== 'object') return node;
-    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `${base}${v}` : rebase(v, base)]));
-  };
   const cache = new Map<unknown, ValidateFunction>();
   const compile = (document: 'openapi' | 'asyncapi', schema: unknown) => {
     let validate = cache.get(schema);
     if (!validate) {
-      validate = ajv.compile(rebase(schema, `urn:conformance:${document}`) as object);
+      validate = ajv.compile(rebaseRefs(schema, `urn:conformance:${document}`) as object);
       cache.set(schema, validate);
     }
     return validate;

@@ -4,13 +4,11 @@
 // Its dereferencing, operation lookup and response-schema selection stay its own.
 import fs from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { OpenAPIBackend } from 'openapi-backend';
 import YAML from 'yaml';
+import { addSpecFormats } from '../../codegen/specAjv.js';
 
-const require = createRequire(import.meta.url);
-const addFormats = require('ajv-formats') as (ajv: Ajv2020) => Ajv2020;
 
 export interface SecondOpinion {
   validate(operationId: string, status: number, body: unknown): string[];
@@ -27,8 +25,7 @@ export async function createSecondOpinion(): Promise<SecondOpinion> {
     validate: true,
     customizeAjv: (_draft07: unknown, options: object) => {
       const ajv = new Ajv2020({ ...options, strict: false, allowUnionTypes: true });
-      addFormats(ajv);
-      for (const format of ['int32', 'int64', 'float', 'double', 'uri-reference']) ajv.addFormat(format, true);
+      addSpecFormats(ajv);
       return ajv as never;
     },
   });
