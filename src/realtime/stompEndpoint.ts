@@ -10,6 +10,31 @@ import { createStompSession, type StompSession, type StompSessionDeps } from './
 const SUBPROTOCOLS = ['v12.stomp', 'v11.stomp', 'v10.stomp'];
 const SLOW_CONSUMER_BYTES = 8 * 1024 * 1024;
 
+/** The part of a `ws` WebSocket that sending needs. */
+export interface OutgoingSocket {
+  readonly readyState: number;
+  readonly OPEN: number;
+  readonly bufferedAmount: number;
+  send(text: string): void;
+  close(code: number, reason: string): void;
+}
+
+/**
+ * Sends a frame, unless the client stopped reading: the server would then buffer its frames without
+ * bound, so past `limitBytes` it is disconnected instead (it can reconnect and re-read the saved
+ * state over HTTP). Returns whether the frame was sent.
+ */
+export function sendUnlessSlow(socket: OutgoingSocket, text: string, limitBytes: number, log: Logger): boolean {
+  if (socket.readyState !== socket.OPEN) return false;
+  if (socket.bufferedAmount > limitBytes) {
+    log.warn({ bufferedAmount: socket.bufferedAmount }, 'closing a slow STOMP consumer');
+    socket.close(1013, 'slow consumer');
+    return false;
+  }
+  socket.send(text);
+  return true;
+}
+
 export interface StompEndpoint {
   /** pass to serve({ websocket: { server } }) */
   readonly server: WebSocketServer;
@@ -35,18 +60,7 @@ export function registerStompEndpoint(app: Hono<any>, deps: StompSessionDeps, lo
           const raw = ws.raw as WebSocket;
           session = createStompSession(
             {
-              send: (text) => {
-                if (raw.readyState !== raw.OPEN) return;
-                // A client that stopped reading would make the server buffer its frames without
-                // bound; past the limit it is disconnected instead (it can reconnect and re-read
-                // the saved state over HTTP).
-                if (raw.bufferedAmount > SLOW_CONSUMER_BYTES) {
-                  log.warn({ bufferedAmount: raw.bufferedAmount }, 'closing a slow STOMP consumer');
-                  raw.close(1013, 'slow consumer');
-                  return;
-                }
-                raw.send(text);
-              },
+              send: (text) => sendUnlessSlow(raw, text, SLOW_CONSUMER_BYTES, log),
               close: (code, reason) => raw.close(code, reason),
             },
             deps,

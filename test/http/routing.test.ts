@@ -27,6 +27,15 @@ describe('routing', () => {
     expect([slash.status, slash.body.data.code]).toEqual([404, 'COMMON404']);
   });
 
+  it('sends RateLimit headers on every response and counts down', async () => {
+    const limited = startTestApp({ RATE_LIMIT_PER_MINUTE: '5' });
+    const first = await limited.request('GET', '/healthz');
+    const second = await limited.request('GET', '/api/v1/nowhere');
+    expect([first.headers.get('ratelimit-limit'), first.headers.get('ratelimit-remaining'), first.headers.get('ratelimit-reset')]).toEqual(['5', '4', '60']);
+    expect(second.headers.get('ratelimit-remaining')).toBe('3');
+    await limited.close();
+  });
+
   it('keeps a sane client request id and makes one otherwise', async () => {
     const given = await t.request('GET', '/healthz', { headers: { 'x-request-id': 'abc-123' } });
     expect(given.headers.get('x-request-id')).toBe('abc-123');

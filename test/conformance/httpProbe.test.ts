@@ -1,0 +1,43 @@
+// The runner waits out a rate limit (429 with a short Retry-After) instead of reporting the server.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { send } from '../../src/conformance/httpProbe.js';
+
+let server: http.Server;
+let baseUrl: string;
+let hits = 0;
+let retryAfter = '1';
+
+beforeAll(async () => {
+  server = http.createServer((_req, res) => {
+    hits++;
+    if (hits === 1) {
+      res.writeHead(429, { 'retry-after': retryAfter, 'content-type': 'application/json' });
+      res.end('{}');
+    } else {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"ok":true}');
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+describe('send', () => {
+  it('retries after Retry-After seconds when rate limited', async () => {
+    hits = 0;
+    const started = Date.now();
+    const response = await send({ baseUrl, timeoutMs: 5000 }, { operationId: 'getHealth', method: 'GET', path: '/healthz' });
+    expect([response.status, response.json, hits]).toEqual([200, { ok: true }, 2]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+  });
+
+  it('reports a 429 whose Retry-After is too long to wait', async () => {
+    hits = 0;
+    retryAfter = '3600';
+    const response = await send({ baseUrl, timeoutMs: 5000 }, { operationId: 'getHealth', method: 'GET', path: '/healthz' });
+    expect([response.status, hits]).toEqual([429, 1]);
+  });
+});
