@@ -52,27 +52,39 @@ export function encodeFrame(
   options?: { escapeHeaders?: boolean },
 ): Uint8Array {
   const body = typeof frame.body === 'string' ? utf8Encoder.encode(frame.body) : (frame.body ?? new Uint8Array(0));
-  const escape = (options?.escapeHeaders ?? true) && commandEscapesHeaders(frame.command);
-  const headers = frame.headers ?? {};
-
-  let head = `${frame.command}\n`;
-  for (const [name, value] of Object.entries(headers)) head += headerLine(name, value, escape);
-  if (Object.hasOwn(headers, 'content-length')) {
-    // A wrong length would make the peer cut the body or swallow the next frame.
-    if (headers['content-length'] !== String(body.byteLength)) {
-      throw new Error(`content-length header ${headers['content-length']} does not match the ${body.byteLength}-byte body`);
-    }
-  } else if (body.byteLength > 0) {
-    head += `content-length:${body.byteLength}\n`;
-  }
-  head += '\n';
-
-  const headBytes = utf8Encoder.encode(head);
+  const headBytes = utf8Encoder.encode(frameHead(frame.command, frame.headers ?? {}, body.byteLength, options));
   const encoded = new Uint8Array(headBytes.byteLength + body.byteLength + 1);
   encoded.set(headBytes, 0);
   encoded.set(body, headBytes.byteLength);
   // The last byte stays 0: the frame terminator.
   return encoded;
+}
+
+/**
+ * The same frame as text, for a text WebSocket message: the server's MESSAGE frames carry JSON, so
+ * building the string directly spares an encode and a decode per delivered message.
+ */
+export function encodeTextFrame(
+  frame: { command: StompCommand; headers?: Record<string, string>; body?: string },
+  options?: { escapeHeaders?: boolean },
+): string {
+  const body = frame.body ?? '';
+  return `${frameHead(frame.command, frame.headers ?? {}, Buffer.byteLength(body, 'utf8'), options)}${body}\0`;
+}
+
+function frameHead(command: StompCommand, headers: Record<string, string>, bodyBytes: number, options?: { escapeHeaders?: boolean }): string {
+  const escape = (options?.escapeHeaders ?? true) && commandEscapesHeaders(command);
+  let head = `${command}\n`;
+  for (const [name, value] of Object.entries(headers)) head += headerLine(name, value, escape);
+  if (Object.hasOwn(headers, 'content-length')) {
+    // A wrong length would make the peer cut the body or swallow the next frame.
+    if (headers['content-length'] !== String(bodyBytes)) {
+      throw new Error(`content-length header ${headers['content-length']} does not match the ${bodyBytes}-byte body`);
+    }
+  } else if (bodyBytes > 0) {
+    head += `content-length:${bodyBytes}\n`;
+  }
+  return `${head}\n`;
 }
 
 export function frameBodyText(frame: StompFrame): string {

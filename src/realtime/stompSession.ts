@@ -8,7 +8,7 @@ import type { Config } from '../config.js';
 import { AppError } from '../http/appError.js';
 import type { Logger } from '../logger.js';
 import type { Broker } from './broker.js';
-import { encodeFrame, frameBodyText, type StompCommand, type StompFrame } from './stompFrame.js';
+import { encodeTextFrame, frameBodyText, type StompCommand, type StompFrame } from './stompFrame.js';
 import { createStompParser, StompFrameError } from './stompParser.js';
 
 export interface StompTransport {
@@ -45,7 +45,6 @@ export interface StompSession {
 const SUPPORTED_VERSIONS = ['1.2', '1.1', '1.0'];
 /** `/pub/chat/` from the asyncapi.yaml address `/pub/chat/{chatRoomId}/message` */
 const chatRoomPrefix = channels.chatMessages.address.slice(0, channels.chatMessages.address.indexOf('{'));
-const decoder = new TextDecoder();
 let sessionCounter = 0;
 
 export function createStompSession(transport: StompTransport, deps: StompSessionDeps): StompSession {
@@ -62,7 +61,7 @@ export function createStompSession(transport: StompTransport, deps: StompSession
 
   function write(command: StompCommand, headers: Record<string, string>, body?: string): void {
     if (!open) return;
-    transport.send(decoder.decode(encodeFrame({ command, headers, body }, { escapeHeaders: version !== '1.0' })));
+    transport.send(encodeTextFrame({ command, headers, body }, { escapeHeaders: version !== '1.0' }));
   }
 
   function shutdown(): void {

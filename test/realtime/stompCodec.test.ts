@@ -1,7 +1,7 @@
 import { FrameImpl, Parser } from '@stomp/stompjs';
 import type { IRawFrameType } from '@stomp/stompjs';
 import { describe, expect, it } from 'vitest';
-import { encodeFrame, frameBodyText } from '../../src/realtime/stompFrame.js';
+import { encodeFrame, encodeTextFrame, frameBodyText } from '../../src/realtime/stompFrame.js';
 import type { StompFrame } from '../../src/realtime/stompFrame.js';
 import { createStompParser, StompFrameError } from '../../src/realtime/stompParser.js';
 import type { StompParser } from '../../src/realtime/stompParser.js';
@@ -405,3 +405,18 @@ function isDeepEqual(actual: { frames: StompFrame[]; heartbeats: number }, wante
 function serialisable(result: { frames: StompFrame[]; heartbeats: number }): unknown {
   return { heartbeats: result.heartbeats, frames: result.frames.map((frame) => ({ ...frame, body: Array.from(frame.body) })) };
 }
+
+describe('encodeTextFrame', () => {
+  it('is exactly the UTF-8 text of encodeFrame, content-length counted in bytes', () => {
+    const frame = { command: 'MESSAGE' as const, headers: { destination: '/user/sub/chat/1', 'message-id': 'a:b\\c', subscription: 's-1' }, body: '{"message":"부산 🌊"}' };
+    const text = encodeTextFrame(frame);
+    expect(text).toBe(new TextDecoder().decode(encodeFrame(frame)));
+    expect(text).toContain(`content-length:${Buffer.byteLength(frame.body)}\n`);
+    const [parsed] = createStompParser({ maxFrameBytes: 65536 }).push(text).frames;
+    expect([parsed!.headers['message-id'], frameBodyText(parsed!)]).toEqual(['a:b\\c', frame.body]);
+  });
+
+  it('writes an empty body without content-length, like encodeFrame', () => {
+    expect(encodeTextFrame({ command: 'RECEIPT', headers: { 'receipt-id': 'r1' } })).toBe('RECEIPT\nreceipt-id:r1\n\n\0');
+  });
+});
