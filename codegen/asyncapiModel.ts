@@ -8,6 +8,8 @@ export interface ChannelFact {
   name: string; // key under `channels`
   address: string;
   parameters: string[];
+  /** `x-pattern` of each parameter that has one (an anchored regular expression a value must match) */
+  parameterPatterns: Record<string, string>;
   actions: ('send' | 'receive')[];
   operationIds: string[];
   servers: string[];
@@ -35,10 +37,17 @@ export function readMessages(doc: Json): AsyncMessageFact[] {
 export function readChannels(doc: Json): ChannelFact[] {
   const channels = Object.entries<Json>(doc.channels ?? {}).map(([name, raw]) => {
     const channel = resolveRef(doc, raw);
+    const parameters = [...String(channel.address).matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+    const parameterPatterns: Record<string, string> = {};
+    for (const parameter of parameters) {
+      const pattern = channel.parameters?.[parameter] ? resolveRef(doc, channel.parameters[parameter])['x-pattern'] : undefined;
+      if (pattern !== undefined) parameterPatterns[parameter] = String(pattern);
+    }
     return {
       name,
       address: channel.address as string,
-      parameters: [...String(channel.address).matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!),
+      parameters,
+      parameterPatterns,
       actions: [] as ('send' | 'receive')[],
       operationIds: [] as string[],
       servers: (channel.servers ?? []).map((s: Json) => componentName(s.$ref?.replace('#/servers/', '#/components/servers/'), 'servers')),

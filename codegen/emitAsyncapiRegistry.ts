@@ -15,7 +15,7 @@ export function emitAsyncapiRegistry(doc: Json, channels: ChannelFact[]): string
   const registry = Object.fromEntries(
     channels.map((c) => [
       c.name,
-      { address: c.address, parameters: c.parameters, actions: c.actions, operationIds: c.operationIds, servers: c.servers, messages: c.messages },
+      { address: c.address, parameters: c.parameters, parameterPatterns: c.parameterPatterns, actions: c.actions, operationIds: c.operationIds, servers: c.servers, messages: c.messages },
     ]),
   );
   return `${GENERATED_HEADER}
@@ -44,10 +44,13 @@ export function channelAddress<C extends ChannelName>(name: C, parameters: Chann
 }
 
 const matchers: { name: ChannelName; pattern: RegExp }[] = [
-${channels.map((c) => `  { name: ${JSON.stringify(c.name)}, pattern: new RegExp(${JSON.stringify(templatePattern(c.address))}) },`).join('\n')}
+${channels.map((c) => `  { name: ${JSON.stringify(c.name)}, pattern: new RegExp(${JSON.stringify(templatePattern(c.address, c.parameterPatterns))}) },`).join('\n')}
 ];
 
-/** Finds the channel of a concrete destination and extracts its parameters (as strings). */
+/**
+ * Finds the channel of a concrete destination and extracts its parameters (as strings). A parameter
+ * value that breaks the parameter's \`x-pattern\` (e.g. \`03\` for an id) matches no channel.
+ */
 export function matchChannel(destination: string): { name: ChannelName; parameters: Record<string, string> } | null {
   for (const { name, pattern } of matchers) {
     const match = pattern.exec(destination);

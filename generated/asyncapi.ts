@@ -10,6 +10,9 @@ export const channels = {
     "parameters": [
       "chatRoomId"
     ],
+    "parameterPatterns": {
+      "chatRoomId": "^[1-9][0-9]{0,15}$"
+    },
     "actions": [
       "receive"
     ],
@@ -28,6 +31,9 @@ export const channels = {
     "parameters": [
       "tripPlanId"
     ],
+    "parameterPatterns": {
+      "tripPlanId": "^[1-9][0-9]{0,15}$"
+    },
     "actions": [
       "receive"
     ],
@@ -46,6 +52,9 @@ export const channels = {
     "parameters": [
       "chatRoomId"
     ],
+    "parameterPatterns": {
+      "chatRoomId": "^[1-9][0-9]{0,15}$"
+    },
     "actions": [
       "receive"
     ],
@@ -64,6 +73,9 @@ export const channels = {
     "parameters": [
       "chatRoomId"
     ],
+    "parameterPatterns": {
+      "chatRoomId": "^[1-9][0-9]{0,15}$"
+    },
     "actions": [
       "send"
     ],
@@ -80,6 +92,7 @@ export const channels = {
   "tripPlanGenerationRequested": {
     "address": "trip-plan.generation-requested",
     "parameters": [],
+    "parameterPatterns": {},
     "actions": [
       "send"
     ],
@@ -122,14 +135,17 @@ export function channelAddress<C extends ChannelName>(name: C, parameters: Chann
 }
 
 const matchers: { name: ChannelName; pattern: RegExp }[] = [
-  { name: "chatStream", pattern: new RegExp("^/user/sub/chat/([^/]+)$") },
-  { name: "scheduleUpdates", pattern: new RegExp("^/user/sub/schedule/([^/]+)$") },
-  { name: "errors", pattern: new RegExp("^/user/sub/errors/([^/]+)$") },
-  { name: "chatMessages", pattern: new RegExp("^/pub/chat/([^/]+)/message$") },
+  { name: "chatStream", pattern: new RegExp("^/user/sub/chat/((?:[1-9][0-9]{0,15}))$") },
+  { name: "scheduleUpdates", pattern: new RegExp("^/user/sub/schedule/((?:[1-9][0-9]{0,15}))$") },
+  { name: "errors", pattern: new RegExp("^/user/sub/errors/((?:[1-9][0-9]{0,15}))$") },
+  { name: "chatMessages", pattern: new RegExp("^/pub/chat/((?:[1-9][0-9]{0,15}))/message$") },
   { name: "tripPlanGenerationRequested", pattern: new RegExp("^trip-plan\\.generation-requested$") },
 ];
 
-/** Finds the channel of a concrete destination and extracts its parameters (as strings). */
+/**
+ * Finds the channel of a concrete destination and extracts its parameters (as strings). A parameter
+ * value that breaks the parameter's `x-pattern` (e.g. `03` for an id) matches no channel.
+ */
 export function matchChannel(destination: string): { name: ChannelName; parameters: Record<string, string> } | null {
   for (const { name, pattern } of matchers) {
     const match = pattern.exec(destination);

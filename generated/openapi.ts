@@ -53,19 +53,35 @@ export interface paths {
          *     errors channels and wait for their `RECEIPT`s **before** calling this, or early messages are
          *     missed. Allowed from `PENDING`, `FAILED` and `CANCELLED` (a restart first deletes the days
          *     saved by the previous run); `409 TRIP106` while `GENERATING` or once `COMPLETED`.
+         *
+         *     **Queue and fairness.** The plan is `GENERATING` from this call on, but its run may wait in
+         *     a queue shared by all members: at most `GENERATION_CONCURRENCY` runs (default 4) at once
+         *     in total and at most `GENERATION_CONCURRENCY_PER_USER` (default 2) of one member. When a
+         *     slot frees, it goes to the member whose last run started longest ago (a member with no run
+         *     started yet goes first), i.e. round-robin between the members who wait; each member's own
+         *     plans start in the order they were started. A member with one plan is never stuck behind
+         *     another member's twenty: it waits for at most one run per other waiting member.
+         *
+         *     While the plan is `GENERATING` its itinerary belongs to the generator:
+         *     `swapScheduledPlaces` answers `409 TRIP106`, chat messages get `TRIP106` on the STOMP
+         *     errors channel, `updateTripPlanTitle` is allowed, `deleteTripPlan` cancels and deletes.
          */
         post: operations["startTripPlanGeneration"];
         /**
          * Delete a trip plan
          * @description Cancels a running generation, then removes the plan with its days, scheduled places, chat room
-         *     and chat messages. Every later call with this id answers `404`.
+         *     and chat messages. Every later call with this id answers `404`. While `GENERATING` (also
+         *     while its run waits in the queue) the run stops before saving another day: the chat channel
+         *     receives `CANCELLED` and then nothing more for that run (no `AI002`).
          */
         delete: operations["deleteTripPlan"];
         options?: never;
         head?: never;
         /**
          * Rename a trip plan
-         * @description Changes the title (1 to 100 characters, not blank).
+         * @description Changes the title (1 to 100 characters, not blank). Allowed in every generation status,
+         *     also while `GENERATING`: the generator never writes the title, so the run goes on and
+         *     keeps the new title.
          */
         patch: operations["updateTripPlanTitle"];
         trace?: never;
@@ -157,6 +173,10 @@ export interface paths {
          *     An `UPDATED` message with the changed day goes to the schedule and chat channels.
          *     `chatRoomId` must be the plan's own room. `404 TRIP103` when the day does not exist,
          *     `404 TRIP104` when a visit order does not exist, `400 COMMON001` when A equals B.
+         *     `409 TRIP106` while the plan is `GENERATING`, whether or not the day is saved yet: the
+         *     itinerary belongs to the generator until the run ends, so an edit can never interleave
+         *     with the days it saves. Swap again once the chat channel has sent `COMPLETED` (or the run
+         *     failed or was cancelled).
          */
         patch: operations["swapScheduledPlaces"];
         trace?: never;
@@ -547,7 +567,8 @@ export interface components {
             timestamp: components["schemas"]["Instant"];
             /**
              * @description Stable error code: COMMON001/002/403/404/405/413/429/500/503, AUTH001/002/004/011,
-             *     TRIP101/103/104/106, CHAT102/301, MEMBER001, AI002/005, WS001/002/004/005/102.
+             *     TRIP101/103/104/106, CHAT102/301, MEMBER001, AI002/005,
+             *     WS001/002/004/005/102/105/106/107/108 (STOMP `ERROR` frames, see asyncapi.yaml).
              * @example TRIP101
              */
             code: string;
@@ -919,7 +940,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description `TRIP106`: start while generating or completed; cancel while nothing runs. */
+        /** @description `TRIP106`: start while generating or completed; cancel while nothing runs; swap while generating. */
         GenerationConflict: {
             headers: {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1417,6 +1438,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["ScheduleNotFound"];
+            409: components["responses"]["GenerationConflict"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

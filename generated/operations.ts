@@ -135,6 +135,7 @@ export type SwapScheduledPlacesResponse =
   | { status: 400; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 401; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 404; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 409; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 413; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
   | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders };

@@ -692,6 +692,15 @@ export const routes: readonly RouteDefinition[] = [
         ],
         "requiredHeaders": []
       },
+      "409": {
+        "contentType": "application/json",
+        "headers": [
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": []
+      },
       "413": {
         "contentType": "application/json",
         "headers": [
