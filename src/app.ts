@@ -8,6 +8,7 @@ import type { Handlers, OperationId } from '../generated/operations.js';
 import { createAuthService } from './auth/authService.js';
 import { authHandlers } from './auth/authHandlers.js';
 import { resolveJwtSecret } from './auth/jwtSecret.js';
+import { createInProcessSessionRevocations } from './auth/sessionRevocations.js';
 import { createTokenSigner } from './auth/tokens.js';
 import { chatHandlers } from './chats/chatHandlers.js';
 import type { Config } from './config.js';
@@ -75,7 +76,8 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const clock = options.clock ?? Date.now;
   const database = openDatabase(config.databaseFile);
   const signer = createTokenSigner(resolveJwtSecret(config), { access: config.accessTokenTtlSeconds, refresh: config.refreshTokenTtlSeconds });
-  const auth = createAuthService({ db: database.db, signer, clock, accessTtlSeconds: config.accessTokenTtlSeconds, refreshTtlSeconds: config.refreshTokenTtlSeconds });
+  const revocations = createInProcessSessionRevocations((error) => log.error({ err: error }, 'session revocation listener failed'));
+  const auth = createAuthService({ db: database.db, signer, clock, accessTtlSeconds: config.accessTokenTtlSeconds, refreshTtlSeconds: config.refreshTokenTtlSeconds, revocations });
   const events = options.events ?? createInProcessEventBus((error, name) => log.error({ err: error, event: name }, 'event listener failed'));
   const services: Services = { config, database, db: database.db, log, clock, auth, events };
   syncCatalogue(database.db);
@@ -171,6 +173,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       log,
       clock,
       settings: config.stomp,
+      revocations,
       owns: (memberId, channel, id) =>
         channel === 'scheduleUpdates' ? findOwnTripPlanRow(database.db, memberId, id) !== undefined : findOwnChatRoom(database.db, memberId, id) !== undefined,
       onChatMessage: (principal, chatRoomId, body) => chat.receive(principal, chatRoomId, body),

@@ -28,6 +28,8 @@ export interface Config {
   /** pause between streamed summary chunks of the offline planner */
   plannerDelayMs: number;
   generationConcurrency: number;
+  /** runs of one member at once (startTripPlanGeneration in openapi.yaml: queue and fairness) */
+  generationConcurrencyPerUser: number;
   openai: { apiKey: string | null; baseUrl: string | null; model: string; maxAttempts: number };
   stomp: {
     /** what the server proposes in CONNECTED's heart-beat, both ways */
@@ -35,6 +37,11 @@ export interface Config {
     maxFrameBytes: number;
     /** how often live connections re-check that their session was not logged out */
     sessionCheckMs: number;
+    /** the limits of asyncapi.yaml (server `stomp`, Limits) */
+    maxSubscriptionsPerConnection: number;
+    maxConnectionsPerUser: number;
+    /** bytes sent and not yet read by the client beyond which it is disconnected as a slow consumer */
+    maxPendingBytes: number;
   };
 }
 
@@ -99,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     planner,
     plannerDelayMs: integer(env, 'PLANNER_DELAY_MS', nodeEnv === 'test' ? 0 : 40),
     generationConcurrency: integer(env, 'GENERATION_CONCURRENCY', 4, 1),
+    generationConcurrencyPerUser: integer(env, 'GENERATION_CONCURRENCY_PER_USER', 2, 1),
     openai: {
       apiKey: env.OPENAI_API_KEY || null,
       baseUrl: env.OPENAI_BASE_URL || null,
@@ -109,6 +117,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       heartbeatMs: integer(env, 'STOMP_HEARTBEAT_MS', 10_000),
       maxFrameBytes: integer(env, 'STOMP_MAX_FRAME_BYTES', 64 * 1024, 1024),
       sessionCheckMs: integer(env, 'STOMP_SESSION_CHECK_MS', 10_000, 10),
+      maxSubscriptionsPerConnection: integer(env, 'STOMP_MAX_SUBSCRIPTIONS_PER_CONNECTION', 100, 1),
+      maxConnectionsPerUser: integer(env, 'STOMP_MAX_CONNECTIONS_PER_USER', 20, 1),
+      maxPendingBytes: integer(env, 'STOMP_MAX_PENDING_BYTES', 8 * 1024 * 1024, 64 * 1024),
     },
   };
 }

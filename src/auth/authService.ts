@@ -4,6 +4,7 @@ import type { components } from '../../generated/openapi.js';
 import type { Db } from '../db/database.js';
 import { AppError } from '../http/appError.js';
 import { findOrCreateMember, setMemberRole, type MemberRow } from '../members/memberRepository.js';
+import type { SessionRevocations } from './sessionRevocations.js';
 import { createSession, findLiveSession, findSession, revokeSession, rotateRefreshToken } from './sessionRepository.js';
 import type { TokenSigner } from './tokens.js';
 
@@ -29,7 +30,15 @@ export interface AuthService {
   isSessionLive(sessionId: string): boolean;
 }
 
-export function createAuthService(deps: { db: Db; signer: TokenSigner; clock: () => number; accessTtlSeconds: number; refreshTtlSeconds: number }): AuthService {
+export function createAuthService(deps: {
+  db: Db;
+  signer: TokenSigner;
+  clock: () => number;
+  accessTtlSeconds: number;
+  refreshTtlSeconds: number;
+  /** told about every logout and revocation, so live connections of the session end at once */
+  revocations?: SessionRevocations;
+}): AuthService {
   const { db, signer, clock } = deps;
 
   async function pair(memberId: number, sessionId: string, refreshJti: string): Promise<TokenResponse> {
@@ -72,6 +81,7 @@ export function createAuthService(deps: { db: Db; signer: TokenSigner; clock: ()
         // A validly signed refresh token of this session that is no longer current: it was rotated
         // before, so someone is replaying it. End the whole session.
         revokeSession(db, session.id, 'refresh-token-reuse', now);
+        deps.revocations?.publish({ sessionId: session.id, reason: 'refresh-token-reuse' });
         throw new AppError('AUTH004');
       }
       return pair(session.memberId, session.id, nextJti);
@@ -79,6 +89,7 @@ export function createAuthService(deps: { db: Db; signer: TokenSigner; clock: ()
 
     logout(principal) {
       revokeSession(db, principal.sessionId, 'logout', clock());
+      deps.revocations?.publish({ sessionId: principal.sessionId, reason: 'logout' });
     },
 
     async authenticate(authorization) {

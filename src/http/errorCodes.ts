@@ -26,3 +26,21 @@ export const errorCodes = {
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCodes;
+
+/**
+ * The `error-code`s of STOMP ERROR frames (asyncapi.yaml, server `stomp`); the connection closes
+ * right after each one.
+ */
+export const stompErrorCodes = {
+  WS001: 'CONNECT without a valid access token.',
+  WS002: 'The access token expired or its session ended.',
+  WS004: 'Subscription not allowed.',
+  WS005: 'Sending to this destination is not allowed.',
+  WS102: 'Malformed or oversized frame.',
+  WS105: 'Too many subscriptions on this connection.',
+  WS106: 'This connection already subscribes to this destination.',
+  WS107: 'Too many STOMP connections of this member.',
+  WS108: 'The client reads too slowly.',
+} as const;
+
+export type StompErrorCode = keyof typeof stompErrorCodes;

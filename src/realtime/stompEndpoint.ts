@@ -1,14 +1,27 @@
 // The WebSocket endpoint /ws-stomp on @hono/node-server's built-in upgrade, with a `ws` server that
 // picks a STOMP subprotocol (without handleProtocols, `ws` would echo whatever the client offers
-// first). Each connection gets a StompSession.
+// first). Each connection gets a StompSession; a logged-out or revoked auth session ends its
+// connections at once (WS002).
 import { upgradeWebSocket } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { WebSocketServer, type WebSocket } from 'ws';
+import type { RevocationReason, SessionRevocations } from '../auth/sessionRevocations.js';
+import { stompErrorCodes } from '../http/errorCodes.js';
 import type { Logger } from '../logger.js';
+import { createStompConnections, type StompConnections } from './stompConnections.js';
+import { encodeTextFrame } from './stompFrame.js';
 import { createStompSession, type StompSession, type StompSessionDeps } from './stompSession.js';
 
 const SUBPROTOCOLS = ['v12.stomp', 'v11.stomp', 'v10.stomp'];
-const SLOW_CONSUMER_BYTES = 8 * 1024 * 1024;
+/** The last frame a slow consumer gets (asyncapi.yaml, Limits: WS108); its headers need no escaping. */
+const SLOW_CONSUMER_ERROR = encodeTextFrame(
+  { command: 'ERROR', headers: { 'error-code': 'WS108', message: stompErrorCodes.WS108, 'content-type': 'text/plain' }, body: stompErrorCodes.WS108 },
+  { escapeHeaders: false },
+);
+const REVOKED_MESSAGE: Record<RevocationReason, string> = {
+  logout: 'The session was logged out.',
+  'refresh-token-reuse': 'The session was revoked because one of its refresh tokens was used twice.',
+};
 
 /** The part of a `ws` WebSocket that sending needs. */
 export interface OutgoingSocket {
@@ -21,13 +34,14 @@ export interface OutgoingSocket {
 
 /**
  * Sends a frame, unless the client stopped reading: the server would then buffer its frames without
- * bound, so past `limitBytes` it is disconnected instead (it can reconnect and re-read the saved
- * state over HTTP). Returns whether the frame was sent.
+ * bound, so past `limitBytes` (STOMP_MAX_PENDING_BYTES) it gets ERROR WS108 and is disconnected
+ * instead (it can reconnect and re-read the saved state over HTTP). Returns whether the frame was sent.
  */
 export function sendUnlessSlow(socket: OutgoingSocket, text: string, limitBytes: number, log: Logger): boolean {
   if (socket.readyState !== socket.OPEN) return false;
   if (socket.bufferedAmount > limitBytes) {
     log.warn({ bufferedAmount: socket.bufferedAmount }, 'closing a slow STOMP consumer');
+    socket.send(SLOW_CONSUMER_ERROR);
     socket.close(1013, 'slow consumer');
     return false;
   }
@@ -39,11 +53,24 @@ export interface StompEndpoint {
   /** pass to serve({ websocket: { server } }) */
   readonly server: WebSocketServer;
   readonly connections: () => number;
+  /** the authenticated connections, by member and auth session */
+  readonly live: StompConnections;
   /** closes every connection (graceful shutdown) */
   closeAll(): void;
 }
 
-export function registerStompEndpoint(app: Hono<any>, deps: StompSessionDeps, log: Logger): StompEndpoint {
+export function registerStompEndpoint(
+  app: Hono<any>,
+  deps: Omit<StompSessionDeps, 'connections'> & { revocations: SessionRevocations },
+  log: Logger,
+): StompEndpoint {
+  const live = createStompConnections(deps.settings.maxConnectionsPerUser);
+  const sessionDeps: StompSessionDeps = { ...deps, connections: live };
+  // The periodic check in each session stays as the safety net (e.g. a revocation on another instance).
+  const stopListening = deps.revocations.subscribe(({ sessionId, reason }) => {
+    const ended = live.endSession(sessionId, 'WS002', REVOKED_MESSAGE[reason]);
+    if (ended > 0) log.info({ connections: ended, reason }, 'closed the STOMP connections of an ended session');
+  });
   const server = new WebSocketServer({
     noServer: true,
     maxPayload: deps.settings.maxFrameBytes * 4,
@@ -60,10 +87,10 @@ export function registerStompEndpoint(app: Hono<any>, deps: StompSessionDeps, lo
           const raw = ws.raw as WebSocket;
           session = createStompSession(
             {
-              send: (text) => sendUnlessSlow(raw, text, SLOW_CONSUMER_BYTES, log),
+              send: (text) => sendUnlessSlow(raw, text, deps.settings.maxPendingBytes, log),
               close: (code, reason) => raw.close(code, reason),
             },
-            deps,
+            sessionDeps,
           );
           open.set(raw, session);
           raw.once('close', () => {
@@ -84,7 +111,9 @@ export function registerStompEndpoint(app: Hono<any>, deps: StompSessionDeps, lo
   return {
     server,
     connections: () => open.size,
+    live,
     closeAll() {
+      stopListening();
       for (const [raw, session] of open) {
         session.closed();
         raw.close(1001, 'server shutting down');

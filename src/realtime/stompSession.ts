@@ -6,8 +6,10 @@ import { channelAddress, channels, matchChannel } from '../../generated/asyncapi
 import type { AuthService, Principal } from '../auth/authService.js';
 import type { Config } from '../config.js';
 import { AppError } from '../http/appError.js';
+import type { StompErrorCode } from '../http/errorCodes.js';
 import type { Logger } from '../logger.js';
 import type { Broker } from './broker.js';
+import type { LiveConnection, StompConnections } from './stompConnections.js';
 import { encodeTextFrame, frameBodyText, type StompCommand, type StompFrame } from './stompFrame.js';
 import { createStompParser, StompFrameError } from './stompParser.js';
 
@@ -24,13 +26,15 @@ export interface StompSessionDeps {
   log: Logger;
   clock: () => number;
   settings: Config['stomp'];
+  /** the authenticated connections of this instance (per-member limit, ending a session's connections) */
+  connections: StompConnections;
   /** true when the member owns the room or plan the destination names */
   owns(memberId: number, channel: SubscribableChannel, id: number): boolean;
   /**
    * A SEND to /pub/chat/{chatRoomId}/message from the room's owner. Returns an error code for the
    * errors channel when the message is refused, null when it was accepted.
    */
-  onChatMessage(principal: Principal, chatRoomId: number, body: string): 'accepted' | { code: 'CHAT102' | 'COMMON001' | 'COMMON002'; message: string };
+  onChatMessage(principal: Principal, chatRoomId: number, body: string): 'accepted' | { code: 'CHAT102' | 'COMMON001' | 'COMMON002' | 'TRIP106'; message: string };
   /** sends an ErrorResponse on the member's errors channel of a room */
   publishError(memberId: number, chatRoomId: number, code: string, message: string, path: string): void;
 }
@@ -45,6 +49,15 @@ export interface StompSession {
 const SUPPORTED_VERSIONS = ['1.2', '1.1', '1.0'];
 /** `/pub/chat/` from the asyncapi.yaml address `/pub/chat/{chatRoomId}/message` */
 const chatRoomPrefix = channels.chatMessages.address.slice(0, channels.chatMessages.address.indexOf('{'));
+/** the `x-pattern` of the parameter ChatRoomId in asyncapi.yaml: canonical decimal integers only */
+const chatRoomIdPattern = new RegExp(channels.chatMessages.parameterPatterns.chatRoomId);
+
+/** An id of a destination: canonical decimal text (the parameter's pattern) within the range of `Id`. */
+function idOf(text: string | undefined, pattern: RegExp): number | null {
+  if (text === undefined || !pattern.test(text)) return null;
+  const id = Number(text);
+  return Number.isSafeInteger(id) ? id : null;
+}
 let sessionCounter = 0;
 
 export function createStompSession(transport: StompTransport, deps: StompSessionDeps): StompSession {
@@ -57,6 +70,7 @@ export function createStompSession(transport: StompTransport, deps: StompSession
   let open = true;
   let lastReceivedAt = deps.clock();
   let messageCounter = 0;
+  let registered: LiveConnection | null = null;
   const log = deps.log.child({ stompSession: sessionId });
 
   function write(command: StompCommand, headers: Record<string, string>, body?: string): void {
@@ -70,10 +84,11 @@ export function createStompSession(transport: StompTransport, deps: StompSession
     for (const timer of timers) clearInterval(timer);
     for (const { end } of subscriptions.values()) end();
     subscriptions.clear();
+    if (registered) deps.connections.remove(registered);
   }
 
   /** ERROR frame with `error-code`, then close: every protocol violation ends the connection. */
-  function fail(code: string, message: string, frame?: StompFrame): void {
+  function fail(code: StompErrorCode, message: string, frame?: StompFrame): void {
     if (!open) return;
     log.info({ code, message, memberId: principal?.memberId }, 'stomp error');
     const headers: Record<string, string> = { 'error-code': code, message, 'content-type': 'text/plain' };
@@ -102,6 +117,13 @@ export function createStompSession(transport: StompTransport, deps: StompSession
       return fail('WS001', error instanceof AppError ? error.message : 'Authentication failed.', frame);
     }
     if (!open) return;
+    const connection: LiveConnection = { memberId: principal.memberId, authSessionId: principal.sessionId, end: (code, message) => fail(code, message) };
+    if (!deps.connections.admit(connection)) {
+      return fail('WS107', `A member may have at most ${deps.settings.maxConnectionsPerUser} STOMP connections open; close one first.`, frame);
+    }
+    registered = connection;
+    // A logout between the token check and admit() announced itself to nobody; check once more.
+    if (!deps.auth.isSessionLive(principal.sessionId)) return fail('WS002', 'The session was logged out.', frame);
     const [clientSends, clientWants] = (frame.headers['heart-beat'] ?? '0,0').split(',').map((n) => Number.parseInt(n, 10) || 0);
     const serverMs = deps.settings.heartbeatMs;
     const outgoing = serverMs > 0 && clientWants! > 0 ? Math.max(serverMs, clientWants!) : 0;
@@ -128,10 +150,18 @@ export function createStompSession(transport: StompTransport, deps: StompSession
     const { id, destination } = frame.headers;
     if (!id || !destination) return fail('WS102', 'SUBSCRIBE needs the headers id and destination.', frame);
     if (subscriptions.has(id)) return fail('WS102', `Subscription id ${id} is already in use.`, frame);
+    const { maxSubscriptionsPerConnection } = deps.settings;
+    if (subscriptions.size >= maxSubscriptionsPerConnection) {
+      return fail('WS105', `A connection may have at most ${maxSubscriptionsPerConnection} subscriptions.`, frame);
+    }
+    // matchChannel only matches canonical ids (the parameters' x-pattern), so `03` or `+3` land here.
     const match = matchChannel(destination);
     const channel = match?.name;
     if (!match || (channel !== 'chatStream' && channel !== 'scheduleUpdates' && channel !== 'errors')) {
       return fail('WS004', `Cannot subscribe to ${destination}.`, frame);
+    }
+    for (const subscription of subscriptions.values()) {
+      if (subscription.destination === destination) return fail('WS106', `This connection already subscribes to ${destination}.`, frame);
     }
     const resourceId = Number(Object.values(match.parameters)[0]);
     if (!Number.isSafeInteger(resourceId) || resourceId < 1 || !deps.owns(who.memberId, channel, resourceId)) {
@@ -149,9 +179,8 @@ export function createStompSession(transport: StompTransport, deps: StompSession
     const match = matchChannel(destination);
     // Another destination under a room's prefix still names the room, so its WS005 goes there.
     const roomText = destination.startsWith(chatRoomPrefix) ? destination.slice(chatRoomPrefix.length).split('/')[0] : undefined;
-    const roomId = Number(match?.name === 'chatMessages' ? match.parameters.chatRoomId : roomText);
-    const ownsRoom = Number.isSafeInteger(roomId) && roomId > 0 && deps.owns(who.memberId, 'chatStream', roomId);
-    if (!ownsRoom) return fail('WS005', `Sending to ${destination || '(no destination)'} is not allowed.`, frame);
+    const roomId = idOf(match?.name === 'chatMessages' ? match.parameters.chatRoomId : roomText, chatRoomIdPattern);
+    if (roomId === null || !deps.owns(who.memberId, 'chatStream', roomId)) return fail('WS005', `Sending to ${destination || '(no destination)'} is not allowed.`, frame);
     if (match?.name !== 'chatMessages') {
       deps.publishError(who.memberId, roomId, 'WS005', `Sending to ${destination} is not allowed; use ${channelAddress('chatMessages', { chatRoomId: roomId })}.`, destination);
       return receipt(frame);

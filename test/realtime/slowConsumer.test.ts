@@ -19,10 +19,12 @@ describe('sendUnlessSlow', () => {
     expect([sent, closed]).toEqual([['MESSAGE'], []]);
   });
 
-  it('closes with 1013 instead of buffering past the limit', () => {
+  it('sends ERROR WS108 and closes with 1013 instead of buffering past the limit', () => {
     const { socket, sent, closed } = fakeSocket(5000);
     expect(sendUnlessSlow(socket, 'MESSAGE', 4096, log)).toBe(false);
-    expect([sent, closed]).toEqual([[], [[1013, 'slow consumer']]]);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatch(/^ERROR\n[^\0]*error-code:WS108\n/);
+    expect(closed).toEqual([[1013, 'slow consumer']]);
   });
 
   it('sends nothing on a socket that is no longer open', () => {
