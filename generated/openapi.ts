@@ -57,10 +57,11 @@ export interface paths {
          *     **Queue and fairness.** The plan is `GENERATING` from this call on, but its run may wait in
          *     a queue shared by all members: at most `GENERATION_CONCURRENCY` runs (default 4) at once
          *     in total and at most `GENERATION_CONCURRENCY_PER_USER` (default 2) of one member. When a
-         *     slot frees, it goes to the member whose last run started longest ago (a member with no run
-         *     started yet goes first), i.e. round-robin between the members who wait; each member's own
-         *     plans start in the order they were started. A member with one plan is never stuck behind
-         *     another member's twenty: it waits for at most one run per other waiting member.
+         *     slot frees, it goes to the member under that limit whose latest run started longest ago (a
+         *     member who had nothing running or waiting counts as never started and goes first; ties go
+         *     to the plan waiting longest), i.e. round-robin between the members who wait; each member's
+         *     own plans start in the order they were started. A member with one plan is never stuck
+         *     behind another member's twenty: it waits for at most one run per other waiting member.
          *
          *     While the plan is `GENERATING` its itinerary belongs to the generator:
          *     `swapScheduledPlaces` answers `409 TRIP106`, chat messages get `TRIP106` on the STOMP

@@ -94,6 +94,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     log,
     clock,
     concurrency: config.generationConcurrency,
+    concurrencyPerMember: config.generationConcurrencyPerUser,
   });
   const placesFor = (region: string) => {
     const regionId = resolveRegion(region);

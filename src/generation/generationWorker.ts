@@ -2,8 +2,9 @@
 // saves each day in its own transaction and publishes in the documented order — for day 1..N:
 // schedule DAILY_PLAN_GENERATED, then the day's summary on the chat (chunks, then the full text);
 // then chat COMPLETED. A failure sends AI002 on the errors channel and nothing after it. At most
-// `concurrency` runs at once; the rest wait in a queue. Cancel (HTTP cancel, plan delete) aborts
-// the run and sends CANCELLED.
+// `concurrency` runs at once and `concurrencyPerMember` of one member; the rest wait in a queue and
+// members take turns (pickNextGeneration). Cancel (HTTP cancel, plan delete) aborts the run and
+// sends CANCELLED.
 import { channelAddress } from '../../generated/asyncapi.js';
 import { insertChatMessage } from '../chats/chatRepository.js';
 import type { Db } from '../db/database.js';
@@ -13,6 +14,7 @@ import { insertDay } from '../trips/dailyPlanRepository.js';
 import { toDailyPlanResponse } from '../trips/tripPlanMappers.js';
 import { findTripPlanById, transitionStatus } from '../trips/tripPlanRepository.js';
 import type { EventBus, TripPlanGenerationRequestedEvent } from './eventBus.js';
+import { pickNextGeneration } from './nextGeneration.js';
 import { PlannerError, type Planner, type PlanRequest } from './planner.js';
 
 export interface GenerationWorker {
@@ -38,10 +40,13 @@ export function startGenerationWorker(deps: {
   log: Logger;
   clock: () => number;
   concurrency: number;
+  concurrencyPerMember: number;
 }): GenerationWorker {
   const { db, publishers, log, clock } = deps;
-  const running = new Map<number, { controller: AbortController; done: Promise<void> }>();
+  const running = new Map<number, { memberId: number; controller: AbortController; done: Promise<void> }>();
   const queue: TripPlanGenerationRequestedEvent[] = [];
+  const lastStartedByMember = new Map<number, number>();
+  let starts = 0;
   const counts = { completed: 0, failed: 0, cancelled: 0 };
   let idleWaiters: (() => void)[] = [];
   let stopped = false;
@@ -105,19 +110,28 @@ export function startGenerationWorker(deps: {
     }
   }
 
+  /** A member with nothing running or waiting starts afresh next time; this keeps the map bounded. */
+  function forgetIfIdle(memberId: number): void {
+    for (const r of running.values()) if (r.memberId === memberId) return;
+    if (!queue.some((e) => e.memberId === memberId)) lastStartedByMember.delete(memberId);
+  }
+
   function pump(): void {
     while (!stopped && running.size < deps.concurrency) {
-      // A restarted plan waits until its previous, aborted run has finished unwinding.
-      const next = queue.findIndex((e) => !running.has(e.tripPlanId));
+      const runningByMember = new Map<number, number>();
+      for (const { memberId } of running.values()) runningByMember.set(memberId, (runningByMember.get(memberId) ?? 0) + 1);
+      const next = pickNextGeneration(queue, { runningByMember, runningPlans: new Set(running.keys()), lastStartedByMember, perMemberLimit: deps.concurrencyPerMember });
       if (next < 0) return;
       const [event] = queue.splice(next, 1) as [TripPlanGenerationRequestedEvent];
+      lastStartedByMember.set(event.memberId, ++starts);
       const controller = new AbortController();
       const done = run(event, controller.signal).finally(() => {
         running.delete(event.tripPlanId);
+        forgetIfIdle(event.memberId);
         pump();
         notifyIdle();
       });
-      running.set(event.tripPlanId, { controller, done });
+      running.set(event.tripPlanId, { memberId: event.memberId, controller, done });
     }
   }
 
@@ -136,6 +150,7 @@ export function startGenerationWorker(deps: {
     const waiting = queue.findIndex((e) => e.tripPlanId === tripPlanId);
     if (waiting >= 0) {
       queue.splice(waiting, 1);
+      forgetIfIdle(memberId);
       counts.cancelled++;
       publishers.chat(memberId, chatRoomId, { message: 'The itinerary generation was cancelled.', isComplete: true, timestamp: now(), messageStreamType: 'CANCELLED' });
       notifyIdle();
