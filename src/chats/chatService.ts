@@ -2,7 +2,8 @@
 // ChatMessageRequest, stored as a USER message, and answered on the chat channel by the chat
 // agent. An edit of the plan goes out as UPDATE_STARTED / UPDATED on the schedule channel and
 // UPDATED on the chat; the answer is stored as an ASSISTANT message. Messages of one room are
-// handled one at a time, in the order they arrived.
+// handled one at a time, in the order they arrived. While the plan is GENERATING the chat takes no
+// messages and applies no edit (TRIP106 on the errors channel, asyncapi.yaml sendChatMessage).
 import { channelAddress, type AsyncSchemas } from '../../generated/asyncapi.js';
 import { messageValidators } from '../../generated/validators.js';
 import type { Principal } from '../auth/authService.js';
@@ -20,7 +21,9 @@ import type { ChatAgent, ChatEdit } from './chatAgent.js';
 import { findOwnChatRoom, insertChatMessage } from './chatRepository.js';
 
 type ChatMessageRequest = AsyncSchemas['ChatMessageRequest'];
-export type ChatRefusal = { code: 'CHAT102' | 'COMMON001' | 'COMMON002'; message: string };
+export type ChatRefusal = { code: 'CHAT102' | 'COMMON001' | 'COMMON002' | 'TRIP106'; message: string };
+
+const GENERATING_REFUSAL = 'The itinerary is being generated; send your message once it is complete.';
 
 export interface ChatService {
   /** Synchronous part of a SEND: check and store; the answer follows asynchronously. */
@@ -98,13 +101,15 @@ export function createChatService(deps: {
     publishers.chat(principal.memberId, chatRoomId, { message: text, isComplete: true, timestamp: now(), messageStreamType: 'CHAT' });
   }
 
+  function refuseWhileGenerating(principal: Principal, chatRoomId: number, message: string): void {
+    publishers.error(principal.memberId, chatRoomId, { timestamp: now(), code: 'TRIP106', message, path: channelAddress('chatMessages', { chatRoomId }), errors: null });
+  }
+
   async function converse(principal: Principal, chatRoomId: number, tripPlanId: number, request: ChatMessageRequest): Promise<void> {
     const plan = findTripPlanById(db, tripPlanId);
     if (!plan) return;
-    if (deps.isGenerating(plan.id)) {
-      answer(principal, chatRoomId, 'Your itinerary is still being generated; I can change it as soon as it is complete.');
-      return;
-    }
+    // Accepted before a generation started, but its turn came after: not acted on.
+    if (deps.isGenerating(plan.id)) return refuseWhileGenerating(principal, chatRoomId, GENERATING_REFUSAL);
     const decision = await deps.agent.decide(
       { tripPlanId: plan.id, region: plan.region, content: request.content, scheduledPlaceId: request.scheduledPlaceId, days: listDays(db, plan.id) },
       AbortSignal.timeout(60_000),
@@ -112,6 +117,10 @@ export function createChatService(deps: {
     if (!decision.edit) {
       answer(principal, chatRoomId, decision.reply);
       return;
+    }
+    // A generation may have started while the agent was deciding; its days are not ours to edit.
+    if (deps.isGenerating(plan.id)) {
+      return refuseWhileGenerating(principal, chatRoomId, 'A generation started before your edit could be applied; nothing was changed. Ask again once it is complete.');
     }
     let result: { day: DayWithStops; summary: string };
     try {
@@ -134,6 +143,7 @@ export function createChatService(deps: {
       if ('code' in request) return request;
       const room = findOwnChatRoom(db, principal.memberId, chatRoomId);
       if (!room) return { code: 'COMMON001', message: 'Chat room not found.' };
+      if (deps.isGenerating(room.tripPlanId)) return { code: 'TRIP106', message: GENERATING_REFUSAL };
       insertChatMessage(db, { chatRoomId, messageType: 'USER', content: request.content, createdAt: clock() });
       const previous = rooms.get(chatRoomId) ?? Promise.resolve();
       const next = previous

@@ -141,6 +141,8 @@ export const tripHandlers: TripHandlers = {
     const plan = ownPlan(ctx, path.tripPlanId);
     if (body.chatRoomId !== plan.chatRoomId) throw new AppError('TRIP101', 'Trip plan not found for this chat room.');
     if (body.visitOrderA === body.visitOrderB) throw invalidField('body.visitOrderB', body.visitOrderB, 'must differ from visitOrderA');
+    // The itinerary belongs to the generator until the run ends (openapi.yaml, swapScheduledPlaces).
+    if (plan.generationStatus === 'GENERATING') throw new AppError('TRIP106', 'The itinerary is being generated; swap its stops once it is complete.');
     const day = swapStops(ctx.services.db, loadDay(ctx.services.db, plan.id, path.dayNumber), body.visitOrderA, body.visitOrderB);
     ctx.services.events.publish('tripPlanDayUpdated', {
       tripPlanId: plan.id,

@@ -53,7 +53,12 @@ export function gatedPlanner(inner: () => Planner): GatedPlanner {
     gate.heldAt = days;
     for (const resolve of gate.onHeld.splice(0)) resolve(days);
     await new Promise<void>((resolve, reject) => {
-      const onAbort = () => reject(signal.reason);
+      // An aborted run leaves the gate as a later run of the same plan (a restart) expects it.
+      const onAbort = () => {
+        gate.open = null;
+        gate.heldAt = null;
+        reject(signal.reason);
+      };
       if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
       gate.open = () => {
