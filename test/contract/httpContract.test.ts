@@ -224,6 +224,13 @@ describe('the spec replayed against the app', () => {
       expect([again.status, again.body.data.code]).toEqual([409, 'TRIP106']);
     });
 
+    it('swapScheduledPlaces: 409 TRIP106 while the plan is generating', async () => {
+      const running = (await t.request('POST', '/api/v1/trips', { token: member.accessToken, body: busanTrip })).body.data;
+      expect((await t.request('POST', `/api/v1/trips/${running.tripPlanId}`, { token: member.accessToken })).status).toBe(200);
+      const swap = await t.request('PATCH', `/api/v1/trips/${running.tripPlanId}/daily-plans/1/scheduled-places`, { token: member.accessToken, body: { chatRoomId: running.chatRoomId, visitOrderA: 1, visitOrderB: 2 } });
+      expect([swap.status, swap.body.data.code]).toEqual([409, 'TRIP106']);
+    });
+
     const withBody = operations.filter((op) => op.body);
     it.each(withBody.map((op) => op.operationId))('%s: 413 for a body over 1 MiB', async (operationId) => {
       const op = byId.get(operationId)!;
