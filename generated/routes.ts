@@ -7,6 +7,8 @@ export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'DELETE' | 'PATCH' | 'HEAD' | 
 export interface ResponseFacts {
   /** null: the response has no body */
   readonly contentType: string | null;
+  /** further media types the handler may choose instead (content negotiation by Accept) */
+  readonly otherContentTypes?: readonly string[];
   readonly headers: readonly string[];
   readonly requiredHeaders: readonly string[];
 }
