@@ -1531,6 +1531,55 @@ export const routes: readonly RouteDefinition[] = [
     }
   },
   {
+    "operationId": "getLandingPage",
+    "method": "GET",
+    "path": "/",
+    "honoPath": "/",
+    "pattern": "^/$",
+    "tags": [
+      "Operations"
+    ],
+    "secured": false,
+    "requiredRole": null,
+    "pathParams": [],
+    "queryParams": [],
+    "body": null,
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "otherContentTypes": [
+          "text/html"
+        ],
+        "headers": [
+          "Vary",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Vary"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After"
+        ]
+      },
+      "500": {
+        "contentType": "application/json",
+        "headers": [],
+        "requiredHeaders": []
+      }
+    }
+  },
+  {
     "operationId": "getHealth",
     "method": "GET",
     "path": "/healthz",
