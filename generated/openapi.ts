@@ -1110,8 +1110,9 @@ export interface components {
          */
         DayNumber: number;
         /**
-         * @description `nextCursor` of the previous page; omit for the first page.
-         * @example 42
+         * @description `nextCursor` of the previous page; omit for the first page. It is the id of an item of the
+         *     previous page, so no fixed value is valid for every caller: there is deliberately no example
+         *     (Swagger UI would prefill it, and "Try it out" would answer `400`).
          */
         Cursor: components["schemas"]["Id"];
         /**
@@ -1171,8 +1172,9 @@ export interface operations {
                  */
                 size?: components["parameters"]["TripPageSize"];
                 /**
-                 * @description `nextCursor` of the previous page; omit for the first page.
-                 * @example 42
+                 * @description `nextCursor` of the previous page; omit for the first page. It is the id of an item of the
+                 *     previous page, so no fixed value is valid for every caller: there is deliberately no example
+                 *     (Swagger UI would prefill it, and "Try it out" would answer `400`).
                  */
                 cursor?: components["parameters"]["Cursor"];
                 /**
@@ -1638,8 +1640,9 @@ export interface operations {
                  */
                 size?: components["parameters"]["ChatPageSize"];
                 /**
-                 * @description `nextCursor` of the previous page; omit for the first page.
-                 * @example 42
+                 * @description `nextCursor` of the previous page; omit for the first page. It is the id of an item of the
+                 *     previous page, so no fixed value is valid for every caller: there is deliberately no example
+                 *     (Swagger UI would prefill it, and "Try it out" would answer `400`).
                  */
                 cursor?: components["parameters"]["Cursor"];
             };
@@ -1683,8 +1686,9 @@ export interface operations {
                  */
                 size?: components["parameters"]["TripPageSize"];
                 /**
-                 * @description `nextCursor` of the previous page; omit for the first page.
-                 * @example 42
+                 * @description `nextCursor` of the previous page; omit for the first page. It is the id of an item of the
+                 *     previous page, so no fixed value is valid for every caller: there is deliberately no example
+                 *     (Swagger UI would prefill it, and "Try it out" would answer `400`).
                  */
                 cursor?: components["parameters"]["Cursor"];
             };
