@@ -46,6 +46,18 @@ function responseMember(response: ResponseFact): string {
   return `{ ${parts.join('; ')} }`;
 }
 
+/**
+ * A response documented with several media types (content negotiation): the first is the default
+ * member above; each further one is a member the handler picks by naming its `contentType`. Only
+ * text representations (e.g. an HTML page next to JSON) are supported as alternatives.
+ */
+function alternativeMembers(response: ResponseFact): string[] {
+  return response.contentTypes.slice(1).map((type) => {
+    if (!type.startsWith('text/')) throw new Error(`status ${response.status}: an alternative media type must be text/*, not ${type}`);
+    return responseMember({ ...response, contentType: type }).replace(/^\{ status: \d+;/, (head) => `${head} contentType: ${JSON.stringify(type)};`);
+  });
+}
+
 export function emitOperationTypes(spec: Json, operations: OperationFact[]): string {
   const out: string[] = [GENERATED_HEADER];
   out.push(`import type { components, operations } from './openapi.js';
@@ -67,7 +79,7 @@ export interface ${name}Request {
   body: ${bodyType(spec, op)};
 }
 export type ${name}Response =
-${op.responses.map((r) => `  | ${responseMember(r)}`).join('\n')};
+${op.responses.flatMap((r) => [responseMember(r), ...alternativeMembers(r)]).map((member) => `  | ${member}`).join('\n')};
 `);
   }
   out.push(`export interface OperationTypes {

@@ -20,7 +20,11 @@ export function emitRouteTable(operations: OperationFact[]): string {
     queryParams: op.parameters.filter((p) => p.in === 'query').map((p) => p.name),
     body: op.body ? { required: op.body.required, contentType: op.body.contentType } : null,
     responses: Object.fromEntries(
-      op.responses.map((r) => [r.status, { contentType: r.contentType, headers: r.headers, requiredHeaders: r.requiredHeaders }]),
+      op.responses.map((r) => [
+        r.status,
+        // otherContentTypes only where a response documents several media types (undefined drops the key)
+        { contentType: r.contentType, otherContentTypes: r.contentTypes.length > 1 ? r.contentTypes.slice(1) : undefined, headers: r.headers, requiredHeaders: r.requiredHeaders },
+      ]),
     ),
   }));
   return `${GENERATED_HEADER}
@@ -31,6 +35,8 @@ export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'DELETE' | 'PATCH' | 'HEAD' | 
 export interface ResponseFacts {
   /** null: the response has no body */
   readonly contentType: string | null;
+  /** further media types the handler may choose instead (content negotiation by Accept) */
+  readonly otherContentTypes?: readonly string[];
   readonly headers: readonly string[];
   readonly requiredHeaders: readonly string[];
 }

@@ -17,6 +17,8 @@ export interface ParameterFact {
 export interface ResponseFact {
   status: number;
   contentType: string | null; // null: no body (204)
+  /** every documented media type, `contentType` first; more than one means content negotiation */
+  contentTypes: string[];
   schema: Json | null;
   schemaName: string | null; // components.schemas name when the schema is a plain $ref
   requiredHeaders: string[];
@@ -106,6 +108,7 @@ export function readOperations(spec: Json): OperationFact[] {
         responses.push({
           status,
           contentType,
+          contentTypes: Object.keys(response.content ?? {}),
           schema: media?.schema ?? null,
           schemaName: refName(media?.schema),
           headers: headerEntries.map(([name]) => name),

@@ -374,6 +374,29 @@ export interface paths {
         patch: operations["updatePromptTemplate"];
         trace?: never;
     };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Landing page
+         * @description Where to start: links to the documentation (Swagger UI, the AsyncAPI page), the documents
+         *     describing this API and the health probes. Chosen by `Accept`: a browser (an `Accept` that
+         *     prefers `text/html`) gets an HTML page; any other client gets JSON, also when `Accept` is
+         *     missing, is `*\/*` or names neither media type. Links are relative to this server.
+         */
+        get: operations["getLandingPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -463,7 +486,9 @@ export interface paths {
         };
         /**
          * Swagger UI
-         * @description Swagger UI for this document, served with its assets from this server (no CDN).
+         * @description Swagger UI for this document, served with its assets from this server (no CDN); `/docs/`
+         *     redirects here. "Try it out" calls the server that serves the page, whatever its address.
+         *     Links to the AsyncAPI page (`/docs/asyncapi`) and the landing page (`/`).
          */
         get: operations["getApiDocs"];
         put?: never;
@@ -483,7 +508,10 @@ export interface paths {
         };
         /**
          * AsyncAPI documentation page
-         * @description An HTML page describing the STOMP channels and messages.
+         * @description asyncapi.yaml (the self-contained copy served at `/asyncapi.yaml`) rendered as an interactive
+         *     page by `@asyncapi/react-component`, its assets served from this server (no CDN). The page
+         *     shows the STOMP server at the address it was requested from, and links to Swagger UI
+         *     (`/docs`) and the landing page (`/`).
          */
         get: operations["getAsyncApiDocs"];
         put?: never;
@@ -858,6 +886,43 @@ export interface components {
             success: true;
             data: components["schemas"]["HealthResponse"];
         };
+        /** @description Where to start with this API. */
+        LandingPageResponse: {
+            /** @description The API's title (`info.title` of openapi.yaml). */
+            title: string;
+            /** @description The API's version (`info.version` of openapi.yaml). */
+            version: string;
+            /** @description The documentation, the documents and the probes, by role. */
+            links: {
+                apiDocs: components["schemas"]["DocumentLink"];
+                asyncApiDocs: components["schemas"]["DocumentLink"];
+                openApiDocument: components["schemas"]["DocumentLink"];
+                asyncApiDocument: components["schemas"]["DocumentLink"];
+                health: components["schemas"]["DocumentLink"];
+                readiness: components["schemas"]["DocumentLink"];
+            };
+        };
+        /** @description A link to a resource of this server. */
+        DocumentLink: {
+            /**
+             * Format: uri-reference
+             * @description Relative to this server.
+             * @example /docs
+             */
+            href: string;
+            /**
+             * @description The media type the target answers with.
+             * @example text/html
+             */
+            type: string;
+            /** @example HTTP API (Swagger UI) */
+            title: string;
+        };
+        LandingPageEnvelope: components["schemas"]["CommonResponse"] & {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["LandingPageResponse"];
+        };
     };
     responses: {
         /**
@@ -1067,8 +1132,9 @@ export interface components {
          */
         DayNumber: number;
         /**
-         * @description `nextCursor` of the previous page; omit for the first page.
-         * @example 42
+         * @description `nextCursor` of the previous page; omit for the first page. It is the id of an item of the
+         *     previous page, so no fixed value is valid for every caller: there is deliberately no example
+         *     (Swagger UI would prefill it, and "Try it out" would answer `400`).
          */
         Cursor: components["schemas"]["Id"];
         /**
@@ -1128,8 +1194,9 @@ export interface operations {
                  */
                 size?: components["parameters"]["TripPageSize"];
                 /**
-                 * @description `nextCursor` of the previous page; omit for the first page.
-                 * @example 42
+                 * @description `nextCursor` of the previous page; omit for the first page. It is the id of an item of the
+                 *     previous page, so no fixed value is valid for every caller: there is deliberately no example
+                 *     (Swagger UI would prefill it, and "Try it out" would answer `400`).
                  */
                 cursor?: components["parameters"]["Cursor"];
                 /**
@@ -1596,8 +1663,9 @@ export interface operations {
                  */
                 size?: components["parameters"]["ChatPageSize"];
                 /**
-                 * @description `nextCursor` of the previous page; omit for the first page.
-                 * @example 42
+                 * @description `nextCursor` of the previous page; omit for the first page. It is the id of an item of the
+                 *     previous page, so no fixed value is valid for every caller: there is deliberately no example
+                 *     (Swagger UI would prefill it, and "Try it out" would answer `400`).
                  */
                 cursor?: components["parameters"]["Cursor"];
             };
@@ -1641,8 +1709,9 @@ export interface operations {
                  */
                 size?: components["parameters"]["TripPageSize"];
                 /**
-                 * @description `nextCursor` of the previous page; omit for the first page.
-                 * @example 42
+                 * @description `nextCursor` of the previous page; omit for the first page. It is the id of an item of the
+                 *     previous page, so no fixed value is valid for every caller: there is deliberately no example
+                 *     (Swagger UI would prefill it, and "Try it out" would answer `400`).
                  */
                 cursor?: components["parameters"]["Cursor"];
             };
@@ -1809,6 +1878,37 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["PromptTemplateNotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getLandingPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The links, as JSON or as an HTML page. */
+            200: {
+                headers: {
+                    /**
+                     * @description Always `Accept`; the representation depends on it.
+                     * @example Accept
+                     */
+                    Vary: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LandingPageEnvelope"];
+                    "text/html": string;
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -295,6 +295,18 @@ export type UpdatePromptTemplateResponse =
   | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
   | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders };
 
+/** GET / */
+export interface GetLandingPageRequest {
+  path: Record<string, never>;
+  query: Record<string, never>;
+  body: undefined;
+}
+export type GetLandingPageResponse =
+  | { status: 200; body: DataOf<Schemas["LandingPageEnvelope"]>; headers: { Vary: string } & ExtraHeaders }
+  | { status: 200; contentType: "text/html"; body: string; headers: { Vary: string } & ExtraHeaders }
+  | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
+  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders };
+
 /** GET /healthz */
 export interface GetHealthRequest {
   path: Record<string, never>;
@@ -383,6 +395,7 @@ export interface OperationTypes {
   getPromptTemplate: { request: GetPromptTemplateRequest; response: GetPromptTemplateResponse };
   deletePromptTemplate: { request: DeletePromptTemplateRequest; response: DeletePromptTemplateResponse };
   updatePromptTemplate: { request: UpdatePromptTemplateRequest; response: UpdatePromptTemplateResponse };
+  getLandingPage: { request: GetLandingPageRequest; response: GetLandingPageResponse };
   getHealth: { request: GetHealthRequest; response: GetHealthResponse };
   getReadiness: { request: GetReadinessRequest; response: GetReadinessResponse };
   getOpenApiDocument: { request: GetOpenApiDocumentRequest; response: GetOpenApiDocumentResponse };
@@ -421,6 +434,7 @@ export const operationIds = [
   "getPromptTemplate",
   "deletePromptTemplate",
   "updatePromptTemplate",
+  "getLandingPage",
   "getHealth",
   "getReadiness",
   "getOpenApiDocument",

@@ -7,6 +7,8 @@ export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'DELETE' | 'PATCH' | 'HEAD' | 
 export interface ResponseFacts {
   /** null: the response has no body */
   readonly contentType: string | null;
+  /** further media types the handler may choose instead (content negotiation by Accept) */
+  readonly otherContentTypes?: readonly string[];
   readonly headers: readonly string[];
   readonly requiredHeaders: readonly string[];
 }
@@ -1517,6 +1519,55 @@ export const routes: readonly RouteDefinition[] = [
           "RateLimit-Reset"
         ],
         "requiredHeaders": []
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After"
+        ]
+      },
+      "500": {
+        "contentType": "application/json",
+        "headers": [],
+        "requiredHeaders": []
+      }
+    }
+  },
+  {
+    "operationId": "getLandingPage",
+    "method": "GET",
+    "path": "/",
+    "honoPath": "/",
+    "pattern": "^/$",
+    "tags": [
+      "Operations"
+    ],
+    "secured": false,
+    "requiredRole": null,
+    "pathParams": [],
+    "queryParams": [],
+    "body": null,
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "otherContentTypes": [
+          "text/html"
+        ],
+        "headers": [
+          "Vary",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Vary"
+        ]
       },
       "429": {
         "contentType": "application/json",

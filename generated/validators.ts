@@ -38,6 +38,7 @@ export const operationValidators: Readonly<Record<OperationId, OperationValidato
   getPromptTemplate: { params: params.getPromptTemplate_params, body: null, responses: { 200: contracts.openapi_schema_PromptTemplateEnvelope, 400: contracts.openapi_schema_ErrorEnvelope, 401: contracts.openapi_schema_ErrorEnvelope, 403: contracts.openapi_schema_ErrorEnvelope, 404: contracts.openapi_schema_ErrorEnvelope, 429: contracts.openapi_schema_ErrorEnvelope, 500: contracts.openapi_schema_ErrorEnvelope } },
   deletePromptTemplate: { params: params.deletePromptTemplate_params, body: null, responses: { 400: contracts.openapi_schema_ErrorEnvelope, 401: contracts.openapi_schema_ErrorEnvelope, 403: contracts.openapi_schema_ErrorEnvelope, 404: contracts.openapi_schema_ErrorEnvelope, 429: contracts.openapi_schema_ErrorEnvelope, 500: contracts.openapi_schema_ErrorEnvelope } },
   updatePromptTemplate: { params: params.updatePromptTemplate_params, body: bodies.updatePromptTemplate_body, responses: { 200: contracts.openapi_schema_PromptTemplateEnvelope, 400: contracts.openapi_schema_ErrorEnvelope, 401: contracts.openapi_schema_ErrorEnvelope, 403: contracts.openapi_schema_ErrorEnvelope, 404: contracts.openapi_schema_ErrorEnvelope, 413: contracts.openapi_schema_ErrorEnvelope, 429: contracts.openapi_schema_ErrorEnvelope, 500: contracts.openapi_schema_ErrorEnvelope } },
+  getLandingPage: { params: params.getLandingPage_params, body: null, responses: { 200: contracts.openapi_schema_LandingPageEnvelope, 429: contracts.openapi_schema_ErrorEnvelope, 500: contracts.openapi_schema_ErrorEnvelope } },
   getHealth: { params: params.getHealth_params, body: null, responses: { 200: contracts.openapi_schema_HealthEnvelope, 429: contracts.openapi_schema_ErrorEnvelope, 500: contracts.openapi_schema_ErrorEnvelope } },
   getReadiness: { params: params.getReadiness_params, body: null, responses: { 200: contracts.openapi_schema_HealthEnvelope, 429: contracts.openapi_schema_ErrorEnvelope, 500: contracts.openapi_schema_ErrorEnvelope, 503: contracts.openapi_schema_ErrorEnvelope } },
   getOpenApiDocument: { params: params.getOpenApiDocument_params, body: null, responses: { 200: contracts.getOpenApiDocument_response_200, 429: contracts.openapi_schema_ErrorEnvelope, 500: contracts.openapi_schema_ErrorEnvelope } },
@@ -105,6 +106,9 @@ export const schemaValidators = {
     PromptTemplatePageEnvelope: contracts.openapi_schema_PromptTemplatePageEnvelope,
     HealthResponse: contracts.openapi_schema_HealthResponse,
     HealthEnvelope: contracts.openapi_schema_HealthEnvelope,
+    LandingPageResponse: contracts.openapi_schema_LandingPageResponse,
+    DocumentLink: contracts.openapi_schema_DocumentLink,
+    LandingPageEnvelope: contracts.openapi_schema_LandingPageEnvelope,
   },
   asyncapi: {
     StompMessageHeaders: contracts.asyncapi_schema_StompMessageHeaders,

@@ -24,6 +24,7 @@ import { createResponseChecker, type ResponseChecker } from './http/responseVali
 import { createLogger, type Logger } from './logger.js';
 import { memberHandlers } from './members/memberHandlers.js';
 import { createOperationalHandlers } from './operational/operationalHandlers.js';
+import { registerAsyncapiAssets } from './operational/asyncapiPage.js';
 import { loadSpecDocuments } from './operational/specDocuments.js';
 import { registerSwaggerUiAssets } from './operational/swaggerUi.js';
 import { promptHandlers } from './prompts/promptHandlers.js';
@@ -166,6 +167,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   // Request (the limiter reads `body`), which cost about a tenth of a list request.
   app.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
   registerSwaggerUiAssets(app);
+  registerAsyncapiAssets(app);
   const stomp = registerStompEndpoint(
     app,
     {

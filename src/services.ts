@@ -24,4 +24,6 @@ export interface RequestContext {
   log: Logger;
   /** the request path, for error bodies */
   path: string;
+  /** the request's Accept header, for operations documenting several media types */
+  accept: string | undefined;
 }

@@ -11,6 +11,7 @@ export declare const getApiDocs_params: ValidateFunction;
 export declare const getAsyncApiDocs_params: ValidateFunction;
 export declare const getAsyncApiDocument_params: ValidateFunction;
 export declare const getHealth_params: ValidateFunction;
+export declare const getLandingPage_params: ValidateFunction;
 export declare const getMe_params: ValidateFunction;
 export declare const getMyName_params: ValidateFunction;
 export declare const getOpenApiDocument_params: ValidateFunction;

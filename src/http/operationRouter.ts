@@ -13,7 +13,7 @@ import { readJsonBody } from './readJsonBody.js';
 import type { ResponseChecker } from './responseValidation.js';
 import { toFieldErrors } from './validationErrors.js';
 
-type AnyResult = { status: number; body?: unknown; headers?: Record<string, string> };
+type AnyResult = { status: number; body?: unknown; headers?: Record<string, string>; contentType?: string };
 type AnyHandler = (request: { path: unknown; query: unknown; body: unknown }, ctx: RequestContext) => AnyResult | Promise<AnyResult>;
 
 export interface OperationRouterOptions {
@@ -41,7 +41,7 @@ async function runOperation(c: Context<HttpEnv>, route: RouteDefinition, options
     }
   }
 
-  const ctx: RequestContext = { services, principal, requestId: c.get('requestId'), log: c.get('log'), path: c.req.path };
+  const ctx: RequestContext = { services, principal, requestId: c.get('requestId'), log: c.get('log'), path: c.req.path, accept: c.req.header('accept') };
   const handler = handlers[route.operationId] as unknown as AnyHandler;
   const result = await handler({ path: params.path, query: params.query, body }, ctx);
   return sendResult(c, route, result, checker);
@@ -50,9 +50,10 @@ async function runOperation(c: Context<HttpEnv>, route: RouteDefinition, options
 function sendResult(c: Context<HttpEnv>, route: RouteDefinition, result: AnyResult, checker: ResponseChecker): Response {
   const facts = route.responses[result.status];
   const headers: Record<string, string> = { ...result.headers };
-  const contentType = facts?.contentType ?? (result.body === undefined ? null : 'application/json');
+  // A handler names contentType only when it chose one of the response's other media types.
+  const contentType = result.contentType ?? facts?.contentType ?? (result.body === undefined ? null : 'application/json');
   const payload = contentType === 'application/json' ? envelope(result.status, result.body) : result.body;
-  const problems = checker.check(route, result.status, headers, contentType === null ? undefined : payload);
+  const problems = checker.check(route, result.status, headers, contentType === null ? undefined : payload, result.contentType);
   if (problems.length > 0) throw new Error(`response of ${route.operationId} violates the spec: ${problems.join('; ')}`);
   if (contentType === null) return c.body(null, result.status as 204, headers);
   if (contentType === 'application/json') return c.json(payload, result.status as 200, headers);

@@ -17,8 +17,11 @@ export interface ResponseChecker {
   mode: ResponseValidationMode;
   /** Violations seen so far (kept in strict mode, for tests to assert on). */
   readonly violations: ResponseViolation[];
-  /** Returns the problems of this response; empty when it matches the spec. */
-  check(route: RouteDefinition, status: number, headers: Headers | Record<string, string>, body: unknown): string[];
+  /**
+   * Returns the problems of this response; empty when it matches the spec. `contentType` names the
+   * media type sent when it is not the response's first documented one (content negotiation).
+   */
+  check(route: RouteDefinition, status: number, headers: Headers | Record<string, string>, body: unknown, contentType?: string): string[];
 }
 
 function formatErrors(validate: ValidateFunction): string[] {
@@ -30,7 +33,7 @@ export function createResponseChecker(mode: ResponseValidationMode, log: Logger)
   return {
     mode,
     violations,
-    check(route, status, headers, body) {
+    check(route, status, headers, body, contentType) {
       if (mode === 'off') return [];
       const problems: string[] = [];
       const facts = route.responses[status];
@@ -39,8 +42,16 @@ export function createResponseChecker(mode: ResponseValidationMode, log: Logger)
       } else {
         const has = (name: string) => (headers instanceof Headers ? headers.has(name) : Object.keys(headers).some((h) => h.toLowerCase() === name.toLowerCase()));
         for (const header of facts.requiredHeaders) if (!has(header)) problems.push(`required header ${header} is missing`);
-        const validate = operationValidators[route.operationId].responses[status];
-        if (validate && !validate(body)) problems.push(...formatErrors(validate));
+        const alternative = contentType !== undefined && contentType !== facts.contentType;
+        if (alternative && !facts.otherContentTypes?.includes(contentType)) {
+          problems.push(`media type ${contentType} is not documented for ${route.operationId} ${status}`);
+        } else if (alternative) {
+          // Alternatives are text representations (codegen allows text/* only); the validator below is the first media type's.
+          if (typeof body !== 'string') problems.push(`body of ${contentType} must be text`);
+        } else {
+          const validate = operationValidators[route.operationId].responses[status];
+          if (validate && !validate(body)) problems.push(...formatErrors(validate));
+        }
       }
       if (problems.length > 0) {
         violations.push({ operationId: route.operationId, status, problems });

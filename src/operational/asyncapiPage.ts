@@ -1,43 +1,64 @@
-// A small, dependency-free HTML rendering of the bundled asyncapi.yaml for /docs/asyncapi: servers,
-// channels with their operations, and every message with its payload schema and examples.
-const escape = (text: unknown): string =>
-  String(text ?? '').replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+// /docs/asyncapi: the bundled asyncapi.yaml rendered by @asyncapi/react-component's standalone
+// bundle (React and the AsyncAPI parser included), its assets served from the installed package
+// (no CDN). The document is embedded in the page as JSON, so the page loads nothing else.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Hono } from 'hono';
+import { escapeHtml, navBar, navBarCss } from './docLinks.js';
+import { registerStaticAssets } from './staticAssets.js';
 
-const pre = (value: unknown) => `<pre>${escape(typeof value === 'string' ? value : JSON.stringify(value, null, 2))}</pre>`;
+const require = createRequire(import.meta.url);
+const packageDir = path.dirname(require.resolve('@asyncapi/react-component/package.json'));
+
+/** JSON that is safe inside a <script> element: no `<` can close it, no `&` or `>` can confuse a parser. */
+const scriptSafeJson = (value: unknown) => JSON.stringify(value).replace(/[<>&]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 export function renderAsyncapiPage(doc: Record<string, any>): string {
-  const messages = doc.components?.messages ?? {};
-  const schemas = doc.components?.schemas ?? {};
-  const refName = (ref: string | undefined) => ref?.split('/').pop() ?? '';
-  const operations = Object.entries<any>(doc.operations ?? {});
-  const channelRows = Object.entries<any>(doc.channels ?? {})
-    .map(([name, channel]) => {
-      const ops = operations.filter(([, op]) => refName(op.channel?.$ref) === name);
-      return `<tr><td><code>${escape(channel.address)}</code></td><td>${ops.map(([id, op]) => `${escape(op.action)} <code>${escape(id)}</code>`).join('<br>')}</td><td>${Object.values<any>(channel.messages ?? {}).map((m) => `<a href="#message-${escape(refName(m.$ref))}">${escape(refName(m.$ref))}</a>`).join(', ')}</td><td>${escape(channel.description)}</td></tr>`;
-    })
-    .join('\n');
-  const messageSections = Object.entries<any>(messages)
-    .map(([name, message]) => {
-      const payloadName = refName(message.payload?.$ref);
-      return `<section id="message-${escape(name)}"><h3>${escape(message.title ?? name)}</h3><p>${escape(message.summary)}</p>
-<h4>Payload <code>${escape(payloadName)}</code></h4>${pre(schemas[payloadName] ?? message.payload)}
-${(message.examples ?? []).map((ex: any) => `<h4>Example: ${escape(ex.name)}</h4>${pre(ex.payload)}`).join('\n')}</section>`;
-    })
-    .join('\n');
-  const servers = Object.entries<any>(doc.servers ?? {})
-    .map(([name, s]) => `<h3>${escape(name)}: <code>${escape(s.protocol)}://${escape(s.host)}${escape(s.pathname ?? '')}</code></h3>${pre(s.description)}`)
-    .join('\n');
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escape(doc.info?.title)}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem;line-height:1.4}pre{background:#f4f4f4;padding:.75rem;overflow:auto;white-space:pre-wrap}table{border-collapse:collapse;width:100%}td,th{border:1px solid #ccc;padding:.4rem;vertical-align:top;text-align:left}</style>
-</head><body>
-<h1>${escape(doc.info?.title)} <small>${escape(doc.info?.version)}</small></h1>
-<p>AsyncAPI ${escape(doc.asyncapi)} · <a href="/asyncapi.yaml">asyncapi.yaml</a> · <a href="/docs">HTTP API</a></p>
-${pre(doc.info?.description)}
-<h2>Servers</h2>${servers}
-<h2>Channels</h2><table><tr><th>Address</th><th>Operations</th><th>Messages</th><th>Description</th></tr>
-${channelRows}</table>
-<h2>Messages</h2>${messageSections}
-</body></html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>${escapeHtml(doc.info?.title)}</title>
+  <link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png">
+  <link rel="stylesheet" href="/docs/asyncapi/assets/default.min.css">
+  <style>${navBarCss}body{margin:0;font-family:system-ui,sans-serif}</style>
+</head>
+<body>
+  ${navBar('/docs/asyncapi')}
+  <div id="asyncapi"></div>
+  <script type="application/json" id="asyncapi-document">${scriptSafeJson(doc)}</script>
+  <script src="/docs/asyncapi/assets/standalone.js"></script>
+  <script src="/docs/asyncapi/assets/init.js"></script>
+</body>
+</html>
 `;
+}
+
+// The document names the default local start as the host of its STOMP server (or a host template
+// with variables whose defaults are that start). The page shows the address the browser actually
+// used instead: as the host, and wherever the declared address is quoted in the server's texts or
+// in info.description. Only servers a client connects to over WebSocket are changed (not, e.g., an
+// in-process one). Variables the host no longer uses are dropped (the parser rejects unused ones).
+export const asyncapiInitScript = `const asyncapi = JSON.parse(document.getElementById('asyncapi-document').textContent);
+for (const server of Object.values(asyncapi.servers ?? {})) {
+  if (!['stomp', 'stomps', 'ws', 'wss'].includes(server.protocol)) continue;
+  const declared = String(server.host).replace(/\\{([^}]+)\\}/g, (whole, name) => server.variables?.[name]?.default ?? whole);
+  for (const [texts, key] of [[server, 'summary'], [server, 'description'], [asyncapi.info, 'description']]) {
+    if (typeof texts?.[key] === 'string') texts[key] = texts[key].split(declared).join(window.location.host);
+  }
+  server.host = window.location.host;
+  const stillUsed = Object.keys(server.variables ?? {}).filter((name) => String(server.pathname ?? '').includes('{' + name + '}'));
+  if (stillUsed.length > 0) server.variables = Object.fromEntries(stillUsed.map((name) => [name, server.variables[name]]));
+  else delete server.variables;
+}
+AsyncApiStandalone.render({ schema: asyncapi, config: { show: { sidebar: true } } }, document.getElementById('asyncapi'));
+`;
+
+export function registerAsyncapiAssets(app: Hono<any>): void {
+  registerStaticAssets(app, '/docs/asyncapi/assets', {
+    'init.js': { text: asyncapiInitScript, type: 'text/javascript; charset=utf-8' },
+    'standalone.js': { file: path.join(packageDir, 'browser/standalone/index.js'), type: 'text/javascript; charset=utf-8' },
+    'default.min.css': { file: path.join(packageDir, 'styles/default.min.css'), type: 'text/css; charset=utf-8' },
+  });
 }

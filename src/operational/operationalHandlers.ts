@@ -2,18 +2,26 @@
 import type { Handlers } from '../../generated/operations.js';
 import { AppError } from '../http/appError.js';
 import type { RequestContext } from '../services.js';
+import { preferredMediaType } from '../http/mediaType.js';
 import { renderAsyncapiPage } from './asyncapiPage.js';
+import { landingPageData, renderLandingPage } from './landingPage.js';
 import type { SpecDocuments } from './specDocuments.js';
 import { swaggerUiPage } from './swaggerUi.js';
 
 type OperationalHandlers = Pick<
   Handlers<RequestContext>,
-  'getHealth' | 'getReadiness' | 'getOpenApiDocument' | 'getAsyncApiDocument' | 'getApiDocs' | 'getAsyncApiDocs'
+  'getLandingPage' | 'getHealth' | 'getReadiness' | 'getOpenApiDocument' | 'getAsyncApiDocument' | 'getApiDocs' | 'getAsyncApiDocs'
 >;
 
 export function createOperationalHandlers(documents: SpecDocuments): OperationalHandlers {
   const asyncapiPage = renderAsyncapiPage(documents.asyncapi);
+  const info = documents.openapi.info;
+  const landing = { data: landingPageData(info), html: renderLandingPage(info) };
   return {
+    getLandingPage: (_request, ctx) =>
+      preferredMediaType(ctx.accept, ['application/json', 'text/html']) === 'text/html'
+        ? { status: 200, contentType: 'text/html', body: landing.html, headers: { Vary: 'Accept' } }
+        : { status: 200, body: landing.data, headers: { Vary: 'Accept' } },
     getHealth: () => ({ status: 200, body: { status: 'UP' } }),
     getReadiness(_request, ctx) {
       try {

@@ -9,6 +9,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 export interface SpecDocuments {
   openapiYaml: string;
+  openapi: Record<string, any>;
   asyncapiYaml: string;
   asyncapi: Record<string, any>;
 }
@@ -16,5 +17,5 @@ export interface SpecDocuments {
 export function loadSpecDocuments(): SpecDocuments {
   const openapiYaml = fs.readFileSync(path.join(root, 'specs', 'openapi.yaml'), 'utf8');
   const asyncapiYaml = fs.readFileSync(path.join(root, 'generated', 'asyncapi.bundled.yaml'), 'utf8');
-  return { openapiYaml, asyncapiYaml, asyncapi: YAML.parse(asyncapiYaml) };
+  return { openapiYaml, openapi: YAML.parse(openapiYaml), asyncapiYaml, asyncapi: YAML.parse(asyncapiYaml) };
 }

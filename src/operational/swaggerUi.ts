@@ -1,57 +1,67 @@
 // Swagger UI for /openapi.yaml, with its assets served from the swagger-ui-dist package (no CDN).
-import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Hono } from 'hono';
+import { navBar, navBarCss } from './docLinks.js';
+import { registerStaticAssets } from './staticAssets.js';
 
 const require = createRequire(import.meta.url);
 const assetsDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
-const assets: Record<string, string> = {
-  'swagger-ui.css': 'text/css; charset=utf-8',
-  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
-  'swagger-ui-standalone-preset.js': 'text/javascript; charset=utf-8',
-  'favicon-32x32.png': 'image/png',
-};
+const fromPackage = (file: string, type: string) => ({ file: path.join(assetsDir, file), type });
 
 export const swaggerUiPage = `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>Trip Itinerary Service API</title>
   <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
   <link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png">
+  <style>${navBarCss}body{margin:0}</style>
 </head>
 <body>
+  ${navBar('/docs')}
   <div id="swagger-ui"></div>
   <script src="/docs/assets/swagger-ui-bundle.js"></script>
-  <script src="/docs/assets/swagger-ui-standalone-preset.js"></script>
   <script src="/docs/assets/init.js"></script>
 </body>
 </html>
 `;
 
-const initScript = `window.ui = SwaggerUIBundle({
+// "Try it out" must call the server that serves this page, at whatever address the browser reached
+// it; the document's own `servers` name the default local start. The raw /openapi.yaml is left as
+// written: only this page's copy of the parsed document gets the page's origin as its server.
+// No online validator (validatorUrl) and no top bar with its "Explore" box: the page loads only
+// this server's document, from this server.
+const initScript = `const thisServer = () => ({
+  statePlugins: {
+    spec: {
+      wrapActions: {
+        updateJsonSpec: (update) => (spec) =>
+          update({ ...spec, servers: [{ url: window.location.origin, description: 'This server (the one serving these docs)' }] }),
+      },
+    },
+  },
+});
+window.ui = SwaggerUIBundle({
   url: '/openapi.yaml',
   dom_id: '#swagger-ui',
   deepLinking: true,
-  presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
-  layout: 'StandaloneLayout',
+  presets: [SwaggerUIBundle.presets.apis],
+  plugins: [thisServer],
+  layout: 'BaseLayout',
+  validatorUrl: 'none',
 });
 `;
 
-/** Static asset routes; the page itself is the getApiDocs operation. */
+/** Static asset routes and /docs/ (a redirect); the page itself is the getApiDocs operation. */
 export function registerSwaggerUiAssets(app: Hono<any>): void {
-  const cache = new Map<string, Buffer>();
-  app.get('/docs/assets/init.js', (c) => c.body(initScript, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=3600' }));
-  app.get('/docs/assets/:file', (c) => {
-    const file = c.req.param('file');
-    const type = assets[file];
-    if (!type) return c.notFound();
-    let content = cache.get(file);
-    if (!content) {
-      content = fs.readFileSync(path.join(assetsDir, file));
-      cache.set(file, content);
-    }
-    return c.body(new Uint8Array(content), 200, { 'content-type': type, 'cache-control': 'public, max-age=86400' });
+  // The trailing-slash address people type; relative asset URLs are not used, so a redirect suffices.
+  app.get('/docs/', (c) => c.redirect('/docs', 301));
+  registerStaticAssets(app, '/docs/assets', {
+    'init.js': { text: initScript, type: 'text/javascript; charset=utf-8' },
+    'swagger-ui.css': fromPackage('swagger-ui.css', 'text/css; charset=utf-8'),
+    'swagger-ui-bundle.js': fromPackage('swagger-ui-bundle.js', 'text/javascript; charset=utf-8'),
+    'favicon-32x32.png': fromPackage('favicon-32x32.png', 'image/png'),
   });
 }

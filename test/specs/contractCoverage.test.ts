@@ -26,6 +26,7 @@ const contract: [operationId: string, method: string, path: string, success: num
   ['createPromptTemplate', 'post', '/api/v1/admin/prompts', 201],
   ['updatePromptTemplate', 'patch', '/api/v1/admin/prompts/{promptId}', 200],
   ['deletePromptTemplate', 'delete', '/api/v1/admin/prompts/{promptId}', 204],
+  ['getLandingPage', 'get', '/', 200],
   ['getHealth', 'get', '/healthz', 200],
   ['getReadiness', 'get', '/readyz', 200],
   ['getOpenApiDocument', 'get', '/openapi.yaml', 200],
@@ -56,7 +57,7 @@ describe('openapi.yaml against CONTRACT.md §3', () => {
       expect(statuses, op.operationId).toContain(500);
     }
     expect(operations.filter((o) => !o.secured).map((o) => o.operationId).sort()).toEqual(
-      ['devLogin', 'getApiDocs', 'getAsyncApiDocs', 'getAsyncApiDocument', 'getHealth', 'getOpenApiDocument', 'getReadiness', 'reissueToken'],
+      ['devLogin', 'getApiDocs', 'getAsyncApiDocs', 'getAsyncApiDocument', 'getHealth', 'getLandingPage', 'getOpenApiDocument', 'getReadiness', 'reissueToken'],
     );
   });
 

@@ -36,7 +36,8 @@ const parameterCases: Case[] = operations
     const raw = [...(paramsSpec.parameters ?? []), ...(paramsSpec[op.method].parameters ?? [])].map((p: any) =>
       p.$ref ? (openapi.components as any).parameters[p.$ref.split('/').pop()] : p,
     );
-    const group = (where: string) => Object.fromEntries(raw.filter((p: any) => p.in === where).map((p: any) => [p.name, String(p.example)]));
+    // A parameter may have no example (e.g. cursor: no fixed value is valid for every caller).
+    const group = (where: string) => Object.fromEntries(raw.filter((p: any) => p.in === where && p.example !== undefined).map((p: any) => [p.name, String(p.example)]));
     return [`${op.operationId} parameters`, operationValidators[op.operationId as OperationId].params, { path: group('path'), query: group('query') }];
   });
 const schemaCases = (doc: any, validators: Record<string, ValidateFunction>): Case[] =>

@@ -1,0 +1,143 @@
+// The landing page (GET /, JSON or HTML by Accept), the /docs/ redirect, the docs assets served
+// from installed packages, and the AsyncAPI page's document and address rewriting. What a real
+// browser does with them is in test/browser/.
+import vm from 'node:vm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asyncapiInitScript } from '../../src/operational/asyncapiPage.js';
+import { loadSpecDocuments } from '../../src/operational/specDocuments.js';
+import { startTestApp, type TestApp } from '../support/testApp.js';
+
+let t: TestApp;
+beforeAll(() => {
+  t = startTestApp();
+});
+afterAll(() => t.close());
+
+const browserAccept = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+
+describe('GET / (landing page)', () => {
+  it('answers an API client with the links as JSON in the envelope, varying on Accept', async () => {
+    for (const headers of [{}, { accept: '*/*' }, { accept: 'application/json' }] as Record<string, string>[]) {
+      const res = await t.request('GET', '/', { headers });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toContain('application/json');
+      expect(res.headers.get('vary')).toBe('Accept');
+      expect(res.body).toMatchObject({ success: true, status: 200, data: { title: 'Trip Itinerary Service API', version: '1.0.0' } });
+    }
+  });
+
+  it('links Swagger UI, the AsyncAPI page, both specs and both probes, and every link answers 200 with its announced type', async () => {
+    const { links } = (await t.request('GET', '/')).body.data as { links: Record<string, { href: string; type: string }> };
+    expect(Object.values(links).map((link) => link.href)).toEqual(['/docs', '/docs/asyncapi', '/openapi.yaml', '/asyncapi.yaml', '/healthz', '/readyz']);
+    for (const link of Object.values(links)) {
+      const res = await t.request('GET', link.href);
+      expect([link.href, res.status]).toEqual([link.href, 200]);
+      expect(res.headers.get('content-type'), link.href).toContain(link.type);
+    }
+  });
+
+  it('answers a browser with an HTML page holding the same links', async () => {
+    const res = await t.request('GET', '/', { headers: { accept: browserAccept } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('vary')).toBe('Accept');
+    for (const href of ['/docs', '/docs/asyncapi', '/openapi.yaml', '/asyncapi.yaml', '/healthz', '/readyz']) expect(res.text).toContain(`href="${href}"`);
+    expect(res.text).not.toMatch(/https?:\/\//);
+  });
+
+  it('is in the strict response check like every operation (HTML is a documented alternative, not a violation)', async () => {
+    await t.request('GET', '/', { headers: { accept: 'text/html' } });
+    expect(t.app.checker.violations).toEqual([]);
+  });
+});
+
+describe('docs routes', () => {
+  it('/docs/ redirects to Swagger UI at /docs', async () => {
+    const res = await t.request('GET', '/docs/');
+    expect([res.status, res.headers.get('location')]).toEqual([301, '/docs']);
+  });
+
+  it('both docs pages link each other and the landing page, with no address of their own', async () => {
+    for (const page of ['/docs', '/docs/asyncapi']) {
+      const res = await t.request('GET', page);
+      for (const href of ['/', '/docs', '/docs/asyncapi', '/openapi.yaml', '/asyncapi.yaml']) expect(res.text, page).toContain(`href="${href}"`);
+      // The AsyncAPI page embeds the document as written; its init script swaps in the page's address (below).
+      const markup = res.text.replace(/<script type="application\/json"[^]*?<\/script>/, '');
+      expect(markup, page).not.toMatch(/localhost|https?:\/\/|wss?:\/\//);
+    }
+  });
+
+  it('serves the AsyncAPI page with the react component and its styles from node_modules', async () => {
+    const page = await t.request('GET', '/docs/asyncapi');
+    expect(page.text).toContain('<script src="/docs/asyncapi/assets/standalone.js"></script>');
+    const bundle = await t.request('GET', '/docs/asyncapi/assets/standalone.js');
+    expect([bundle.status, bundle.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
+    expect(bundle.text).toContain('AsyncApiStandalone');
+    const css = await t.request('GET', '/docs/asyncapi/assets/default.min.css');
+    expect([css.status, css.headers.get('content-type')]).toEqual([200, 'text/css; charset=utf-8']);
+  });
+
+  it('embeds the bundled asyncapi.yaml in the AsyncAPI page as JSON that no text in it can break out of', async () => {
+    const documents = loadSpecDocuments();
+    const page = await t.request('GET', '/docs/asyncapi');
+    const embedded = /<script type="application\/json" id="asyncapi-document">([^<]*)<\/script>/.exec(page.text);
+    expect(embedded).not.toBeNull();
+    expect(JSON.parse(embedded![1]!)).toEqual(documents.asyncapi);
+  });
+
+  it('serves only the listed asset names (an inherited property name is not a file)', async () => {
+    for (const name of ['constructor', '__proto__', 'toString', 'package.json', '..%2F..%2Fpackage.json']) {
+      expect((await t.request('GET', `/docs/assets/${name}`)).status, name).toBe(404);
+      expect((await t.request('GET', `/docs/asyncapi/assets/${name}`)).status, name).toBe(404);
+    }
+  });
+});
+
+describe('the AsyncAPI page shows the address it was opened at', () => {
+  function render(document: unknown, host = '10.1.2.3:18999'): any {
+    let schema: unknown;
+    vm.runInNewContext(asyncapiInitScript, {
+      document: { getElementById: (id: string) => (id === 'asyncapi-document' ? { textContent: JSON.stringify(document) } : {}) },
+      window: { location: { host } },
+      AsyncApiStandalone: { render: (props: { schema: unknown }) => (schema = props.schema) },
+    });
+    return JSON.parse(JSON.stringify(schema));
+  }
+
+  it('puts the host of the page in place of the STOMP server host of asyncapi.yaml, also where the texts quote it', () => {
+    const { asyncapi } = loadSpecDocuments();
+    const declared = asyncapi.servers.stomp.host;
+    const shown = render(asyncapi);
+    expect(shown.servers.stomp.host).toBe('10.1.2.3:18999');
+    expect(JSON.stringify([shown.servers.stomp, shown.info])).not.toContain(declared);
+    expect(shown.servers.stomp.pathname).toBe(asyncapi.servers.stomp.pathname);
+  });
+
+  it('resolves a host template with variables and drops the variables the host used', () => {
+    const shown = render({
+      info: { description: 'Open `ws://localhost:8080/ws-stomp`.' },
+      servers: {
+        stomp: {
+          host: '{host}:{port}',
+          pathname: '/{base}/ws-stomp',
+          protocol: 'stomp',
+          summary: 'At ws://localhost:8080/ws-stomp by default.',
+          variables: { host: { default: 'localhost' }, port: { default: '8080' }, base: { default: 'v1' } },
+        },
+      },
+    });
+    expect(shown.servers.stomp).toEqual({
+      host: '10.1.2.3:18999',
+      pathname: '/{base}/ws-stomp',
+      protocol: 'stomp',
+      summary: 'At ws://10.1.2.3:18999/ws-stomp by default.',
+      variables: { base: { default: 'v1' } },
+    });
+    expect(shown.info.description).toBe('Open `ws://10.1.2.3:18999/ws-stomp`.');
+  });
+
+  it('leaves servers that are not reached over WebSocket alone', () => {
+    const internal = { host: 'localhost', protocol: 'in-process' };
+    expect(render({ servers: { internal } }).servers.internal).toEqual(internal);
+  });
+});
