@@ -2,7 +2,7 @@
 // documented responses `{status, body}`, plus the `Handlers` map type. An undocumented status, a
 // wrong body, a missing handler or a handler for an unknown operation does not compile.
 import { GENERATED_HEADER, pascalCase, propertyKey } from './naming.js';
-import { resolveRef, type OperationFact, type ResponseFact } from './openapiModel.js';
+import { resolveRef, serverResponseHeaders, type OperationFact, type ResponseFact } from './openapiModel.js';
 
 type Json = any;
 
@@ -32,14 +32,15 @@ function paramsType(op: OperationFact, location: 'path' | 'query'): string {
   return defaults.length ? `WithDefaults<${base}, ${defaults.join(' | ')}>` : base;
 }
 
-function responseMember(response: ResponseFact): string {
+function responseMember(response: ResponseFact, serverHeaders: string[]): string {
   const parts = [`status: ${response.status}`];
   if (response.contentType === null) parts.push('body?: undefined');
   else if (response.contentType === 'application/json' && response.schemaName) parts.push(`body: DataOf<Schemas[${JSON.stringify(response.schemaName)}]>`);
   else if (response.contentType === 'application/json') throw new Error(`status ${response.status}: JSON responses must reference a named envelope schema`);
   else parts.push('body: string');
-  if (response.requiredHeaders.length) {
-    parts.push(`headers: { ${response.requiredHeaders.map((h) => `${propertyKey(h)}: string`).join('; ')} } & ExtraHeaders`);
+  const handlerHeaders = response.requiredHeaders.filter((h) => !serverHeaders.includes(h));
+  if (handlerHeaders.length) {
+    parts.push(`headers: { ${handlerHeaders.map((h) => `${propertyKey(h)}: string`).join('; ')} } & ExtraHeaders`);
   } else {
     parts.push('headers?: ExtraHeaders');
   }
@@ -48,6 +49,7 @@ function responseMember(response: ResponseFact): string {
 
 export function emitOperationTypes(spec: Json, operations: OperationFact[]): string {
   const out: string[] = [GENERATED_HEADER];
+  const serverHeaders = serverResponseHeaders(operations);
   out.push(`import type { components, operations } from './openapi.js';
 
 type Schemas = components['schemas'];
@@ -67,7 +69,7 @@ export interface ${name}Request {
   body: ${bodyType(spec, op)};
 }
 export type ${name}Response =
-${op.responses.map((r) => `  | ${responseMember(r)}`).join('\n')};
+${op.responses.map((r) => `  | ${responseMember(r, serverHeaders)}`).join('\n')};
 `);
   }
   out.push(`export interface OperationTypes {

@@ -3,7 +3,17 @@ export interface paths {
     "/api/v1/trips": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -31,7 +41,17 @@ export interface paths {
     "/api/v1/trips/{tripPlanId}": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path: {
                 /**
                  * @description Id of one of the caller's trip plans.
@@ -73,7 +93,17 @@ export interface paths {
     "/api/v1/trips/{tripPlanId}/cancel": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path: {
                 /**
                  * @description Id of one of the caller's trip plans.
@@ -101,7 +131,17 @@ export interface paths {
     "/api/v1/trips/daily-plans/{tripPlanId}": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path: {
                 /**
                  * @description Id of one of the caller's trip plans.
@@ -129,7 +169,17 @@ export interface paths {
     "/api/v1/trips/{tripPlanId}/daily-plans/{dayNumber}/scheduled-places": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path: {
                 /**
                  * @description Id of one of the caller's trip plans.
@@ -164,7 +214,17 @@ export interface paths {
     "/api/v1/auth/dev-login": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -186,7 +246,17 @@ export interface paths {
     "/api/v1/auth/reissue": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -208,7 +278,17 @@ export interface paths {
     "/api/v1/auth/logout": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -228,7 +308,17 @@ export interface paths {
     "/api/v1/members/me": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -248,7 +338,17 @@ export interface paths {
     "/api/v1/members/me/name": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -268,7 +368,17 @@ export interface paths {
     "/api/v1/chats/{chatRoomId}/messages": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path: {
                 /**
                  * @description Id of the chat room of one of the caller's trip plans.
@@ -296,7 +406,17 @@ export interface paths {
     "/api/v1/admin/prompts": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -321,7 +441,17 @@ export interface paths {
     "/api/v1/admin/prompts/{promptId}": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path: {
                 /**
                  * @description Id of a prompt template.
@@ -356,7 +486,17 @@ export interface paths {
     "/healthz": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -376,7 +516,17 @@ export interface paths {
     "/readyz": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -396,7 +546,17 @@ export interface paths {
     "/openapi.yaml": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -416,7 +576,17 @@ export interface paths {
     "/asyncapi.yaml": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -436,7 +606,17 @@ export interface paths {
     "/docs": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -456,7 +636,17 @@ export interface paths {
     "/docs/asyncapi": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -523,34 +713,34 @@ export interface components {
          */
         TimeOfDay: "MORNING" | "AFTERNOON" | "EVENING";
         /**
-         * @description The envelope of every JSON response. Each concrete envelope below narrows `success` and
-         *     gives `data` its type; no envelope accepts extra fields.
+         * @description A request id, 1 to 128 characters of `A-Z a-z 0-9 . _ -` (a UUID fits).
+         * @example 3f2b9c1e-8d4a-4f7e-9b1a-2c5d6e7f8a90
          */
-        CommonResponse: {
-            /** @description true for 2xx responses, false otherwise. */
-            success: boolean;
-            /**
-             * Format: int32
-             * @description The HTTP status of this response.
-             */
-            status: number;
-            /** @description The payload; its schema depends on the operation and status. */
-            data: unknown;
-        };
-        ErrorEnvelope: components["schemas"]["CommonResponse"] & {
+        RequestId: string;
+        /**
+         * @description The envelope of every JSON response: `{success, status, data}`, with `status` repeating the
+         *     HTTP status. OpenAPI has no generic `CommonResponse<T>` that SDK generators can type, so each
+         *     operation's envelope is its own closed schema with a concrete `data` (`TripPlanDetailEnvelope`,
+         *     `ErrorEnvelope`, ...). This schema is their union, for client code that handles any response.
+         */
+        CommonResponse: components["schemas"]["ChannelIdEnvelope"] | components["schemas"]["TripPlanPageEnvelope"] | components["schemas"]["TripPlanDetailEnvelope"] | components["schemas"]["MessageEnvelope"] | components["schemas"]["DailyPlanListEnvelope"] | components["schemas"]["TokenEnvelope"] | components["schemas"]["MemberEnvelope"] | components["schemas"]["MemberNameEnvelope"] | components["schemas"]["ChatMessagePageEnvelope"] | components["schemas"]["PromptTemplateEnvelope"] | components["schemas"]["PromptTemplatePageEnvelope"] | components["schemas"]["HealthEnvelope"] | components["schemas"]["ErrorEnvelope"];
+        /**
+         * Format: int32
+         * @description The HTTP status of the response, repeated in its envelope.
+         * @example 200
+         */
+        HttpStatus: number;
+        /** @description The `CommonResponse` of every error (4xx, 5xx). */
+        ErrorEnvelope: {
             /** @constant */
             success: false;
+            status: components["schemas"]["HttpStatus"];
             data: components["schemas"]["ErrorResponse"];
         };
         /** @description What went wrong. Also sent, without envelope, on the STOMP errors channel. */
         ErrorResponse: {
             timestamp: components["schemas"]["Instant"];
-            /**
-             * @description Stable error code: COMMON001/002/403/404/405/413/429/500/503, AUTH001/002/004/011,
-             *     TRIP101/103/104/106, CHAT102/301, MEMBER001, AI002/005, WS001/002/004/005/102.
-             * @example TRIP101
-             */
-            code: string;
+            code: components["schemas"]["ErrorCode"];
             /** @description Human-readable explanation; do not parse it. */
             message: string;
             /** @description The request path, or the STOMP destination. */
@@ -558,6 +748,17 @@ export interface components {
             /** @description Every failing field for COMMON001, null otherwise. */
             errors: components["schemas"]["FieldError"][] | null;
         };
+        /**
+         * @description Every error code of this API and of the STOMP side (`asyncapi.yaml`), kept from the original
+         *     service so existing clients keep working. Each alternative is one code: its meaning
+         *     (`description`), `x-http-status` when an HTTP response carries it, `x-stomp` when STOMP does
+         *     (`error-frame`: the `error-code` header of an `ERROR` frame; `errors-channel`: an
+         *     `ErrorResponse` on `/user/sub/errors/{chatRoomId}`), and `x-default-message`, the `message`
+         *     sent when nothing more specific is said. The server's code table is generated from this list,
+         *     so the server cannot send a code that is not here. New codes may be added in a minor version
+         *     (`x-open-enum`): treat an unknown code like the HTTP status or the channel it came with.
+         */
+        ErrorCode: "COMMON001" | "COMMON002" | "COMMON403" | "COMMON404" | "COMMON405" | "COMMON413" | "COMMON429" | "COMMON500" | "COMMON503" | "AUTH001" | "AUTH002" | "AUTH004" | "AUTH011" | "TRIP101" | "TRIP103" | "TRIP104" | "TRIP106" | "CHAT102" | "CHAT301" | "MEMBER001" | "AI002" | "AI005" | "WS001" | "WS002" | "WS004" | "WS005" | "WS102";
         FieldError: {
             /** @description Where the value sits, e.g. `body.themes[2]`, `query.size`, `path.tripPlanId`. */
             field: string;
@@ -568,19 +769,48 @@ export interface components {
         MessageResponse: {
             message: string;
         };
-        MessageEnvelope: components["schemas"]["CommonResponse"] & {
+        /** @description The `CommonResponse` of a successful start or cancel. */
+        MessageEnvelope: {
             /** @constant */
             success: true;
+            status: components["schemas"]["HttpStatus"];
             data: components["schemas"]["MessageResponse"];
         };
         /**
-         * @description A cursor page: `size` is the number of items in `content`; `nextCursor` is the id of the
-         *     last item when `hasNext`, else null.
+         * @description A cursor page of items: `content`, `nextCursor` (pass it as `cursor` for the next page; null
+         *     on the last page), `hasNext` and `size` (the number of items in `content`). OpenAPI has no
+         *     generic `PageResponse<T>` that SDK generators can type, so each list has its own page with a
+         *     concrete `content`: `TripPlanPageResponse`, `ChatMessagePageResponse` and
+         *     `AiPromptTemplatePageResponse`. This schema is their union, for client code that pages
+         *     through any list.
          */
-        CursorPage: {
-            content: unknown[];
-            /** Format: int64 */
-            nextCursor: number | null;
+        PageResponse: components["schemas"]["TripPlanPageResponse"] | components["schemas"]["ChatMessagePageResponse"] | components["schemas"]["AiPromptTemplatePageResponse"];
+        /**
+         * Format: int64
+         * @description The id of the page's last item when `hasNext` (the `cursor` of the next page), else null.
+         * @example 42
+         */
+        NextCursor: number | null;
+        /** @description A `PageResponse` of trip plans, newest first by default (`sort`). */
+        TripPlanPageResponse: {
+            content: components["schemas"]["TripPlanResponse"][];
+            nextCursor: components["schemas"]["NextCursor"];
+            hasNext: boolean;
+            /** Format: int32 */
+            size: number;
+        };
+        /** @description A `PageResponse` of chat messages, newest first. */
+        ChatMessagePageResponse: {
+            content: components["schemas"]["ChatMessageResponse"][];
+            nextCursor: components["schemas"]["NextCursor"];
+            hasNext: boolean;
+            /** Format: int32 */
+            size: number;
+        };
+        /** @description A `PageResponse` of prompt templates, newest first. */
+        AiPromptTemplatePageResponse: {
+            content: components["schemas"]["AiPromptTemplateResponse"][];
+            nextCursor: components["schemas"]["NextCursor"];
             hasNext: boolean;
             /** Format: int32 */
             size: number;
@@ -609,9 +839,11 @@ export interface components {
              */
             conversationId: components["schemas"]["Id"];
         };
-        ChannelIdEnvelope: components["schemas"]["CommonResponse"] & {
+        /** @description The `CommonResponse` of `createTripPlanSession`. */
+        ChannelIdEnvelope: {
             /** @constant */
             success: true;
+            status: components["schemas"]["HttpStatus"];
             data: components["schemas"]["ChannelIdResponse"];
         };
         TripPlanResponse: {
@@ -624,12 +856,12 @@ export interface components {
             region: string;
             imageUrl: components["schemas"]["ImageUrl"];
         };
-        TripPlanPageEnvelope: components["schemas"]["CommonResponse"] & {
+        /** @description The `CommonResponse` of `listTripPlans`. */
+        TripPlanPageEnvelope: {
             /** @constant */
             success: true;
-            data: components["schemas"]["CursorPage"] & {
-                content?: components["schemas"]["TripPlanResponse"][];
-            };
+            status: components["schemas"]["HttpStatus"];
+            data: components["schemas"]["TripPlanPageResponse"];
         };
         TripPlanDetailResponse: {
             tripPlanId: components["schemas"]["Id"];
@@ -649,9 +881,11 @@ export interface components {
             imageUrl: components["schemas"]["ImageUrl"];
             createdAt: components["schemas"]["Instant"];
         };
-        TripPlanDetailEnvelope: components["schemas"]["CommonResponse"] & {
+        /** @description The `CommonResponse` of `getTripPlan`. */
+        TripPlanDetailEnvelope: {
             /** @constant */
             success: true;
+            status: components["schemas"]["HttpStatus"];
             data: components["schemas"]["TripPlanDetailResponse"];
         };
         TripPlanUpdateRequest: {
@@ -706,9 +940,11 @@ export interface components {
             description: string;
             scheduledPlaces: components["schemas"]["ScheduledPlaceResponse"][];
         };
-        DailyPlanListEnvelope: components["schemas"]["CommonResponse"] & {
+        /** @description The `CommonResponse` of `listDailyPlans`: the saved days, by `dayNumber`. */
+        DailyPlanListEnvelope: {
             /** @constant */
             success: true;
+            status: components["schemas"]["HttpStatus"];
             data: components["schemas"]["DailyPlanResponse"][];
         };
         /** @description `visitOrderA` and `visitOrderB` must differ. */
@@ -737,9 +973,11 @@ export interface components {
              */
             accessTokenExpiresIn: number;
         };
-        TokenEnvelope: components["schemas"]["CommonResponse"] & {
+        /** @description The `CommonResponse` of `devLogin` and `reissueToken`. */
+        TokenEnvelope: {
             /** @constant */
             success: true;
+            status: components["schemas"]["HttpStatus"];
             data: components["schemas"]["TokenResponse"];
         };
         MemberResponse: {
@@ -758,17 +996,21 @@ export interface components {
             createdAt: components["schemas"]["Instant"];
             updatedAt: components["schemas"]["Instant"];
         };
-        MemberEnvelope: components["schemas"]["CommonResponse"] & {
+        /** @description The `CommonResponse` of `getMe`. */
+        MemberEnvelope: {
             /** @constant */
             success: true;
+            status: components["schemas"]["HttpStatus"];
             data: components["schemas"]["MemberResponse"];
         };
         MemberNameResponse: {
             name: string;
         };
-        MemberNameEnvelope: components["schemas"]["CommonResponse"] & {
+        /** @description The `CommonResponse` of `getMyName`. */
+        MemberNameEnvelope: {
             /** @constant */
             success: true;
+            status: components["schemas"]["HttpStatus"];
             data: components["schemas"]["MemberNameResponse"];
         };
         ChatMessageResponse: {
@@ -782,12 +1024,12 @@ export interface components {
             mediaUrl: null;
             createdAt: components["schemas"]["Instant"];
         };
-        ChatMessagePageEnvelope: components["schemas"]["CommonResponse"] & {
+        /** @description The `CommonResponse` of `listChatMessages`. */
+        ChatMessagePageEnvelope: {
             /** @constant */
             success: true;
-            data: components["schemas"]["CursorPage"] & {
-                content?: components["schemas"]["ChatMessageResponse"][];
-            };
+            status: components["schemas"]["HttpStatus"];
+            data: components["schemas"]["ChatMessagePageResponse"];
         };
         /** @enum {string} */
         PromptType: "SYSTEM" | "USER";
@@ -803,37 +1045,41 @@ export interface components {
             createdAt: components["schemas"]["Instant"];
             updatedAt: components["schemas"]["Instant"];
         };
-        AiPromptTemplateCreateRequest: {
+        CreateAiPromptTemplateRequest: {
             promptType: components["schemas"]["PromptType"];
             agentType: components["schemas"]["AgentType"];
             prompt: string;
             description?: string;
         };
         /** @description At least one field. */
-        AiPromptTemplateUpdateRequest: {
+        UpdateAiPromptTemplateRequest: {
             prompt?: string;
             isActive?: boolean;
             description?: string | null;
         };
-        PromptTemplateEnvelope: components["schemas"]["CommonResponse"] & {
+        /** @description The `CommonResponse` of one prompt template. */
+        PromptTemplateEnvelope: {
             /** @constant */
             success: true;
+            status: components["schemas"]["HttpStatus"];
             data: components["schemas"]["AiPromptTemplateResponse"];
         };
-        PromptTemplatePageEnvelope: components["schemas"]["CommonResponse"] & {
+        /** @description The `CommonResponse` of `listPromptTemplates`. */
+        PromptTemplatePageEnvelope: {
             /** @constant */
             success: true;
-            data: components["schemas"]["CursorPage"] & {
-                content?: components["schemas"]["AiPromptTemplateResponse"][];
-            };
+            status: components["schemas"]["HttpStatus"];
+            data: components["schemas"]["AiPromptTemplatePageResponse"];
         };
         HealthResponse: {
             /** @enum {string} */
             status: "UP";
         };
-        HealthEnvelope: components["schemas"]["CommonResponse"] & {
+        /** @description The `CommonResponse` of `getHealth` and `getReadiness`. */
+        HealthEnvelope: {
             /** @constant */
             success: true;
+            status: components["schemas"]["HttpStatus"];
             data: components["schemas"]["HealthResponse"];
         };
     };
@@ -844,6 +1090,7 @@ export interface components {
          */
         BadRequest: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -859,6 +1106,7 @@ export interface components {
          */
         Unauthorized: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -871,6 +1119,7 @@ export interface components {
         /** @description `AUTH004`: the refresh token is unknown, already rotated, or its session was revoked. */
         RefreshTokenRejected: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -883,6 +1132,7 @@ export interface components {
         /** @description `COMMON403`: signed in, but the operation needs the ADMIN role. */
         Forbidden: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -895,6 +1145,7 @@ export interface components {
         /** @description `TRIP101`: the trip plan does not exist or belongs to another member. */
         TripPlanNotFound: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -910,6 +1161,7 @@ export interface components {
          */
         ScheduleNotFound: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -922,6 +1174,7 @@ export interface components {
         /** @description `TRIP106`: start while generating or completed; cancel while nothing runs. */
         GenerationConflict: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -934,6 +1187,7 @@ export interface components {
         /** @description `CHAT301`: the chat room does not exist or belongs to another member. */
         ChatRoomNotFound: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -946,6 +1200,7 @@ export interface components {
         /** @description `MEMBER001`: the member of the token no longer exists. */
         MemberNotFound: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -958,6 +1213,7 @@ export interface components {
         /** @description `AI005`: no prompt template with this id. */
         PromptTemplateNotFound: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -970,6 +1226,7 @@ export interface components {
         /** @description `COMMON404`: the route does not exist on this server (here: dev-login is disabled). */
         RouteNotFound: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -982,6 +1239,7 @@ export interface components {
         /** @description `COMMON413`: the request body is over 1 MiB. */
         PayloadTooLarge: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -995,6 +1253,7 @@ export interface components {
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1007,6 +1266,7 @@ export interface components {
         /** @description `COMMON500`: an unexpected failure. The body never contains internals; the server logs them with the request id. */
         InternalError: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1016,6 +1276,7 @@ export interface components {
         /** @description `COMMON503`: the database does not answer. */
         NotReady: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1024,6 +1285,15 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+         *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+         *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+         *     and uses that instead: the header is often set by proxies, and a request never fails because
+         *     of it. The response's `X-Request-Id` always tells which id was used.
+         * @example checkout-7f3a9c
+         */
+        RequestId: components["schemas"]["RequestId"];
         /**
          * @description Id of one of the caller's trip plans.
          * @example 42
@@ -1067,6 +1337,13 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /**
+         * @description The id of this request, on every response: the caller's `X-Request-Id` when it sent one, else
+         *     one the server generated (a UUID). The server logs every request with it; quote it when
+         *     reporting a problem.
+         * @example 3f2b9c1e-8d4a-4f7e-9b1a-2c5d6e7f8a90
+         */
+        "X-Request-Id": components["schemas"]["RequestId"];
         /**
          * @description Requests allowed per window for this client. Sent whenever rate limiting is on (the default).
          * @example 600
@@ -1116,7 +1393,17 @@ export interface operations {
                  */
                 sort?: components["parameters"]["TripSort"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1125,6 +1412,7 @@ export interface operations {
             /** @description One page of trip plans. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1143,7 +1431,17 @@ export interface operations {
     createTripPlanSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1157,6 +1455,7 @@ export interface operations {
             201: {
                 headers: {
                     Location: components["headers"]["Location"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1176,7 +1475,17 @@ export interface operations {
     getTripPlan: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path: {
                 /**
                  * @description Id of one of the caller's trip plans.
@@ -1191,6 +1500,7 @@ export interface operations {
             /** @description The trip plan. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1210,7 +1520,17 @@ export interface operations {
     startTripPlanGeneration: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path: {
                 /**
                  * @description Id of one of the caller's trip plans.
@@ -1225,6 +1545,7 @@ export interface operations {
             /** @description The generation was queued; progress arrives over STOMP. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1245,7 +1566,17 @@ export interface operations {
     deleteTripPlan: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path: {
                 /**
                  * @description Id of one of the caller's trip plans.
@@ -1260,6 +1591,7 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1277,7 +1609,17 @@ export interface operations {
     updateTripPlanTitle: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path: {
                 /**
                  * @description Id of one of the caller's trip plans.
@@ -1296,6 +1638,7 @@ export interface operations {
             /** @description Renamed. */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1314,7 +1657,17 @@ export interface operations {
     cancelTripPlanGeneration: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path: {
                 /**
                  * @description Id of one of the caller's trip plans.
@@ -1329,6 +1682,7 @@ export interface operations {
             /** @description Cancelled. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1349,7 +1703,17 @@ export interface operations {
     listDailyPlans: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path: {
                 /**
                  * @description Id of one of the caller's trip plans.
@@ -1364,6 +1728,7 @@ export interface operations {
             /** @description The saved days. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1383,7 +1748,17 @@ export interface operations {
     swapScheduledPlaces: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path: {
                 /**
                  * @description Id of one of the caller's trip plans.
@@ -1407,6 +1782,7 @@ export interface operations {
             /** @description Swapped. */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1425,7 +1801,17 @@ export interface operations {
     devLogin: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1438,6 +1824,7 @@ export interface operations {
             /** @description A fresh token pair on a new session. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1457,7 +1844,17 @@ export interface operations {
     reissueToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1470,6 +1867,7 @@ export interface operations {
             /** @description The new token pair. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1489,7 +1887,17 @@ export interface operations {
     logout: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1498,6 +1906,7 @@ export interface operations {
             /** @description Signed out. */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1513,7 +1922,17 @@ export interface operations {
     getMe: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1522,6 +1941,7 @@ export interface operations {
             /** @description The member. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1540,7 +1960,17 @@ export interface operations {
     getMyName: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1549,6 +1979,7 @@ export interface operations {
             /** @description The name. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1578,7 +2009,17 @@ export interface operations {
                  */
                 cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path: {
                 /**
                  * @description Id of the chat room of one of the caller's trip plans.
@@ -1593,6 +2034,7 @@ export interface operations {
             /** @description One page of messages. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1623,7 +2065,17 @@ export interface operations {
                  */
                 cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1632,6 +2084,7 @@ export interface operations {
             /** @description One page of templates. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1651,13 +2104,23 @@ export interface operations {
     createPromptTemplate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AiPromptTemplateCreateRequest"];
+                "application/json": components["schemas"]["CreateAiPromptTemplateRequest"];
             };
         };
         responses: {
@@ -1665,6 +2128,7 @@ export interface operations {
             201: {
                 headers: {
                     Location: components["headers"]["Location"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1685,7 +2149,17 @@ export interface operations {
     getPromptTemplate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path: {
                 /**
                  * @description Id of a prompt template.
@@ -1700,6 +2174,7 @@ export interface operations {
             /** @description The template. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1720,7 +2195,17 @@ export interface operations {
     deletePromptTemplate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path: {
                 /**
                  * @description Id of a prompt template.
@@ -1735,6 +2220,7 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1753,7 +2239,17 @@ export interface operations {
     updatePromptTemplate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path: {
                 /**
                  * @description Id of a prompt template.
@@ -1765,13 +2261,14 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AiPromptTemplateUpdateRequest"];
+                "application/json": components["schemas"]["UpdateAiPromptTemplateRequest"];
             };
         };
         responses: {
             /** @description The changed template. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1793,7 +2290,17 @@ export interface operations {
     getHealth: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1802,6 +2309,7 @@ export interface operations {
             /** @description Alive. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1818,7 +2326,17 @@ export interface operations {
     getReadiness: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1827,6 +2345,7 @@ export interface operations {
             /** @description Ready. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1844,7 +2363,17 @@ export interface operations {
     getOpenApiDocument: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1853,6 +2382,7 @@ export interface operations {
             /** @description The document. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1869,7 +2399,17 @@ export interface operations {
     getAsyncApiDocument: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1878,6 +2418,7 @@ export interface operations {
             /** @description The document. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1894,7 +2435,17 @@ export interface operations {
     getApiDocs: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1903,6 +2454,7 @@ export interface operations {
             /** @description The HTML page. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1919,7 +2471,17 @@ export interface operations {
     getAsyncApiDocs: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1928,6 +2490,7 @@ export interface operations {
             /** @description The HTML page. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];

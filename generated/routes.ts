@@ -54,46 +54,61 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "application/json",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "400": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "400": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -119,57 +134,74 @@ export const routes: readonly RouteDefinition[] = [
         "contentType": "application/json",
         "headers": [
           "Location",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Location"
+          "Location",
+          "X-Request-Id"
         ]
       },
       "400": {
         "contentType": "application/json",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "413": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "413": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -193,55 +225,73 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "application/json",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "400": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "404": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "400": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "404": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -265,64 +315,85 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "application/json",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "400": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "404": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "409": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "400": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "404": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "409": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -346,55 +417,73 @@ export const routes: readonly RouteDefinition[] = [
       "204": {
         "contentType": null,
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "400": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "404": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "400": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "404": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -421,64 +510,85 @@ export const routes: readonly RouteDefinition[] = [
       "204": {
         "contentType": null,
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "400": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "404": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "413": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "400": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "404": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "413": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -502,64 +612,85 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "application/json",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "400": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "404": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "409": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "400": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "404": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "409": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -583,55 +714,73 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "application/json",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "400": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "404": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "400": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "404": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -659,64 +808,85 @@ export const routes: readonly RouteDefinition[] = [
       "204": {
         "contentType": null,
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "400": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "404": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "413": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "400": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "404": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "413": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -741,55 +911,73 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "application/json",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "400": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "404": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "413": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "400": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "404": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "413": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -814,55 +1002,73 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "application/json",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "400": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "413": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "400": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "413": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -884,37 +1090,49 @@ export const routes: readonly RouteDefinition[] = [
       "204": {
         "contentType": null,
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -936,46 +1154,61 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "application/json",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "404": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "404": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -997,46 +1230,61 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "application/json",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "404": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "404": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -1063,55 +1311,73 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "application/json",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "400": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "404": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "400": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "404": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -1136,55 +1402,73 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "application/json",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "400": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "403": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "400": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "403": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -1210,66 +1494,86 @@ export const routes: readonly RouteDefinition[] = [
         "contentType": "application/json",
         "headers": [
           "Location",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Location"
+          "Location",
+          "X-Request-Id"
         ]
       },
       "400": {
         "contentType": "application/json",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "403": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "413": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "403": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "413": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -1293,64 +1597,85 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "application/json",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "400": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "403": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "404": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "400": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "403": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "404": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -1374,64 +1699,85 @@ export const routes: readonly RouteDefinition[] = [
       "204": {
         "contentType": null,
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "400": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "403": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "404": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "400": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "403": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "404": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -1458,73 +1804,97 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "application/json",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "400": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "403": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "404": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "413": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "400": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "403": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "404": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "413": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -1546,28 +1916,37 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "application/json",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -1589,33 +1968,46 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "application/json",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       },
       "503": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -1637,28 +2029,37 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "application/yaml",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -1680,28 +2081,37 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "application/yaml",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -1723,28 +2133,37 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "text/html",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -1766,29 +2185,41 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "text/html",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   }
 ];
+
+/** Headers required on every response of every operation: set by the server's middleware, not by handlers. */
+export const serverResponseHeaders: readonly string[] = ["X-Request-Id"];

@@ -3,6 +3,7 @@ import type { Handlers } from '../../generated/operations.js';
 import { AppError } from '../http/appError.js';
 import type { RequestContext } from '../services.js';
 import { renderAsyncapiPage } from './asyncapiPage.js';
+import { servedOpenapi } from './servedOpenapi.js';
 import type { SpecDocuments } from './specDocuments.js';
 import { swaggerUiPage } from './swaggerUi.js';
 
@@ -13,6 +14,7 @@ type OperationalHandlers = Pick<
 
 export function createOperationalHandlers(documents: SpecDocuments): OperationalHandlers {
   const asyncapiPage = renderAsyncapiPage(documents.asyncapi);
+  const openapiFor = servedOpenapi(documents.openapiYaml);
   return {
     getHealth: () => ({ status: 200, body: { status: 'UP' } }),
     getReadiness(_request, ctx) {
@@ -24,7 +26,7 @@ export function createOperationalHandlers(documents: SpecDocuments): Operational
       }
       return { status: 200, body: { status: 'UP' } };
     },
-    getOpenApiDocument: () => ({ status: 200, body: documents.openapiYaml }),
+    getOpenApiDocument: (_request, ctx) => ({ status: 200, body: openapiFor(ctx.origin()) }),
     getAsyncApiDocument: () => ({ status: 200, body: documents.asyncapiYaml }),
     getApiDocs: () => ({ status: 200, body: swaggerUiPage }),
     getAsyncApiDocs: () => ({ status: 200, body: asyncapiPage }),
