@@ -1020,8 +1020,11 @@ export interface components {
             content: string;
             /** @enum {string} */
             messageContentType: "TEXT";
-            /** @description Reserved for media messages; always null today. */
-            mediaUrl: null;
+            /**
+             * Format: uri
+             * @description Reserved for media messages (the media's URL); always null today.
+             */
+            mediaUrl: string | null;
             createdAt: components["schemas"]["Instant"];
         };
         /** @description The `CommonResponse` of `listChatMessages`. */
