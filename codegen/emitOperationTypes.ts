@@ -2,7 +2,7 @@
 // documented responses `{status, body}`, plus the `Handlers` map type. An undocumented status, a
 // wrong body, a missing handler or a handler for an unknown operation does not compile.
 import { GENERATED_HEADER, pascalCase, propertyKey } from './naming.js';
-import { resolveRef, type OperationFact, type ResponseFact } from './openapiModel.js';
+import { resolveRef, serverResponseHeaders, type OperationFact, type ResponseFact } from './openapiModel.js';
 
 type Json = any;
 
@@ -32,14 +32,15 @@ function paramsType(op: OperationFact, location: 'path' | 'query'): string {
   return defaults.length ? `WithDefaults<${base}, ${defaults.join(' | ')}>` : base;
 }
 
-function responseMember(response: ResponseFact): string {
+function responseMember(response: ResponseFact, serverHeaders: string[]): string {
   const parts = [`status: ${response.status}`];
   if (response.contentType === null) parts.push('body?: undefined');
   else if (response.contentType === 'application/json' && response.schemaName) parts.push(`body: DataOf<Schemas[${JSON.stringify(response.schemaName)}]>`);
   else if (response.contentType === 'application/json') throw new Error(`status ${response.status}: JSON responses must reference a named envelope schema`);
   else parts.push('body: string');
-  if (response.requiredHeaders.length) {
-    parts.push(`headers: { ${response.requiredHeaders.map((h) => `${propertyKey(h)}: string`).join('; ')} } & ExtraHeaders`);
+  const handlerHeaders = response.requiredHeaders.filter((h) => !serverHeaders.includes(h));
+  if (handlerHeaders.length) {
+    parts.push(`headers: { ${handlerHeaders.map((h) => `${propertyKey(h)}: string`).join('; ')} } & ExtraHeaders`);
   } else {
     parts.push('headers?: ExtraHeaders');
   }
@@ -51,15 +52,16 @@ function responseMember(response: ResponseFact): string {
  * member above; each further one is a member the handler picks by naming its `contentType`. Only
  * text representations (e.g. an HTML page next to JSON) are supported as alternatives.
  */
-function alternativeMembers(response: ResponseFact): string[] {
+function alternativeMembers(response: ResponseFact, serverHeaders: string[]): string[] {
   return response.contentTypes.slice(1).map((type) => {
     if (!type.startsWith('text/')) throw new Error(`status ${response.status}: an alternative media type must be text/*, not ${type}`);
-    return responseMember({ ...response, contentType: type }).replace(/^\{ status: \d+;/, (head) => `${head} contentType: ${JSON.stringify(type)};`);
+    return responseMember({ ...response, contentType: type }, serverHeaders).replace(/^\{ status: \d+;/, (head) => `${head} contentType: ${JSON.stringify(type)};`);
   });
 }
 
 export function emitOperationTypes(spec: Json, operations: OperationFact[]): string {
   const out: string[] = [GENERATED_HEADER];
+  const serverHeaders = serverResponseHeaders(operations);
   out.push(`import type { components, operations } from './openapi.js';
 
 type Schemas = components['schemas'];
@@ -79,7 +81,7 @@ export interface ${name}Request {
   body: ${bodyType(spec, op)};
 }
 export type ${name}Response =
-${op.responses.flatMap((r) => [responseMember(r), ...alternativeMembers(r)]).map((member) => `  | ${member}`).join('\n')};
+${op.responses.flatMap((r) => [responseMember(r, serverHeaders), ...alternativeMembers(r, serverHeaders)]).map((member) => `  | ${member}`).join('\n')};
 `);
   }
   out.push(`export interface OperationTypes {

@@ -2,7 +2,7 @@
 // role, parameters, body and per-status response facts), straight from the spec.
 import { GENERATED_HEADER } from './naming.js';
 import { templatePattern } from './pathTemplate.js';
-import type { OperationFact } from './openapiModel.js';
+import { serverResponseHeaders, type OperationFact } from './openapiModel.js';
 
 const honoPath = (path: string): string => path.replace(/\{([^}]+)\}/g, ':$1');
 
@@ -62,5 +62,8 @@ export interface RouteDefinition {
 }
 
 export const routes: readonly RouteDefinition[] = ${JSON.stringify(routes, null, 2)};
+
+/** Headers required on every response of every operation: set by the server's middleware, not by handlers. */
+export const serverResponseHeaders: readonly string[] = ${JSON.stringify(serverResponseHeaders(operations))};
 `;
 }

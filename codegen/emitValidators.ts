@@ -6,6 +6,7 @@
 import type { AnySchema } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
+import { errorCodeKeywords } from './errorCodeModel.js';
 import { GENERATED_HEADER, propertyKey, validatorName } from './naming.js';
 import { addSpecFormats, rebaseRefs } from './specAjv.js';
 import type { OperationFact } from './openapiModel.js';
@@ -22,8 +23,8 @@ export interface ValidatorSources {
 const OPENAPI = 'urn:spec:openapi';
 const ASYNCAPI = 'urn:spec:asyncapi';
 
-// Keywords of OpenAPI/AsyncAPI that are annotations for JSON Schema.
-const annotationKeywords = ['components', 'discriminator', 'xml', 'externalDocs', 'example', 'x-parser-schema-id'];
+// Keywords of OpenAPI/AsyncAPI, and our own extensions, that are annotations for JSON Schema.
+const annotationKeywords = ['components', 'discriminator', 'xml', 'externalDocs', 'example', 'x-parser-schema-id', ...errorCodeKeywords];
 
 function newAjv(options: { coerceTypes?: boolean; useDefaults?: boolean }): Ajv2020 {
   const ajv = new Ajv2020({
@@ -79,6 +80,10 @@ export function emitValidators(openapi: Json, operations: OperationFact[], async
   root(params, OPENAPI, openapi);
   const paramExports: Record<string, string> = {};
   for (const op of operations) {
+    // The one header parameter, X-Request-Id, is never an error: requestLogging replaces an invalid
+    // one (components.parameters.RequestId). Any other would go unchecked, so it must come here first.
+    const header = op.parameters.find((p) => p.in === 'header' && p.name.toLowerCase() !== 'x-request-id');
+    if (header) throw new Error(`${op.operationId}: header parameter ${header.name} is not validated by the router; add it to the params validators`);
     const group = (location: 'path' | 'query') => {
       const list = op.parameters.filter((p) => p.in === location);
       return {

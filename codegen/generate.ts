@@ -3,7 +3,9 @@
 import YAML from 'yaml';
 import { bundle, readYaml } from './bundle.js';
 import { readChannels, readMessages } from './asyncapiModel.js';
+import { readErrorCodes } from './errorCodeModel.js';
 import { emitAsyncapiRegistry } from './emitAsyncapiRegistry.js';
+import { emitErrorCodes } from './emitErrorCodes.js';
 import { emitOperationTypes } from './emitOperationTypes.js';
 import { emitRouteTable } from './emitRouteTable.js';
 import { emitAsyncapiTypes, emitOpenapiTypes } from './emitTypes.js';
@@ -28,6 +30,7 @@ export async function generate(): Promise<Generated> {
     'asyncapi-types.ts': await emitAsyncapiTypes(asyncapi),
     'operations.ts': emitOperationTypes(openapi, operations),
     'routes.ts': emitRouteTable(operations),
+    'errorCodes.ts': emitErrorCodes(readErrorCodes(openapi)),
     'asyncapi.ts': emitAsyncapiRegistry(asyncapi, channels),
     // Self-contained copy of asyncapi.yaml (cross-file refs inlined): served at /asyncapi.yaml and
     // the input of any AsyncAPI tool that cannot follow relative refs.

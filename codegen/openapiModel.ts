@@ -132,3 +132,13 @@ export function readOperations(spec: Json): OperationFact[] {
   }
   return operations;
 }
+
+/**
+ * Response headers required on every response of every operation (X-Request-Id): the server's
+ * middleware sets them on whatever a handler returns, so handlers neither return nor are checked for them.
+ */
+export function serverResponseHeaders(operations: OperationFact[]): string[] {
+  const [first, ...rest] = operations.flatMap((op) => op.responses);
+  if (!first) return [];
+  return first.requiredHeaders.filter((header) => rest.every((r) => r.requiredHeaders.includes(header)));
+}

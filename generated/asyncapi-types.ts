@@ -132,16 +132,21 @@ export interface components {
             description: string;
             scheduledPlaces: components["schemas"]["ScheduledPlaceResponse"][];
         };
+        /**
+         * @description Every error code of this API and of the STOMP side (`asyncapi.yaml`), kept from the original
+         *     service so existing clients keep working. Each alternative is one code: its meaning
+         *     (`description`), `x-http-status` when an HTTP response carries it, `x-stomp` when STOMP does
+         *     (`error-frame`: the `error-code` header of an `ERROR` frame; `errors-channel`: an
+         *     `ErrorResponse` on `/user/sub/errors/{chatRoomId}`), and `x-default-message`, the `message`
+         *     sent when nothing more specific is said. The server's code table is generated from this list,
+         *     so the server cannot send a code that is not here. New codes may be added in a minor version
+         *     (`x-open-enum`): treat an unknown code like the HTTP status or the channel it came with.
+         */
+        ErrorCode: "COMMON001" | "COMMON002" | "COMMON403" | "COMMON404" | "COMMON405" | "COMMON413" | "COMMON429" | "COMMON500" | "COMMON503" | "AUTH001" | "AUTH002" | "AUTH004" | "AUTH011" | "TRIP101" | "TRIP103" | "TRIP104" | "TRIP106" | "CHAT102" | "CHAT301" | "MEMBER001" | "AI002" | "AI005" | "WS001" | "WS002" | "WS004" | "WS005" | "WS102" | "WS105" | "WS106" | "WS107" | "WS108";
         /** @description What went wrong. Also sent, without envelope, on the STOMP errors channel. */
         ErrorResponse: {
             timestamp: components["schemas"]["Instant"];
-            /**
-             * @description Stable error code: COMMON001/002/403/404/405/413/429/500/503, AUTH001/002/004/011,
-             *     TRIP101/103/104/106, CHAT102/301, MEMBER001, AI002/005,
-             *     WS001/002/004/005/102/105/106/107/108 (STOMP `ERROR` frames, see asyncapi.yaml).
-             * @example TRIP101
-             */
-            code: string;
+            code: components["schemas"]["ErrorCode"];
             /** @description Human-readable explanation; do not parse it. */
             message: string;
             /** @description The request path, or the STOMP destination. */

@@ -3,7 +3,17 @@ export interface paths {
     "/api/v1/trips": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -31,7 +41,17 @@ export interface paths {
     "/api/v1/trips/{tripPlanId}": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path: {
                 /**
                  * @description Id of one of the caller's trip plans.
@@ -90,7 +110,17 @@ export interface paths {
     "/api/v1/trips/{tripPlanId}/cancel": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path: {
                 /**
                  * @description Id of one of the caller's trip plans.
@@ -118,7 +148,17 @@ export interface paths {
     "/api/v1/trips/daily-plans/{tripPlanId}": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path: {
                 /**
                  * @description Id of one of the caller's trip plans.
@@ -146,7 +186,17 @@ export interface paths {
     "/api/v1/trips/{tripPlanId}/daily-plans/{dayNumber}/scheduled-places": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path: {
                 /**
                  * @description Id of one of the caller's trip plans.
@@ -185,7 +235,17 @@ export interface paths {
     "/api/v1/auth/dev-login": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -207,7 +267,17 @@ export interface paths {
     "/api/v1/auth/reissue": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -229,7 +299,17 @@ export interface paths {
     "/api/v1/auth/logout": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -249,7 +329,17 @@ export interface paths {
     "/api/v1/members/me": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -269,7 +359,17 @@ export interface paths {
     "/api/v1/members/me/name": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -289,7 +389,17 @@ export interface paths {
     "/api/v1/chats/{chatRoomId}/messages": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path: {
                 /**
                  * @description Id of the chat room of one of the caller's trip plans.
@@ -317,7 +427,17 @@ export interface paths {
     "/api/v1/admin/prompts": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -342,7 +462,17 @@ export interface paths {
     "/api/v1/admin/prompts/{promptId}": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path: {
                 /**
                  * @description Id of a prompt template.
@@ -400,7 +530,17 @@ export interface paths {
     "/healthz": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -420,7 +560,17 @@ export interface paths {
     "/readyz": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -440,7 +590,17 @@ export interface paths {
     "/openapi.yaml": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -460,7 +620,17 @@ export interface paths {
     "/asyncapi.yaml": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -480,7 +650,17 @@ export interface paths {
     "/docs": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -502,7 +682,17 @@ export interface paths {
     "/docs/asyncapi": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -572,35 +762,34 @@ export interface components {
          */
         TimeOfDay: "MORNING" | "AFTERNOON" | "EVENING";
         /**
-         * @description The envelope of every JSON response. Each concrete envelope below narrows `success` and
-         *     gives `data` its type; no envelope accepts extra fields.
+         * @description A request id, 1 to 128 characters of `A-Z a-z 0-9 . _ -` (a UUID fits).
+         * @example 3f2b9c1e-8d4a-4f7e-9b1a-2c5d6e7f8a90
          */
-        CommonResponse: {
-            /** @description true for 2xx responses, false otherwise. */
-            success: boolean;
-            /**
-             * Format: int32
-             * @description The HTTP status of this response.
-             */
-            status: number;
-            /** @description The payload; its schema depends on the operation and status. */
-            data: unknown;
-        };
-        ErrorEnvelope: components["schemas"]["CommonResponse"] & {
+        RequestId: string;
+        /**
+         * @description The envelope of every JSON response: `{success, status, data}`, with `status` repeating the
+         *     HTTP status. OpenAPI has no generic `CommonResponse<T>` that SDK generators can type, so each
+         *     operation's envelope is its own closed schema with a concrete `data` (`TripPlanDetailEnvelope`,
+         *     `ErrorEnvelope`, ...). This schema is their union, for client code that handles any response.
+         */
+        CommonResponse: components["schemas"]["ChannelIdEnvelope"] | components["schemas"]["TripPlanPageEnvelope"] | components["schemas"]["TripPlanDetailEnvelope"] | components["schemas"]["MessageEnvelope"] | components["schemas"]["DailyPlanListEnvelope"] | components["schemas"]["TokenEnvelope"] | components["schemas"]["MemberEnvelope"] | components["schemas"]["MemberNameEnvelope"] | components["schemas"]["ChatMessagePageEnvelope"] | components["schemas"]["PromptTemplateEnvelope"] | components["schemas"]["PromptTemplatePageEnvelope"] | components["schemas"]["HealthEnvelope"] | components["schemas"]["LandingPageEnvelope"] | components["schemas"]["ErrorEnvelope"];
+        /**
+         * Format: int32
+         * @description The HTTP status of the response, repeated in its envelope.
+         * @example 200
+         */
+        HttpStatus: number;
+        /** @description The `CommonResponse` of every error (4xx, 5xx). */
+        ErrorEnvelope: {
             /** @constant */
             success: false;
+            status: components["schemas"]["HttpStatus"];
             data: components["schemas"]["ErrorResponse"];
         };
         /** @description What went wrong. Also sent, without envelope, on the STOMP errors channel. */
         ErrorResponse: {
             timestamp: components["schemas"]["Instant"];
-            /**
-             * @description Stable error code: COMMON001/002/403/404/405/413/429/500/503, AUTH001/002/004/011,
-             *     TRIP101/103/104/106, CHAT102/301, MEMBER001, AI002/005,
-             *     WS001/002/004/005/102/105/106/107/108 (STOMP `ERROR` frames, see asyncapi.yaml).
-             * @example TRIP101
-             */
-            code: string;
+            code: components["schemas"]["ErrorCode"];
             /** @description Human-readable explanation; do not parse it. */
             message: string;
             /** @description The request path, or the STOMP destination. */
@@ -608,6 +797,17 @@ export interface components {
             /** @description Every failing field for COMMON001, null otherwise. */
             errors: components["schemas"]["FieldError"][] | null;
         };
+        /**
+         * @description Every error code of this API and of the STOMP side (`asyncapi.yaml`), kept from the original
+         *     service so existing clients keep working. Each alternative is one code: its meaning
+         *     (`description`), `x-http-status` when an HTTP response carries it, `x-stomp` when STOMP does
+         *     (`error-frame`: the `error-code` header of an `ERROR` frame; `errors-channel`: an
+         *     `ErrorResponse` on `/user/sub/errors/{chatRoomId}`), and `x-default-message`, the `message`
+         *     sent when nothing more specific is said. The server's code table is generated from this list,
+         *     so the server cannot send a code that is not here. New codes may be added in a minor version
+         *     (`x-open-enum`): treat an unknown code like the HTTP status or the channel it came with.
+         */
+        ErrorCode: "COMMON001" | "COMMON002" | "COMMON403" | "COMMON404" | "COMMON405" | "COMMON413" | "COMMON429" | "COMMON500" | "COMMON503" | "AUTH001" | "AUTH002" | "AUTH004" | "AUTH011" | "TRIP101" | "TRIP103" | "TRIP104" | "TRIP106" | "CHAT102" | "CHAT301" | "MEMBER001" | "AI002" | "AI005" | "WS001" | "WS002" | "WS004" | "WS005" | "WS102" | "WS105" | "WS106" | "WS107" | "WS108";
         FieldError: {
             /** @description Where the value sits, e.g. `body.themes[2]`, `query.size`, `path.tripPlanId`. */
             field: string;
@@ -618,19 +818,48 @@ export interface components {
         MessageResponse: {
             message: string;
         };
-        MessageEnvelope: components["schemas"]["CommonResponse"] & {
+        /** @description The `CommonResponse` of a successful start or cancel. */
+        MessageEnvelope: {
             /** @constant */
             success: true;
+            status: components["schemas"]["HttpStatus"];
             data: components["schemas"]["MessageResponse"];
         };
         /**
-         * @description A cursor page: `size` is the number of items in `content`; `nextCursor` is the id of the
-         *     last item when `hasNext`, else null.
+         * @description A cursor page of items: `content`, `nextCursor` (pass it as `cursor` for the next page; null
+         *     on the last page), `hasNext` and `size` (the number of items in `content`). OpenAPI has no
+         *     generic `PageResponse<T>` that SDK generators can type, so each list has its own page with a
+         *     concrete `content`: `TripPlanPageResponse`, `ChatMessagePageResponse` and
+         *     `AiPromptTemplatePageResponse`. This schema is their union, for client code that pages
+         *     through any list.
          */
-        CursorPage: {
-            content: unknown[];
-            /** Format: int64 */
-            nextCursor: number | null;
+        PageResponse: components["schemas"]["TripPlanPageResponse"] | components["schemas"]["ChatMessagePageResponse"] | components["schemas"]["AiPromptTemplatePageResponse"];
+        /**
+         * Format: int64
+         * @description The id of the page's last item when `hasNext` (the `cursor` of the next page), else null.
+         * @example 42
+         */
+        NextCursor: number | null;
+        /** @description A `PageResponse` of trip plans, newest first by default (`sort`). */
+        TripPlanPageResponse: {
+            content: components["schemas"]["TripPlanResponse"][];
+            nextCursor: components["schemas"]["NextCursor"];
+            hasNext: boolean;
+            /** Format: int32 */
+            size: number;
+        };
+        /** @description A `PageResponse` of chat messages, newest first. */
+        ChatMessagePageResponse: {
+            content: components["schemas"]["ChatMessageResponse"][];
+            nextCursor: components["schemas"]["NextCursor"];
+            hasNext: boolean;
+            /** Format: int32 */
+            size: number;
+        };
+        /** @description A `PageResponse` of prompt templates, newest first. */
+        AiPromptTemplatePageResponse: {
+            content: components["schemas"]["AiPromptTemplateResponse"][];
+            nextCursor: components["schemas"]["NextCursor"];
             hasNext: boolean;
             /** Format: int32 */
             size: number;
@@ -659,9 +888,11 @@ export interface components {
              */
             conversationId: components["schemas"]["Id"];
         };
-        ChannelIdEnvelope: components["schemas"]["CommonResponse"] & {
+        /** @description The `CommonResponse` of `createTripPlanSession`. */
+        ChannelIdEnvelope: {
             /** @constant */
             success: true;
+            status: components["schemas"]["HttpStatus"];
             data: components["schemas"]["ChannelIdResponse"];
         };
         TripPlanResponse: {
@@ -674,12 +905,12 @@ export interface components {
             region: string;
             imageUrl: components["schemas"]["ImageUrl"];
         };
-        TripPlanPageEnvelope: components["schemas"]["CommonResponse"] & {
+        /** @description The `CommonResponse` of `listTripPlans`. */
+        TripPlanPageEnvelope: {
             /** @constant */
             success: true;
-            data: components["schemas"]["CursorPage"] & {
-                content?: components["schemas"]["TripPlanResponse"][];
-            };
+            status: components["schemas"]["HttpStatus"];
+            data: components["schemas"]["TripPlanPageResponse"];
         };
         TripPlanDetailResponse: {
             tripPlanId: components["schemas"]["Id"];
@@ -699,9 +930,11 @@ export interface components {
             imageUrl: components["schemas"]["ImageUrl"];
             createdAt: components["schemas"]["Instant"];
         };
-        TripPlanDetailEnvelope: components["schemas"]["CommonResponse"] & {
+        /** @description The `CommonResponse` of `getTripPlan`. */
+        TripPlanDetailEnvelope: {
             /** @constant */
             success: true;
+            status: components["schemas"]["HttpStatus"];
             data: components["schemas"]["TripPlanDetailResponse"];
         };
         TripPlanUpdateRequest: {
@@ -756,9 +989,11 @@ export interface components {
             description: string;
             scheduledPlaces: components["schemas"]["ScheduledPlaceResponse"][];
         };
-        DailyPlanListEnvelope: components["schemas"]["CommonResponse"] & {
+        /** @description The `CommonResponse` of `listDailyPlans`: the saved days, by `dayNumber`. */
+        DailyPlanListEnvelope: {
             /** @constant */
             success: true;
+            status: components["schemas"]["HttpStatus"];
             data: components["schemas"]["DailyPlanResponse"][];
         };
         /** @description `visitOrderA` and `visitOrderB` must differ. */
@@ -787,9 +1022,11 @@ export interface components {
              */
             accessTokenExpiresIn: number;
         };
-        TokenEnvelope: components["schemas"]["CommonResponse"] & {
+        /** @description The `CommonResponse` of `devLogin` and `reissueToken`. */
+        TokenEnvelope: {
             /** @constant */
             success: true;
+            status: components["schemas"]["HttpStatus"];
             data: components["schemas"]["TokenResponse"];
         };
         MemberResponse: {
@@ -808,17 +1045,21 @@ export interface components {
             createdAt: components["schemas"]["Instant"];
             updatedAt: components["schemas"]["Instant"];
         };
-        MemberEnvelope: components["schemas"]["CommonResponse"] & {
+        /** @description The `CommonResponse` of `getMe`. */
+        MemberEnvelope: {
             /** @constant */
             success: true;
+            status: components["schemas"]["HttpStatus"];
             data: components["schemas"]["MemberResponse"];
         };
         MemberNameResponse: {
             name: string;
         };
-        MemberNameEnvelope: components["schemas"]["CommonResponse"] & {
+        /** @description The `CommonResponse` of `getMyName`. */
+        MemberNameEnvelope: {
             /** @constant */
             success: true;
+            status: components["schemas"]["HttpStatus"];
             data: components["schemas"]["MemberNameResponse"];
         };
         ChatMessageResponse: {
@@ -828,16 +1069,19 @@ export interface components {
             content: string;
             /** @enum {string} */
             messageContentType: "TEXT";
-            /** @description Reserved for media messages; always null today. */
-            mediaUrl: null;
+            /**
+             * Format: uri
+             * @description Reserved for media messages (the media's URL); always null today.
+             */
+            mediaUrl: string | null;
             createdAt: components["schemas"]["Instant"];
         };
-        ChatMessagePageEnvelope: components["schemas"]["CommonResponse"] & {
+        /** @description The `CommonResponse` of `listChatMessages`. */
+        ChatMessagePageEnvelope: {
             /** @constant */
             success: true;
-            data: components["schemas"]["CursorPage"] & {
-                content?: components["schemas"]["ChatMessageResponse"][];
-            };
+            status: components["schemas"]["HttpStatus"];
+            data: components["schemas"]["ChatMessagePageResponse"];
         };
         /** @enum {string} */
         PromptType: "SYSTEM" | "USER";
@@ -853,37 +1097,41 @@ export interface components {
             createdAt: components["schemas"]["Instant"];
             updatedAt: components["schemas"]["Instant"];
         };
-        AiPromptTemplateCreateRequest: {
+        CreateAiPromptTemplateRequest: {
             promptType: components["schemas"]["PromptType"];
             agentType: components["schemas"]["AgentType"];
             prompt: string;
             description?: string;
         };
         /** @description At least one field. */
-        AiPromptTemplateUpdateRequest: {
+        UpdateAiPromptTemplateRequest: {
             prompt?: string;
             isActive?: boolean;
             description?: string | null;
         };
-        PromptTemplateEnvelope: components["schemas"]["CommonResponse"] & {
+        /** @description The `CommonResponse` of one prompt template. */
+        PromptTemplateEnvelope: {
             /** @constant */
             success: true;
+            status: components["schemas"]["HttpStatus"];
             data: components["schemas"]["AiPromptTemplateResponse"];
         };
-        PromptTemplatePageEnvelope: components["schemas"]["CommonResponse"] & {
+        /** @description The `CommonResponse` of `listPromptTemplates`. */
+        PromptTemplatePageEnvelope: {
             /** @constant */
             success: true;
-            data: components["schemas"]["CursorPage"] & {
-                content?: components["schemas"]["AiPromptTemplateResponse"][];
-            };
+            status: components["schemas"]["HttpStatus"];
+            data: components["schemas"]["AiPromptTemplatePageResponse"];
         };
         HealthResponse: {
             /** @enum {string} */
             status: "UP";
         };
-        HealthEnvelope: components["schemas"]["CommonResponse"] & {
+        /** @description The `CommonResponse` of `getHealth` and `getReadiness`. */
+        HealthEnvelope: {
             /** @constant */
             success: true;
+            status: components["schemas"]["HttpStatus"];
             data: components["schemas"]["HealthResponse"];
         };
         /** @description Where to start with this API. */
@@ -918,9 +1166,11 @@ export interface components {
             /** @example HTTP API (Swagger UI) */
             title: string;
         };
-        LandingPageEnvelope: components["schemas"]["CommonResponse"] & {
+        /** @description The `CommonResponse` of `getLandingPage` (JSON representation). */
+        LandingPageEnvelope: {
             /** @constant */
             success: true;
+            status: components["schemas"]["HttpStatus"];
             data: components["schemas"]["LandingPageResponse"];
         };
     };
@@ -931,6 +1181,7 @@ export interface components {
          */
         BadRequest: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -946,6 +1197,7 @@ export interface components {
          */
         Unauthorized: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -958,6 +1210,7 @@ export interface components {
         /** @description `AUTH004`: the refresh token is unknown, already rotated, or its session was revoked. */
         RefreshTokenRejected: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -970,6 +1223,7 @@ export interface components {
         /** @description `COMMON403`: signed in, but the operation needs the ADMIN role. */
         Forbidden: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -982,6 +1236,7 @@ export interface components {
         /** @description `TRIP101`: the trip plan does not exist or belongs to another member. */
         TripPlanNotFound: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -997,6 +1252,7 @@ export interface components {
          */
         ScheduleNotFound: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1009,6 +1265,7 @@ export interface components {
         /** @description `TRIP106`: start while generating or completed; cancel while nothing runs; swap while generating. */
         GenerationConflict: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1021,6 +1278,7 @@ export interface components {
         /** @description `CHAT301`: the chat room does not exist or belongs to another member. */
         ChatRoomNotFound: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1033,6 +1291,7 @@ export interface components {
         /** @description `MEMBER001`: the member of the token no longer exists. */
         MemberNotFound: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1045,6 +1304,7 @@ export interface components {
         /** @description `AI005`: no prompt template with this id. */
         PromptTemplateNotFound: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1057,6 +1317,7 @@ export interface components {
         /** @description `COMMON404`: the route does not exist on this server (here: dev-login is disabled). */
         RouteNotFound: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1069,6 +1330,7 @@ export interface components {
         /** @description `COMMON413`: the request body is over 1 MiB. */
         PayloadTooLarge: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1082,6 +1344,7 @@ export interface components {
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1094,6 +1357,7 @@ export interface components {
         /** @description `COMMON500`: an unexpected failure. The body never contains internals; the server logs them with the request id. */
         InternalError: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1103,6 +1367,7 @@ export interface components {
         /** @description `COMMON503`: the database does not answer. */
         NotReady: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1111,6 +1376,15 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+         *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+         *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+         *     and uses that instead: the header is often set by proxies, and a request never fails because
+         *     of it. The response's `X-Request-Id` always tells which id was used.
+         * @example checkout-7f3a9c
+         */
+        RequestId: components["schemas"]["RequestId"];
         /**
          * @description Id of one of the caller's trip plans.
          * @example 42
@@ -1155,6 +1429,13 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /**
+         * @description The id of this request, on every response: the caller's `X-Request-Id` when it sent one, else
+         *     one the server generated (a UUID). The server logs every request with it; quote it when
+         *     reporting a problem.
+         * @example 3f2b9c1e-8d4a-4f7e-9b1a-2c5d6e7f8a90
+         */
+        "X-Request-Id": components["schemas"]["RequestId"];
         /**
          * @description Requests allowed per window for this client. Sent whenever rate limiting is on (the default).
          * @example 600
@@ -1205,7 +1486,17 @@ export interface operations {
                  */
                 sort?: components["parameters"]["TripSort"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1214,6 +1505,7 @@ export interface operations {
             /** @description One page of trip plans. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1232,7 +1524,17 @@ export interface operations {
     createTripPlanSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1246,6 +1548,7 @@ export interface operations {
             201: {
                 headers: {
                     Location: components["headers"]["Location"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1265,7 +1568,17 @@ export interface operations {
     getTripPlan: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path: {
                 /**
                  * @description Id of one of the caller's trip plans.
@@ -1280,6 +1593,7 @@ export interface operations {
             /** @description The trip plan. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1299,7 +1613,17 @@ export interface operations {
     startTripPlanGeneration: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path: {
                 /**
                  * @description Id of one of the caller's trip plans.
@@ -1314,6 +1638,7 @@ export interface operations {
             /** @description The generation was queued; progress arrives over STOMP. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1334,7 +1659,17 @@ export interface operations {
     deleteTripPlan: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path: {
                 /**
                  * @description Id of one of the caller's trip plans.
@@ -1349,6 +1684,7 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1366,7 +1702,17 @@ export interface operations {
     updateTripPlanTitle: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path: {
                 /**
                  * @description Id of one of the caller's trip plans.
@@ -1385,6 +1731,7 @@ export interface operations {
             /** @description Renamed. */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1403,7 +1750,17 @@ export interface operations {
     cancelTripPlanGeneration: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path: {
                 /**
                  * @description Id of one of the caller's trip plans.
@@ -1418,6 +1775,7 @@ export interface operations {
             /** @description Cancelled. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1438,7 +1796,17 @@ export interface operations {
     listDailyPlans: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path: {
                 /**
                  * @description Id of one of the caller's trip plans.
@@ -1453,6 +1821,7 @@ export interface operations {
             /** @description The saved days. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1472,7 +1841,17 @@ export interface operations {
     swapScheduledPlaces: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path: {
                 /**
                  * @description Id of one of the caller's trip plans.
@@ -1496,6 +1875,7 @@ export interface operations {
             /** @description Swapped. */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1515,7 +1895,17 @@ export interface operations {
     devLogin: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1528,6 +1918,7 @@ export interface operations {
             /** @description A fresh token pair on a new session. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1547,7 +1938,17 @@ export interface operations {
     reissueToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1560,6 +1961,7 @@ export interface operations {
             /** @description The new token pair. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1579,7 +1981,17 @@ export interface operations {
     logout: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1588,6 +2000,7 @@ export interface operations {
             /** @description Signed out. */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1603,7 +2016,17 @@ export interface operations {
     getMe: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1612,6 +2035,7 @@ export interface operations {
             /** @description The member. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1630,7 +2054,17 @@ export interface operations {
     getMyName: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1639,6 +2073,7 @@ export interface operations {
             /** @description The name. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1669,7 +2104,17 @@ export interface operations {
                  */
                 cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path: {
                 /**
                  * @description Id of the chat room of one of the caller's trip plans.
@@ -1684,6 +2129,7 @@ export interface operations {
             /** @description One page of messages. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1715,7 +2161,17 @@ export interface operations {
                  */
                 cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1724,6 +2180,7 @@ export interface operations {
             /** @description One page of templates. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1743,13 +2200,23 @@ export interface operations {
     createPromptTemplate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AiPromptTemplateCreateRequest"];
+                "application/json": components["schemas"]["CreateAiPromptTemplateRequest"];
             };
         };
         responses: {
@@ -1757,6 +2224,7 @@ export interface operations {
             201: {
                 headers: {
                     Location: components["headers"]["Location"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1777,7 +2245,17 @@ export interface operations {
     getPromptTemplate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path: {
                 /**
                  * @description Id of a prompt template.
@@ -1792,6 +2270,7 @@ export interface operations {
             /** @description The template. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1812,7 +2291,17 @@ export interface operations {
     deletePromptTemplate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path: {
                 /**
                  * @description Id of a prompt template.
@@ -1827,6 +2316,7 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1845,7 +2335,17 @@ export interface operations {
     updatePromptTemplate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path: {
                 /**
                  * @description Id of a prompt template.
@@ -1857,13 +2357,14 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AiPromptTemplateUpdateRequest"];
+                "application/json": components["schemas"]["UpdateAiPromptTemplateRequest"];
             };
         };
         responses: {
             /** @description The changed template. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1885,7 +2386,17 @@ export interface operations {
     getLandingPage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1899,6 +2410,7 @@ export interface operations {
                      * @example Accept
                      */
                     Vary: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1916,7 +2428,17 @@ export interface operations {
     getHealth: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1925,6 +2447,7 @@ export interface operations {
             /** @description Alive. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1941,7 +2464,17 @@ export interface operations {
     getReadiness: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1950,6 +2483,7 @@ export interface operations {
             /** @description Ready. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1967,7 +2501,17 @@ export interface operations {
     getOpenApiDocument: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1976,6 +2520,7 @@ export interface operations {
             /** @description The document. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1992,7 +2537,17 @@ export interface operations {
     getAsyncApiDocument: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2001,6 +2556,7 @@ export interface operations {
             /** @description The document. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -2017,7 +2573,17 @@ export interface operations {
     getApiDocs: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2026,6 +2592,7 @@ export interface operations {
             /** @description The HTML page. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -2042,7 +2609,17 @@ export interface operations {
     getAsyncApiDocs: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2051,6 +2628,7 @@ export interface operations {
             /** @description The HTML page. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];

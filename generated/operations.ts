@@ -238,7 +238,7 @@ export type ListPromptTemplatesResponse =
 export interface CreatePromptTemplateRequest {
   path: Record<string, never>;
   query: Record<string, never>;
-  body: Schemas["AiPromptTemplateCreateRequest"];
+  body: Schemas["CreateAiPromptTemplateRequest"];
 }
 export type CreatePromptTemplateResponse =
   | { status: 201; body: DataOf<Schemas["PromptTemplateEnvelope"]>; headers: { Location: string } & ExtraHeaders }
@@ -283,7 +283,7 @@ export type DeletePromptTemplateResponse =
 export interface UpdatePromptTemplateRequest {
   path: NonNullable<operations["updatePromptTemplate"]['parameters']["path"]>;
   query: Record<string, never>;
-  body: Schemas["AiPromptTemplateUpdateRequest"];
+  body: Schemas["UpdateAiPromptTemplateRequest"];
 }
 export type UpdatePromptTemplateResponse =
   | { status: 200; body: DataOf<Schemas["PromptTemplateEnvelope"]>; headers?: ExtraHeaders }

@@ -56,46 +56,61 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "application/json",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "400": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "400": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -121,57 +136,74 @@ export const routes: readonly RouteDefinition[] = [
         "contentType": "application/json",
         "headers": [
           "Location",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Location"
+          "Location",
+          "X-Request-Id"
         ]
       },
       "400": {
         "contentType": "application/json",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "413": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "413": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -195,55 +227,73 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "application/json",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "400": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "404": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "400": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "404": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -267,64 +317,85 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "application/json",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "400": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "404": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "409": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "400": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "404": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "409": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -348,55 +419,73 @@ export const routes: readonly RouteDefinition[] = [
       "204": {
         "contentType": null,
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "400": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "404": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "400": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "404": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -423,64 +512,85 @@ export const routes: readonly RouteDefinition[] = [
       "204": {
         "contentType": null,
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "400": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "404": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "413": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "400": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "404": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "413": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -504,64 +614,85 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "application/json",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "400": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "404": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "409": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "400": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "404": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "409": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -585,55 +716,73 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "application/json",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "400": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "404": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "400": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "404": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -661,73 +810,97 @@ export const routes: readonly RouteDefinition[] = [
       "204": {
         "contentType": null,
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "400": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "404": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "409": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "413": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "400": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "404": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "409": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "413": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -752,55 +925,73 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "application/json",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "400": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "404": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "413": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "400": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "404": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "413": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -825,55 +1016,73 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "application/json",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "400": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "413": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "400": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "413": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -895,37 +1104,49 @@ export const routes: readonly RouteDefinition[] = [
       "204": {
         "contentType": null,
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -947,46 +1168,61 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "application/json",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "404": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "404": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -1008,46 +1244,61 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "application/json",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "404": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "404": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -1074,55 +1325,73 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "application/json",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "400": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "404": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "400": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "404": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -1147,55 +1416,73 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "application/json",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "400": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "403": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "400": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "403": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -1221,66 +1508,86 @@ export const routes: readonly RouteDefinition[] = [
         "contentType": "application/json",
         "headers": [
           "Location",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Location"
+          "Location",
+          "X-Request-Id"
         ]
       },
       "400": {
         "contentType": "application/json",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "403": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "413": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "403": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "413": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -1304,64 +1611,85 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "application/json",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "400": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "403": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "404": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "400": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "403": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "404": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -1385,64 +1713,85 @@ export const routes: readonly RouteDefinition[] = [
       "204": {
         "contentType": null,
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "400": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "403": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "404": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "400": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "403": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "404": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -1469,73 +1818,97 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "application/json",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "400": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "401": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "403": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "404": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "413": {
-        "contentType": "application/json",
-        "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "400": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "403": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "404": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "413": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -1561,30 +1934,38 @@ export const routes: readonly RouteDefinition[] = [
         ],
         "headers": [
           "Vary",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Vary"
+          "Vary",
+          "X-Request-Id"
         ]
       },
       "429": {
         "contentType": "application/json",
         "headers": [
           "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -1606,28 +1987,37 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "application/json",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -1649,33 +2039,46 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "application/json",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       },
       "503": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -1697,28 +2100,37 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "application/yaml",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -1740,28 +2152,37 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "application/yaml",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -1783,28 +2204,37 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "text/html",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   },
@@ -1826,29 +2256,41 @@ export const routes: readonly RouteDefinition[] = [
       "200": {
         "contentType": "text/html",
         "headers": [
-          "RateLimit-Limit",
-          "RateLimit-Remaining",
-          "RateLimit-Reset"
-        ],
-        "requiredHeaders": []
-      },
-      "429": {
-        "contentType": "application/json",
-        "headers": [
-          "Retry-After",
+          "X-Request-Id",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "Retry-After"
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
         ]
       },
       "500": {
         "contentType": "application/json",
-        "headers": [],
-        "requiredHeaders": []
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
       }
     }
   }
 ];
+
+/** Headers required on every response of every operation: set by the server's middleware, not by handlers. */
+export const serverResponseHeaders: readonly string[] = ["X-Request-Id"];

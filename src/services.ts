@@ -3,6 +3,7 @@ import type { AuthService, Principal } from './auth/authService.js';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/database.js';
 import type { EventBus } from './generation/eventBus.js';
+import type { RequestOrigin } from './http/requestOrigin.js';
 import type { Logger } from './logger.js';
 
 export interface Services {
@@ -26,4 +27,6 @@ export interface RequestContext {
   path: string;
   /** the request's Accept header, for operations documenting several media types */
   accept: string | undefined;
+  /** scheme, host and port the request reached (computed on demand) */
+  origin(): RequestOrigin;
 }

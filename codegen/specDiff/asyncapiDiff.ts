@@ -4,6 +4,7 @@
 import { resolveRef } from '../openapiModel.js';
 import { collector, type Change, type Direction, type Report } from './change.js';
 import { diffSchema } from './schemaDiff.js';
+import { diffSchemaNames } from './schemaNamesDiff.js';
 
 type Json = any;
 type Action = 'send' | 'receive';
@@ -77,6 +78,7 @@ export function diffAsyncapi(oldDoc: Json, newDoc: Json): Change[] {
     if (!matched.has(next.key)) report('non-breaking', 'channel-added', `channel ${next.key} ${next.address}`, 'new channel');
   }
   diffOperations(oldDoc, newDoc, oldChannels, newChannels, report);
+  diffSchemaNames(oldDoc, newDoc, report);
   return changes;
 }
 

@@ -38,10 +38,30 @@ function compareEnums(old: FlatSchema, neu: FlatSchema, direction: Direction, fi
   const removed = old.enumValues.filter((v) => !contains(neu.enumValues!, v));
   const added = neu.enumValues.filter((v) => !contains(old.enumValues!, v));
   if (removed.length > 0) judge(direction, true, find, 'enum-value-removed', `enum value ${removed.map(show).join(', ')} removed`);
-  if (added.length > 0) {
+  if (added.length > 0 && direction === 'response' && neu.openEnum) {
+    // The schema promises more values to come (x-open-enum), so clients already handle unknown ones.
+    find('non-breaking', 'response-enum-value-added', `enum value ${added.map(show).join(', ')} added to an open enum (x-open-enum)`);
+  } else if (added.length > 0) {
     judge(direction, false, find, 'enum-value-added', `enum value ${added.map(show).join(', ')} added`, 'breaks clients with exhaustive enums');
   }
 }
+
+// A schema restricted to a list of values accepts at most those: a bound or a pattern that every
+// listed value meets changes nothing (e.g. a free code string with a pattern becoming a list of codes).
+function meetsBound(value: Json, key: string, bound: number): boolean {
+  const size = typeof value === 'string' ? [...value].length : Array.isArray(value) ? value.length : value && typeof value === 'object' ? Object.keys(value).length : null;
+  switch (key) {
+    case 'minLength': case 'minItems': case 'minProperties': return size === null || size >= bound;
+    case 'maxLength': case 'maxItems': case 'maxProperties': return size === null || size <= bound;
+    case 'minimum': return typeof value !== 'number' || value >= bound;
+    case 'maximum': return typeof value !== 'number' || value <= bound;
+    case 'exclusiveMinimum': return typeof value !== 'number' || value > bound;
+    case 'exclusiveMaximum': return typeof value !== 'number' || value < bound;
+    default: return false;
+  }
+}
+const meetsPattern = (value: Json, pattern: string): boolean => typeof value !== 'string' || new RegExp(pattern, 'u').test(value);
+const allMeet = (values: Json[] | null, meets: (value: Json) => boolean): boolean => values !== null && values.every(meets);
 
 function compareBounds(old: FlatSchema, neu: FlatSchema, direction: Direction, find: Finding): void {
   for (const key of [...lowerBounds, ...upperBounds]) {
@@ -51,14 +71,17 @@ function compareBounds(old: FlatSchema, neu: FlatSchema, direction: Direction, f
     const isLower = (lowerBounds as readonly string[]).includes(key);
     // A bound that appears narrows, one that disappears widens; otherwise the direction of the move.
     const narrowed = before === undefined ? true : after === undefined ? false : isLower ? after > before : after < before;
+    // Narrowing rejects only old values beyond the new bound; widening admits only new values beyond the old one.
+    if (narrowed && allMeet(old.enumValues, (v) => meetsBound(v, key, after!))) continue;
+    if (!narrowed && allMeet(neu.enumValues, (v) => meetsBound(v, key, before!))) continue;
     const rule = `${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}-${narrowed ? 'tightened' : 'relaxed'}`;
     judge(direction, narrowed, find, rule, `${key} ${before ?? 'none'} → ${after ?? 'none'}`);
   }
 }
 
 function compareFormats(old: FlatSchema, neu: FlatSchema, direction: Direction, find: Finding): void {
-  const patternsAdded = neu.patterns.filter((p) => !old.patterns.includes(p));
-  const patternsRemoved = old.patterns.filter((p) => !neu.patterns.includes(p));
+  const patternsAdded = neu.patterns.filter((p) => !old.patterns.includes(p) && !allMeet(old.enumValues, (v) => meetsPattern(v, p)));
+  const patternsRemoved = old.patterns.filter((p) => !neu.patterns.includes(p) && !allMeet(neu.enumValues, (v) => meetsPattern(v, p)));
   // A changed pattern is both: some old values fail it and some new values pass only it.
   if (patternsAdded.length > 0) judge(direction, true, find, 'pattern-added', `pattern ${patternsAdded.map(show).join(', ')} added`);
   if (patternsRemoved.length > 0) judge(direction, false, find, 'pattern-removed', `pattern ${patternsRemoved.map(show).join(', ')} removed`);

@@ -24,6 +24,7 @@ export interface FlatSchema {
   uniqueItems: boolean;
   default: Json;
   deprecated: boolean;
+  openEnum: boolean; // x-open-enum: values may be added without breaking clients (they accept unknown ones)
 }
 
 const same = (a: Json, b: Json): boolean => JSON.stringify(a) === JSON.stringify(b);
@@ -79,6 +80,7 @@ function collect(spec: Json, node: Json, flat: FlatSchema, depth: number): void 
   if (node.uniqueItems === true) flat.uniqueItems = true;
   if (node.default !== undefined) flat.default = node.default;
   if (node.deprecated === true) flat.deprecated = true;
+  if (node['x-open-enum'] === true) flat.openEnum = true;
   for (const part of node.allOf ?? []) collect(spec, part, flat, depth + 1);
   // if/then/else is left out on purpose: our specs use it for cross-field rules (isComplete is true
   // for COMPLETED); comparing two conditionals soundly needs a solver, not a diff.
@@ -100,6 +102,7 @@ export function flatten(spec: Json, schema: Json): FlatSchema {
     uniqueItems: false,
     default: undefined,
     deprecated: false,
+    openEnum: false,
   };
   collect(spec, schema, flat, 0);
   return flat;
@@ -124,15 +127,29 @@ export function unionOfVariants(spec: Json, flat: FlatSchema): FlatSchema {
   for (const [name, schemas] of byName) union.properties.set(name, schemas.length === 1 ? schemas[0] : { anyOf: schemas });
   for (const name of alternatives[0]!.required) if (alternatives.every((a) => a.required.has(name))) union.required.add(name);
   union.closed = flat.closed || alternatives.every((a) => a.closed);
+  // The schema's own constraints hold beside whichever alternative applies.
   for (const key of lowerBounds) {
     const values = alternatives.map((a) => a.bounds[key]);
-    if (values.every((v) => v !== undefined)) union.bounds[key] = Math.min(...(values as number[]));
+    const loosest = values.every((v) => v !== undefined) ? Math.min(...(values as number[])) : undefined;
+    const bound = Math.max(flat.bounds[key] ?? -Infinity, loosest ?? -Infinity);
+    if (bound !== -Infinity) union.bounds[key] = bound;
   }
   for (const key of upperBounds) {
     const values = alternatives.map((a) => a.bounds[key]);
-    if (values.every((v) => v !== undefined)) union.bounds[key] = Math.max(...(values as number[]));
+    const loosest = values.every((v) => v !== undefined) ? Math.max(...(values as number[])) : undefined;
+    const bound = Math.min(flat.bounds[key] ?? Infinity, loosest ?? Infinity);
+    if (bound !== Infinity) union.bounds[key] = bound;
   }
-  union.patterns = alternatives.every((a) => same(a.patterns, alternatives[0]!.patterns)) ? alternatives[0]!.patterns : [];
-  union.format = alternatives.every((a) => a.format === alternatives[0]!.format) ? alternatives[0]!.format : undefined;
+  const shared = alternatives.every((a) => same(a.patterns, alternatives[0]!.patterns)) ? alternatives[0]!.patterns : [];
+  union.patterns = [...new Set([...flat.patterns, ...shared])];
+  union.format = flat.format ?? (alternatives.every((a) => a.format === alternatives[0]!.format) ? alternatives[0]!.format : undefined);
   return union;
+}
+
+/** Alternatives that are each a single value (a oneOf of consts, say) are an enum written long-hand. */
+export function isValueList(spec: Json, flat: FlatSchema): boolean {
+  return (flat.variants ?? []).length > 0 && flat.variants!.every((variant) => {
+    const alternative = flatten(spec, variant);
+    return alternative.enumValues !== null && alternative.properties.size === 0 && !alternative.variants;
+  });
 }

@@ -3,6 +3,7 @@
 import { readOperations, type OperationFact, type ParameterFact, type ResponseFact } from '../openapiModel.js';
 import { collector, type Change, type Report } from './change.js';
 import { diffSchema } from './schemaDiff.js';
+import { diffSchemaNames } from './schemaNamesDiff.js';
 
 type Json = any;
 
@@ -39,6 +40,7 @@ export function diffOpenapi(oldSpec: Json, newSpec: Json): Change[] {
   }
   for (const op of unmatched.values()) report('non-breaking', 'operation-added', describe(op), 'new operation');
   for (const [oldOp, newOp] of pairs) diffOperation(oldSpec, newSpec, oldOp, newOp, report);
+  diffSchemaNames(oldSpec, newSpec, report);
   return changes;
 }
 

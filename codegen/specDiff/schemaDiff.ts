@@ -3,7 +3,7 @@
 // client sees the JSON: `data.content[].title`.
 import type { Direction, Report } from './change.js';
 import { compareConstraints } from './constraintRules.js';
-import { flatten, unionOfVariants, type FlatSchema } from './flatSchema.js';
+import { flatten, isValueList, unionOfVariants, type FlatSchema } from './flatSchema.js';
 
 type Json = any;
 
@@ -28,8 +28,11 @@ function walk(ctx: SchemaContext, oldSchema: Json, newSchema: Json, field: strin
   if (depth > MAX_DEPTH) return;
   let old = flatten(ctx.oldSpec, oldSchema);
   let neu = flatten(ctx.newSpec, newSchema);
-  if (old.variants && !neu.variants) old = unionOfVariants(ctx.oldSpec, old);
-  if (neu.variants && !old.variants) neu = unionOfVariants(ctx.newSpec, neu);
+  // Positions mean nothing in a list of values: compare value sets (a new code inserted in the middle
+  // of a oneOf of consts is one added value, not a change at every later position).
+  const valueLists = Boolean(old.variants && neu.variants) && isValueList(ctx.oldSpec, old) && isValueList(ctx.newSpec, neu);
+  if (old.variants && (!neu.variants || valueLists)) old = unionOfVariants(ctx.oldSpec, old);
+  if (neu.variants && (!old.variants || valueLists)) neu = unionOfVariants(ctx.newSpec, neu);
   const location = field ? `${ctx.where}: ${field}` : ctx.where;
   compareConstraints(old, neu, ctx.direction, (severity, rule, reason) => ctx.report(severity, rule, location, reason));
   compareProperties(ctx, old, neu, field, location, depth);

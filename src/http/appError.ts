@@ -1,19 +1,20 @@
 // The one error type of the service. Thrown anywhere; rendered into the envelope by renderError.
+// Its code is one of the spec's HTTP error codes (components.schemas.ErrorCode), with their status.
 import type { components } from '../../generated/openapi.js';
-import { errorCodes, type ErrorCode } from './errorCodes.js';
+import { errorCodes, type HttpErrorCode } from '../../generated/errorCodes.js';
 
 export type FieldError = components['schemas']['FieldError'];
 
 export class AppError extends Error {
-  readonly code: ErrorCode;
+  readonly code: HttpErrorCode;
   readonly status: number;
   readonly fieldErrors: FieldError[] | null;
   readonly headers: Record<string, string>;
 
-  constructor(code: ErrorCode, message?: string, options: { fieldErrors?: FieldError[]; headers?: Record<string, string> } = {}) {
+  constructor(code: HttpErrorCode, message?: string, options: { fieldErrors?: FieldError[]; headers?: Record<string, string> } = {}) {
     super(message ?? errorCodes[code].message);
     this.code = code;
-    this.status = errorCodes[code].status;
+    this.status = errorCodes[code].httpStatus;
     this.fieldErrors = options.fieldErrors ?? null;
     this.headers = options.headers ?? {};
   }

@@ -10,6 +10,7 @@ import { AppError } from './appError.js';
 import { envelope } from './envelope.js';
 import type { HttpEnv } from './httpEnv.js';
 import { readJsonBody } from './readJsonBody.js';
+import { requestOrigin } from './requestOrigin.js';
 import type { ResponseChecker } from './responseValidation.js';
 import { toFieldErrors } from './validationErrors.js';
 
@@ -41,7 +42,15 @@ async function runOperation(c: Context<HttpEnv>, route: RouteDefinition, options
     }
   }
 
-  const ctx: RequestContext = { services, principal, requestId: c.get('requestId'), log: c.get('log'), path: c.req.path, accept: c.req.header('accept') };
+  const ctx: RequestContext = {
+    services,
+    principal,
+    requestId: c.get('requestId'),
+    log: c.get('log'),
+    path: c.req.path,
+    accept: c.req.header('accept'),
+    origin: () => requestOrigin(c),
+  };
   const handler = handlers[route.operationId] as unknown as AnyHandler;
   const result = await handler({ path: params.path, query: params.query, body }, ctx);
   return sendResult(c, route, result, checker);

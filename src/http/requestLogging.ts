@@ -1,14 +1,19 @@
-// Gives every request an id (X-Request-Id, taken from the client when it is sane) and a child
-// logger, and writes one JSON line per request when it ends.
+// Gives every request an id (X-Request-Id: the client's when it is a valid RequestId of the spec,
+// else a generated one, as components.parameters.RequestId of openapi.yaml says: an invalid id is
+// replaced, never echoed and never an error) and a child logger, and writes one JSON line per
+// request when it ends.
 import crypto from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
+import { schemaValidators } from '../../generated/validators.js';
 import type { Logger } from '../logger.js';
 import type { HttpEnv } from './httpEnv.js';
+
+const isRequestId = schemaValidators.openapi.RequestId;
 
 export function requestLogging(log: Logger, clock: () => number = () => performance.now()): MiddlewareHandler<HttpEnv> {
   return async (c, next) => {
     const incoming = c.req.header('x-request-id');
-    const requestId = incoming && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : crypto.randomUUID();
+    const requestId = incoming !== undefined && isRequestId(incoming) ? incoming : crypto.randomUUID();
     const requestLog = log.child({ requestId });
     c.set('requestId', requestId);
     c.set('log', requestLog);

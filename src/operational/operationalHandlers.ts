@@ -5,6 +5,7 @@ import type { RequestContext } from '../services.js';
 import { preferredMediaType } from '../http/mediaType.js';
 import { renderAsyncapiPage } from './asyncapiPage.js';
 import { landingPageData, renderLandingPage } from './landingPage.js';
+import { servedOpenapi } from './servedOpenapi.js';
 import type { SpecDocuments } from './specDocuments.js';
 import { swaggerUiPage } from './swaggerUi.js';
 
@@ -17,6 +18,7 @@ export function createOperationalHandlers(documents: SpecDocuments): Operational
   const asyncapiPage = renderAsyncapiPage(documents.asyncapi);
   const info = documents.openapi.info;
   const landing = { data: landingPageData(info), html: renderLandingPage(info) };
+  const openapiFor = servedOpenapi(documents.openapiYaml);
   return {
     getLandingPage: (_request, ctx) =>
       preferredMediaType(ctx.accept, ['application/json', 'text/html']) === 'text/html'
@@ -32,7 +34,7 @@ export function createOperationalHandlers(documents: SpecDocuments): Operational
       }
       return { status: 200, body: { status: 'UP' } };
     },
-    getOpenApiDocument: () => ({ status: 200, body: documents.openapiYaml }),
+    getOpenApiDocument: (_request, ctx) => ({ status: 200, body: openapiFor(ctx.origin()) }),
     getAsyncApiDocument: () => ({ status: 200, body: documents.asyncapiYaml }),
     getApiDocs: () => ({ status: 200, body: swaggerUiPage }),
     getAsyncApiDocs: () => ({ status: 200, body: asyncapiPage }),

@@ -1,14 +1,14 @@
 // The STOMP connections of this server instance that completed CONNECT, by member and by auth
 // session: for the per-member connection limit (WS107) and for ending every connection of a session
 // the moment it is logged out or revoked (WS002). Limits: asyncapi.yaml, server `stomp`.
-import type { StompErrorCode } from '../http/errorCodes.js';
+import type { StompErrorFrameCode } from '../../generated/errorCodes.js';
 
 export interface LiveConnection {
   readonly memberId: number;
   /** the auth session (sign-in) the connection's access token belongs to */
   readonly authSessionId: string;
   /** sends ERROR with `code`, then closes */
-  end(code: StompErrorCode, message: string): void;
+  end(code: StompErrorFrameCode, message: string): void;
 }
 
 export interface StompConnections {
@@ -16,7 +16,7 @@ export interface StompConnections {
   admit(connection: LiveConnection): boolean;
   remove(connection: LiveConnection): void;
   /** Ends every connection of an auth session; returns how many there were. */
-  endSession(authSessionId: string, code: StompErrorCode, message: string): number;
+  endSession(authSessionId: string, code: StompErrorFrameCode, message: string): number;
   /** connections of a member (diagnostics, tests) */
   countOf(memberId: number): number;
 }

@@ -6,7 +6,7 @@ import { upgradeWebSocket } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { RevocationReason, SessionRevocations } from '../auth/sessionRevocations.js';
-import { stompErrorCodes } from '../http/errorCodes.js';
+import { errorCodes } from '../../generated/errorCodes.js';
 import type { Logger } from '../logger.js';
 import { createStompConnections, type StompConnections } from './stompConnections.js';
 import { encodeTextFrame } from './stompFrame.js';
@@ -15,7 +15,7 @@ import { createStompSession, type StompSession, type StompSessionDeps } from './
 const SUBPROTOCOLS = ['v12.stomp', 'v11.stomp', 'v10.stomp'];
 /** The last frame a slow consumer gets (asyncapi.yaml, Limits: WS108); its headers need no escaping. */
 const SLOW_CONSUMER_ERROR = encodeTextFrame(
-  { command: 'ERROR', headers: { 'error-code': 'WS108', message: stompErrorCodes.WS108, 'content-type': 'text/plain' }, body: stompErrorCodes.WS108 },
+  { command: 'ERROR', headers: { 'error-code': 'WS108', message: errorCodes.WS108.message, 'content-type': 'text/plain' }, body: errorCodes.WS108.message },
   { escapeHeaders: false },
 );
 const REVOKED_MESSAGE: Record<RevocationReason, string> = {

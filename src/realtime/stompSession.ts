@@ -5,8 +5,8 @@
 import { channelAddress, channels, matchChannel } from '../../generated/asyncapi.js';
 import type { AuthService, Principal } from '../auth/authService.js';
 import type { Config } from '../config.js';
+import type { ErrorsChannelCode, StompErrorFrameCode } from '../../generated/errorCodes.js';
 import { AppError } from '../http/appError.js';
-import type { StompErrorCode } from '../http/errorCodes.js';
 import type { Logger } from '../logger.js';
 import type { Broker } from './broker.js';
 import type { LiveConnection, StompConnections } from './stompConnections.js';
@@ -34,9 +34,9 @@ export interface StompSessionDeps {
    * A SEND to /pub/chat/{chatRoomId}/message from the room's owner. Returns an error code for the
    * errors channel when the message is refused, null when it was accepted.
    */
-  onChatMessage(principal: Principal, chatRoomId: number, body: string): 'accepted' | { code: 'CHAT102' | 'COMMON001' | 'COMMON002' | 'TRIP106'; message: string };
+  onChatMessage(principal: Principal, chatRoomId: number, body: string): 'accepted' | { code: ErrorsChannelCode; message: string };
   /** sends an ErrorResponse on the member's errors channel of a room */
-  publishError(memberId: number, chatRoomId: number, code: string, message: string, path: string): void;
+  publishError(memberId: number, chatRoomId: number, code: ErrorsChannelCode, message: string, path: string): void;
 }
 
 export interface StompSession {
@@ -88,7 +88,7 @@ export function createStompSession(transport: StompTransport, deps: StompSession
   }
 
   /** ERROR frame with `error-code`, then close: every protocol violation ends the connection. */
-  function fail(code: StompErrorCode, message: string, frame?: StompFrame): void {
+  function fail(code: StompErrorFrameCode, message: string, frame?: StompFrame): void {
     if (!open) return;
     log.info({ code, message, memberId: principal?.memberId }, 'stomp error');
     const headers: Record<string, string> = { 'error-code': code, message, 'content-type': 'text/plain' };

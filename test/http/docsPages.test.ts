@@ -13,6 +13,7 @@ beforeAll(() => {
 });
 afterAll(() => t.close());
 
+const openapiInfo = loadSpecDocuments().openapi.info as { title: string; version: string };
 const browserAccept = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
 describe('GET / (landing page)', () => {
@@ -22,7 +23,7 @@ describe('GET / (landing page)', () => {
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toContain('application/json');
       expect(res.headers.get('vary')).toBe('Accept');
-      expect(res.body).toMatchObject({ success: true, status: 200, data: { title: 'Trip Itinerary Service API', version: '1.0.0' } });
+      expect(res.body).toMatchObject({ success: true, status: 200, data: { title: openapiInfo.title, version: openapiInfo.version } });
     }
   });
 

@@ -1,17 +1,26 @@
 // Client team on openapi-typescript + openapi-fetch: generate types from the openapi.yaml the
-// service publishes, compile a program that runs the whole scenario with tsc --strict, run it.
+// service publishes, check that every operation comes out typed, compile a program that runs the
+// whole flow with tsc --strict, run it against the service.
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
+import YAML from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureWarnings } from './consoleCapture.js';
 import { startWithPublishedSpecs, type PublishedSpecs } from './publishedSpecs.js';
 import { expectScenario, type ScenarioProgram } from './scenarioExpectations.js';
 import { compile } from './strictCompile.js';
 import { stompRealtime } from './stompRealtime.js';
+import { checkTypedOperations, operationCount, type ProbeTarget } from './typedOperations.js';
 
 const program = path.resolve(import.meta.dirname, '../fixtures/sdk/openapiFetchScenario.ts');
+
+/** `paths[path][method].responses[status].content[type]`, then the envelope's `data` for JSON successes. */
+const openapiTypescriptType = (t: ProbeTarget): string => {
+  const body = `G.paths[${JSON.stringify(t.path)}][${JSON.stringify(t.method)}]['responses'][${t.status}]['content'][${JSON.stringify(t.contentType)}]`;
+  return t.kind === 'data' ? `${body}['data']` : body;
+};
 
 describe('openapi-typescript + openapi-fetch on the published openapi.yaml', () => {
   let specs: PublishedSpecs;
@@ -34,11 +43,19 @@ describe('openapi-typescript + openapi-fetch on the published openapi.yaml', () 
     expect(warnings).toEqual([]);
   });
 
-  it('compiles the scenario program with tsc --strict', () => {
+  it('types the 2xx data and every error body of every operation', () => {
+    const openapi = YAML.parse(fs.readFileSync(specs.openapiFile, 'utf8'));
+    const result = checkTypedOperations(openapi, workDir, ["import type * as G from './schema.js';"], openapiTypescriptType);
+    expect(result.untyped).toEqual({});
+    expect(result.typed.length).toBe(operationCount(openapi));
+    expect(result.total).toBe(operationCount(openapi));
+  });
+
+  it('compiles the flow program with tsc --strict', () => {
     expect(compile([path.join(workDir, 'scenario.ts')], { rootDir: workDir, outDir: path.join(workDir, 'out') })).toEqual([]);
   });
 
-  it('runs the scenario against the service: login, create, list, start, stream, days, swap, delete, 404', async () => {
+  it('runs the flow against the service: login, create, start, page, days, swap, chat history, rename, delete, typed 404', async () => {
     const { runScenario } = (await import(pathToFileURL(path.join(workDir, 'out/scenario.js')).href)) as ScenarioProgram;
     const realtime = stompRealtime(specs.server.url);
     try {

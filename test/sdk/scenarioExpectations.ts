@@ -1,5 +1,7 @@
 // One set of expectations for every generated client: each program returns what it saw at each
-// step, and the same scenario has to produce the same answers whichever SDK drove it.
+// step, and the same flow has to produce the same answers whichever SDK drove it. The flow:
+// log in → create (two more plans too) → subscribe → start → page through the list → read the
+// days → swap two stops → chat history → rename → delete → the deleted plan is a typed 404 TRIP101.
 import { expect } from 'vitest';
 import type { ReceivedMessage } from '../support/stompTestClient.js';
 import type { StompRealtime } from './stompRealtime.js';
@@ -11,13 +13,15 @@ interface Day {
 }
 
 export interface ScenarioResult {
-  ids: { tripPlanId: number; chatRoomId: number };
-  login: { status: number };
+  ids: { tripPlanId: number; chatRoomId: number; others: number[] };
+  login: { status: number; expiresIn: number };
   create: { status: number; location: string | null };
-  list: { status: number; tripPlanIds: number[] };
   start: { status: number; message: string };
+  list: { pages: number[][] };
   dailyPlans: { status: number; days: Day[] };
   swap: { status: number; daysAfter: Day[] };
+  chat: { status: number; hasNext: boolean; messages: { messageType: string; content: string }[] };
+  rename: { status: number; title: string; generationStatus: string };
   delete: { status: number };
   getDeleted: { status: number; code: string | undefined };
 }
@@ -30,10 +34,12 @@ const stopNames = (day: Day | undefined) => day?.scheduledPlaces.map((stop) => s
 
 export function expectScenario(result: ScenarioResult, received: ReceivedMessage[]): void {
   const { tripPlanId } = result.ids;
-  expect(result.login.status).toBe(200);
+  const [first, second] = result.ids.others;
+  expect(result.login).toEqual({ status: 200, expiresIn: 3600 });
   expect(result.create).toEqual({ status: 201, location: `/api/v1/trips/${tripPlanId}` });
-  expect(result.list).toEqual({ status: 200, tripPlanIds: [tripPlanId] });
   expect(result.start).toEqual({ status: 200, message: expect.any(String) });
+  // Newest first, two per page, followed through nextCursor to the last page.
+  expect(result.list.pages).toEqual([[tripPlanId, second], [first]]);
 
   expect(result.dailyPlans.status).toBe(200);
   expect(result.dailyPlans.days.map((day) => day.date)).toEqual(['2026-12-24', '2026-12-25', '2026-12-26']);
@@ -44,10 +50,20 @@ export function expectScenario(result: ScenarioResult, received: ReceivedMessage
   expect(result.swap.status).toBe(204);
   const [before, ...otherDays] = result.dailyPlans.days;
   const [after, ...otherDaysAfter] = result.swap.daysAfter;
-  const [first, second, ...rest] = stopNames(before);
-  expect(stopNames(after)).toEqual([second, first, ...rest]);
+  const [firstStop, secondStop, ...rest] = stopNames(before);
+  expect(stopNames(after)).toEqual([secondStop, firstStop, ...rest]);
   expect(otherDaysAfter).toEqual(otherDays);
 
+  // The history keeps each day's summary as the chat channel streamed it in full, newest first.
+  const summaries = received.filter((m) => m.destination.startsWith('/user/sub/chat/') && m.body.messageStreamType === 'CHAT' && m.body.isComplete);
+  expect(summaries).toHaveLength(3);
+  expect(result.chat).toEqual({
+    status: 200,
+    hasNext: false,
+    messages: summaries.map((m) => ({ messageType: 'ASSISTANT', content: m.body.message })).reverse(),
+  });
+
+  expect(result.rename).toEqual({ status: 204, title: 'Christmas in Busan', generationStatus: 'COMPLETED' });
   expect(result.delete).toEqual({ status: 204 });
   expect(result.getDeleted).toEqual({ status: 404, code: 'TRIP101' });
 }

@@ -48,6 +48,18 @@ function variant(edit: (openapi: Json, asyncapi: Json) => void): Specs {
 const changesAgainstBase = (edit: (openapi: Json, asyncapi: Json) => void): Change[] => diffSpecs(base, variant(edit)).changes;
 const breaking = (changes: Change[]) => changes.filter((c) => c.severity === 'breaking');
 const schemaOf = (doc: Json, name: string): Json => doc.components.schemas[name];
+/** Renames a component schema and every $ref to it, as a spec author would. */
+function renameSchema(doc: Json, from: string, to: string): void {
+  const rewrite = (node: Json): void => {
+    if (node === null || typeof node !== 'object') return;
+    if (node.$ref === `#/components/schemas/${from}`) node.$ref = `#/components/schemas/${to}`;
+    Object.values(node).forEach(rewrite);
+  };
+  doc.components.schemas[to] = doc.components.schemas[from];
+  delete doc.components.schemas[from];
+  rewrite(doc);
+}
+const errorCodeAlternative = (code: string) => ({ type: 'string', const: code, description: 'A new code.', 'x-http-status': 404, 'x-default-message': 'Gone.' });
 const dropProperty = (schema: Json, name: string): void => {
   delete schema.properties[name];
   schema.required = (schema.required ?? []).filter((n: string) => n !== name);
@@ -111,7 +123,7 @@ describe('spec diff', () => {
 
   it('flags a narrowed request type and a widened response type', () => {
     const changes = changesAgainstBase((openapi) => {
-      schemaOf(openapi, 'AiPromptTemplateUpdateRequest').properties.description.type = 'string';
+      schemaOf(openapi, 'UpdateAiPromptTemplateRequest').properties.description.type = 'string';
       schemaOf(openapi, 'TripPlanDetailResponse').properties.title.type = ['string', 'null'];
     });
     expect(breaking(changes).map((c) => [c.rule, c.location])).toEqual([
@@ -175,6 +187,54 @@ describe('spec diff', () => {
     expect(breaking(stillLossy)).toEqual([expect.objectContaining({ rule: 'response-property-became-optional' })]);
   });
 
+  it('flags a renamed or removed component schema, since SDK type names are part of the client API', () => {
+    const changes = changesAgainstBase((openapi) => {
+      renameSchema(openapi, 'TripPlanPageResponse', 'TripPlanPage');
+      delete openapi.components.schemas.PageResponse;
+    });
+    expect(breaking(changes).map((c) => [c.rule, c.location, c.reason])).toEqual([
+      ['schema-removed', 'components.schemas.PageResponse', expect.stringContaining('client code using PageResponse no longer compiles')],
+      ['schema-renamed', 'components.schemas.TripPlanPageResponse', expect.stringMatching(/^renamed to TripPlanPage; .*client code using TripPlanPageResponse no longer compiles/)],
+    ]);
+    // Nothing changed on the wire: the page itself compares equal under its new name.
+    expect(changes.filter((c) => c.location.startsWith('listTripPlans'))).toEqual([]);
+  });
+
+  it('takes a new error code as non-breaking because ErrorCode is an open enum (x-open-enum), and flags it without the flag', () => {
+    const addCode = (openapi: Json) => schemaOf(openapi, 'ErrorCode').oneOf.splice(3, 0, errorCodeAlternative('TRIP199'));
+    const changes = changesAgainstBase(addCode);
+    expect(breaking(changes)).toEqual([]);
+    expect(changes.filter((c) => c.rule === 'response-enum-value-added').map((c) => c.location)).toEqual(
+      expect.arrayContaining([
+        'getTripPlan GET /api/v1/trips/{tripPlanId} response 404 body: data.code',
+        'channel errors /user/sub/errors/{chatRoomId} receive ErrorResponse payload: code',
+      ]),
+    );
+    // Only the value is new: inserting it mid-list shifts every later alternative, which is no change.
+    expect(new Set(changes.filter((c) => c.location.endsWith('data.code') || c.location.endsWith(': code')).map((c) => c.reason))).toEqual(
+      new Set(['enum value "TRIP199" added to an open enum (x-open-enum)']),
+    );
+    const closed = changesAgainstBase((openapi) => {
+      addCode(openapi);
+      delete schemaOf(openapi, 'ErrorCode')['x-open-enum'];
+    });
+    expect(breaking(closed).every((c) => c.rule === 'response-enum-value-added')).toBe(true);
+    expect(breaking(closed).length).toBeGreaterThan(0);
+  });
+
+  it('sees a free code string with a pattern becoming the list of codes as fewer possible values, not more', () => {
+    const freeString = variant((openapi) => {
+      schemaOf(openapi, 'ErrorResponse').properties.code = { type: 'string', maxLength: 20, pattern: '^[A-Z]+[0-9]{3}$' };
+      delete openapi.components.schemas.ErrorCode;
+    });
+    const changes = diffSpecs(freeString, base).changes.filter((c) => c.rule !== 'schema-added');
+    expect(breaking(changes)).toEqual([]);
+    expect(new Set(changes.map((c) => c.rule))).toEqual(new Set(['response-enum-added']));
+    // The same list with a code that breaks the old pattern does widen what may arrive.
+    const lowercase = variant((openapi) => schemaOf(openapi, 'ErrorCode').oneOf.push({ ...errorCodeAlternative('TRIP199'), const: 'trip199' }));
+    expect(breaking(diffSpecs(freeString, lowercase).changes).map((c) => c.rule)).toContain('response-pattern-removed');
+  });
+
   it('flags a changed success status', () => {
     const changes = changesAgainstBase((openapi) => {
       const responses = openapi.paths['/api/v1/trips'].post.responses;
@@ -216,14 +276,16 @@ describe('verdict', () => {
   });
 
   it('accepts breaking changes of a document whose info.version major went up', () => {
+    const current: string = base.openapi.info.version;
+    const next = `${Number(current.split('.')[0]) + 1}.0.0`;
     const diff = diffSpecs(
       base,
       variant((openapi) => {
         removeGetMyName(openapi);
-        openapi.info.version = '2.0.0';
+        openapi.info.version = next;
       }),
     );
-    expect(verdict(diff, true)).toMatchObject({ exitCode: 0, lines: expect.arrayContaining([expect.stringContaining('info.version major bumped (1.0.0 → 2.0.0)')]) });
+    expect(verdict(diff, true)).toMatchObject({ exitCode: 0, lines: expect.arrayContaining([expect.stringContaining(`info.version major bumped (${current} → ${next})`)]) });
   });
 });
 

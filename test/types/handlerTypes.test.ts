@@ -1,31 +1,10 @@
 // The contract bites at compile time: handlers that return an undocumented status, a wrong body,
 // or that are missing / unknown to the spec are rejected by tsc through generated/operations.ts.
 import path from 'node:path';
-import fs from 'node:fs';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { diagnosticsOf, markedLines } from './markedDiagnostics.js';
 
 const fixtures = path.resolve(import.meta.dirname, '../fixtures/handler-types');
-const tsconfig = path.resolve(import.meta.dirname, '../../tsconfig.json');
-
-function diagnosticsOf(file: string): { line: number; text: string }[] {
-  const { config } = ts.readConfigFile(tsconfig, ts.sys.readFile);
-  const { options } = ts.parseJsonConfigFileContent(config, ts.sys, path.dirname(tsconfig));
-  const program = ts.createProgram([file], { ...options, noEmit: true });
-  const source = program.getSourceFile(file)!;
-  return [...program.getSemanticDiagnostics(source), ...program.getSyntacticDiagnostics(source)].map((d) => ({
-    line: source.getLineAndCharacterOfPosition(d.start ?? 0).line + 1,
-    text: ts.flattenDiagnosticMessageText(d.messageText, '\n'),
-  }));
-}
-
-function markedLines(file: string): Map<string, number> {
-  const lines = fs.readFileSync(file, 'utf8').split('\n');
-  return new Map(lines.flatMap((line, i) => {
-    const mark = /\/\/ expect: (.+)$/.exec(line)?.[1];
-    return mark ? [[mark, i + 1] as const] : [];
-  }));
-}
 
 describe('generated handler types', () => {
   const wrong = path.join(fixtures, 'wrongHandlers.ts');
