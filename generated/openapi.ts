@@ -20,6 +20,10 @@ export interface paths {
          * @description Creates a trip plan in status `PENDING` and its chat room. No AI work starts: subscribe to the
          *     STOMP channels first, then call `startTripPlanGeneration`. The title is derived from the
          *     region and the duration and can be changed with `updateTripPlanTitle`.
+         *
+         *     `region` must be one the planner supports (`listRegions`), else `400 TRIP107`; the region of
+         *     a plan cannot be changed later. The trip's last day (`startDate` + `duration` − 1) must be a
+         *     date too, i.e. not after `9999-12-31` (else `400 COMMON001` on `body.startDate`).
          */
         post: operations["createTripPlanSession"];
         delete?: never;
@@ -34,7 +38,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description Id of one of the caller's trip plans.
+                 * @description Id of one of the caller's trip plans. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 42
                  */
                 tripPlanId: components["parameters"]["TripPlanId"];
@@ -76,7 +80,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description Id of one of the caller's trip plans.
+                 * @description Id of one of the caller's trip plans. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 42
                  */
                 tripPlanId: components["parameters"]["TripPlanId"];
@@ -104,7 +108,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description Id of one of the caller's trip plans.
+                 * @description Id of one of the caller's trip plans. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 42
                  */
                 tripPlanId: components["parameters"]["TripPlanId"];
@@ -132,12 +136,12 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description Id of one of the caller's trip plans.
+                 * @description Id of one of the caller's trip plans. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 42
                  */
                 tripPlanId: components["parameters"]["TripPlanId"];
                 /**
-                 * @description Day of the trip, 1 for the first day.
+                 * @description Day of the trip, 1 for the first day. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 1
                  */
                 dayNumber: components["parameters"]["DayNumber"];
@@ -159,6 +163,33 @@ export interface paths {
          *     `404 TRIP104` when a visit order does not exist, `400 COMMON001` when A equals B.
          */
         patch: operations["swapScheduledPlaces"];
+        trace?: never;
+    };
+    "/api/v1/regions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the regions the planner supports
+         * @description The regions a trip plan may be created for with the configured planner: each region's
+         *     canonical name and the other names it is known by (e.g. the Korean name). The `region` of
+         *     `createTripPlanSession` must match one of them, ignoring case, spaces, hyphens and dots and
+         *     an administrative suffix (`City`, `Province`, `Island`, `-do`, `-si`, `시`, `도`, `광역시`,
+         *     `특별시`, `특별자치도`); any other region is refused with `400 TRIP107`. When
+         *     `acceptsAnyRegion` is true the planner plans any region and `regions` only lists the ones
+         *     it knows best. Public (no token), as the list is the same for everyone and a client needs
+         *     it before sign-in to offer a choice.
+         */
+        get: operations["listRegions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/auth/dev-login": {
@@ -271,7 +302,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description Id of the chat room of one of the caller's trip plans.
+                 * @description Id of the chat room of one of the caller's trip plans. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 42
                  */
                 chatRoomId: components["parameters"]["ChatRoomId"];
@@ -324,7 +355,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description Id of a prompt template.
+                 * @description Id of a prompt template. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 3
                  */
                 promptId: components["parameters"]["PromptId"];
@@ -491,7 +522,9 @@ export interface components {
         Instant: string;
         /**
          * Format: date
-         * @description A calendar date `YYYY-MM-DD`.
+         * @description A calendar date `YYYY-MM-DD` (RFC 3339 `full-date`): a four-digit year, a month `01`-`12`
+         *     and a day that exists in that month. `2026-02-30`, `2026-13-01`, `10000-01-01` and
+         *     `+010000-01-01` are rejected.
          * @example 2026-12-24
          */
         LocalDate: string;
@@ -542,27 +575,48 @@ export interface components {
             success: false;
             data: components["schemas"]["ErrorResponse"];
         };
-        /** @description What went wrong. Also sent, without envelope, on the STOMP errors channel. */
+        /**
+         * @description What went wrong. Also sent, without envelope, on the STOMP errors channel. The whole body is
+         *     at most 4 KiB (4096 bytes of UTF-8 JSON, envelope included) whatever the request: `message`
+         *     and `path` are cut to their limits with the marker `...[truncated]`, `errors` lists at most
+         *     20 fields, and fewer when they would not fit (`message` then says how many failed).
+         */
         ErrorResponse: {
             timestamp: components["schemas"]["Instant"];
             /**
              * @description Stable error code: COMMON001/002/403/404/405/413/429/500/503, AUTH001/002/004/011,
-             *     TRIP101/103/104/106, CHAT102/301, MEMBER001, AI002/005, WS001/002/004/005/102.
+             *     TRIP101/103/104/106/107, CHAT102/301, MEMBER001, AI002/005, WS001/002/004/005/102.
              * @example TRIP101
              */
             code: string;
-            /** @description Human-readable explanation; do not parse it. */
+            /** @description Human-readable explanation; do not parse it. Cut at 300 characters (marker `...[truncated]`). */
             message: string;
-            /** @description The request path, or the STOMP destination. */
+            /** @description The request path, or the STOMP destination. Cut at 256 characters (marker `...[truncated]`). */
             path: string;
-            /** @description Every failing field for COMMON001, null otherwise. */
+            /** @description The failing fields for COMMON001 (at most 20, see above), null otherwise. */
             errors: components["schemas"]["FieldError"][] | null;
         };
+        /**
+         * @description One failing field. Values are echoed in bounded form: a text longer than its limit keeps its
+         *     beginning and ends with the marker `...[truncated]` (the whole result stays within the
+         *     limit), so a client can tell a cut value from a real one.
+         */
         FieldError: {
-            /** @description Where the value sits, e.g. `body.themes[2]`, `query.size`, `path.tripPlanId`. */
+            /**
+             * @description Where the value sits, e.g. `body.themes[2]`, `query.size`, `path.tripPlanId`. Cut at 100
+             *     characters (marker `...[truncated]`).
+             */
             field: string;
-            /** @description The value that was rejected (null when the field is missing). */
-            rejectedValue: unknown;
+            /**
+             * @description The value that was rejected (null when the field is missing). A string longer than 100
+             *     characters is cut to 100 with the marker `...[truncated]`; an array or object whose JSON
+             *     text is longer than 100 characters is replaced by a string: the start of that JSON text
+             *     and the marker, 100 characters in all.
+             */
+            rejectedValue: string | number | boolean | null | unknown[] | {
+                [key: string]: unknown;
+            };
+            /** @description What is wrong. Cut at 200 characters (marker `...[truncated]`). */
             message: string;
         };
         MessageResponse: {
@@ -593,7 +647,10 @@ export interface components {
              * @description Number of days.
              */
             duration: number;
-            /** @description Region name in Korean or English, e.g. `Busan` or `부산`. */
+            /**
+             * @description Region name in Korean or English, e.g. `Busan` or `부산`: one of the regions of
+             *     `listRegions` (its name or an alias), else `400 TRIP107`.
+             */
             region: string;
             /** Format: int32 */
             peopleCount: number;
@@ -771,6 +828,35 @@ export interface components {
             success: true;
             data: components["schemas"]["MemberNameResponse"];
         };
+        RegionResponse: {
+            /**
+             * @description The region's canonical name, e.g. `Busan`.
+             * @example Busan
+             */
+            name: string;
+            /**
+             * @description Other names the region is known by, e.g. its Korean names.
+             * @example [
+             *       "부산",
+             *       "부산시",
+             *       "부산광역시"
+             *     ]
+             */
+            aliases: string[];
+        };
+        RegionListResponse: {
+            /**
+             * @description true when the configured planner plans any region (then `regions` lists the ones it
+             *     knows best and no region is refused); false when only the listed regions are accepted.
+             */
+            acceptsAnyRegion: boolean;
+            regions: components["schemas"]["RegionResponse"][];
+        };
+        RegionListEnvelope: components["schemas"]["CommonResponse"] & {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["RegionListResponse"];
+        };
         ChatMessageResponse: {
             id: components["schemas"]["Id"];
             /** @enum {string} */
@@ -840,7 +926,10 @@ export interface components {
     responses: {
         /**
          * @description `COMMON001`: a parameter or body field fails its schema (every failing field is listed in
-         *     `errors`); `COMMON002`: the body is not JSON or not `application/json`.
+         *     `errors`; when a value is over a size limit, only the values over a size limit are listed);
+         *     `COMMON002`: the body is not JSON, not `application/json`, or nested deeper than 32 levels;
+         *     `TRIP107` (`createTripPlanSession`): the planner does not support the region (see
+         *     `listRegions`).
          */
         BadRequest: {
             headers: {
@@ -1025,42 +1114,42 @@ export interface components {
     };
     parameters: {
         /**
-         * @description Id of one of the caller's trip plans.
+         * @description Id of one of the caller's trip plans. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
          * @example 42
          */
         TripPlanId: components["schemas"]["Id"];
         /**
-         * @description Id of the chat room of one of the caller's trip plans.
+         * @description Id of the chat room of one of the caller's trip plans. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
          * @example 42
          */
         ChatRoomId: components["schemas"]["Id"];
         /**
-         * @description Id of a prompt template.
+         * @description Id of a prompt template. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
          * @example 3
          */
         PromptId: components["schemas"]["Id"];
         /**
-         * @description Day of the trip, 1 for the first day.
+         * @description Day of the trip, 1 for the first day. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
          * @example 1
          */
         DayNumber: number;
         /**
-         * @description `nextCursor` of the previous page; omit for the first page.
+         * @description `nextCursor` of the previous page; omit for the first page. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), at most once; else `400 COMMON001`.
          * @example 42
          */
         Cursor: components["schemas"]["Id"];
         /**
-         * @description Items per page.
+         * @description Items per page. Canonical decimal only (`20`, not `020` or `20.0`), at most once; else `400 COMMON001`.
          * @example 20
          */
         TripPageSize: number;
         /**
-         * @description Messages per page.
+         * @description Messages per page. Canonical decimal only (`50`, not `050` or `50.0`), at most once; else `400 COMMON001`.
          * @example 50
          */
         ChatPageSize: number;
         /**
-         * @description `field:direction`; the order is `(field, id)`, both in that direction.
+         * @description `field:direction`; the order is `(field, id)`, both in that direction. At most once; else `400 COMMON001`.
          * @example startDate:asc
          */
         TripSort: string;
@@ -1101,17 +1190,17 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Items per page.
+                 * @description Items per page. Canonical decimal only (`20`, not `020` or `20.0`), at most once; else `400 COMMON001`.
                  * @example 20
                  */
                 size?: components["parameters"]["TripPageSize"];
                 /**
-                 * @description `nextCursor` of the previous page; omit for the first page.
+                 * @description `nextCursor` of the previous page; omit for the first page. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), at most once; else `400 COMMON001`.
                  * @example 42
                  */
                 cursor?: components["parameters"]["Cursor"];
                 /**
-                 * @description `field:direction`; the order is `(field, id)`, both in that direction.
+                 * @description `field:direction`; the order is `(field, id)`, both in that direction. At most once; else `400 COMMON001`.
                  * @example startDate:asc
                  */
                 sort?: components["parameters"]["TripSort"];
@@ -1179,7 +1268,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Id of one of the caller's trip plans.
+                 * @description Id of one of the caller's trip plans. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 42
                  */
                 tripPlanId: components["parameters"]["TripPlanId"];
@@ -1213,7 +1302,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Id of one of the caller's trip plans.
+                 * @description Id of one of the caller's trip plans. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 42
                  */
                 tripPlanId: components["parameters"]["TripPlanId"];
@@ -1248,7 +1337,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Id of one of the caller's trip plans.
+                 * @description Id of one of the caller's trip plans. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 42
                  */
                 tripPlanId: components["parameters"]["TripPlanId"];
@@ -1280,7 +1369,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Id of one of the caller's trip plans.
+                 * @description Id of one of the caller's trip plans. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 42
                  */
                 tripPlanId: components["parameters"]["TripPlanId"];
@@ -1317,7 +1406,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Id of one of the caller's trip plans.
+                 * @description Id of one of the caller's trip plans. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 42
                  */
                 tripPlanId: components["parameters"]["TripPlanId"];
@@ -1352,7 +1441,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Id of one of the caller's trip plans.
+                 * @description Id of one of the caller's trip plans. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 42
                  */
                 tripPlanId: components["parameters"]["TripPlanId"];
@@ -1386,12 +1475,12 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Id of one of the caller's trip plans.
+                 * @description Id of one of the caller's trip plans. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 42
                  */
                 tripPlanId: components["parameters"]["TripPlanId"];
                 /**
-                 * @description Day of the trip, 1 for the first day.
+                 * @description Day of the trip, 1 for the first day. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 1
                  */
                 dayNumber: components["parameters"]["DayNumber"];
@@ -1418,6 +1507,31 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["ScheduleNotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listRegions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The supported regions. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegionListEnvelope"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -1568,12 +1682,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Messages per page.
+                 * @description Messages per page. Canonical decimal only (`50`, not `050` or `50.0`), at most once; else `400 COMMON001`.
                  * @example 50
                  */
                 size?: components["parameters"]["ChatPageSize"];
                 /**
-                 * @description `nextCursor` of the previous page; omit for the first page.
+                 * @description `nextCursor` of the previous page; omit for the first page. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), at most once; else `400 COMMON001`.
                  * @example 42
                  */
                 cursor?: components["parameters"]["Cursor"];
@@ -1581,7 +1695,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Id of the chat room of one of the caller's trip plans.
+                 * @description Id of the chat room of one of the caller's trip plans. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 42
                  */
                 chatRoomId: components["parameters"]["ChatRoomId"];
@@ -1613,12 +1727,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Items per page.
+                 * @description Items per page. Canonical decimal only (`20`, not `020` or `20.0`), at most once; else `400 COMMON001`.
                  * @example 20
                  */
                 size?: components["parameters"]["TripPageSize"];
                 /**
-                 * @description `nextCursor` of the previous page; omit for the first page.
+                 * @description `nextCursor` of the previous page; omit for the first page. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), at most once; else `400 COMMON001`.
                  * @example 42
                  */
                 cursor?: components["parameters"]["Cursor"];
@@ -1688,7 +1802,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Id of a prompt template.
+                 * @description Id of a prompt template. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 3
                  */
                 promptId: components["parameters"]["PromptId"];
@@ -1723,7 +1837,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Id of a prompt template.
+                 * @description Id of a prompt template. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 3
                  */
                 promptId: components["parameters"]["PromptId"];
@@ -1756,7 +1870,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Id of a prompt template.
+                 * @description Id of a prompt template. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 3
                  */
                 promptId: components["parameters"]["PromptId"];

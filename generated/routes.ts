@@ -27,6 +27,8 @@ export interface RouteDefinition {
   readonly requiredRole: string | null;
   readonly pathParams: readonly string[];
   readonly queryParams: readonly string[];
+  /** Parameters whose schema is an integer: their text must be a canonical decimal (no sign, leading zero, space, point or exponent) */
+  readonly integerParams: { readonly path: readonly string[]; readonly query: readonly string[] };
   readonly body: { readonly required: boolean; readonly contentType: string } | null;
   readonly responses: Readonly<Record<number, ResponseFacts>>;
 }
@@ -49,6 +51,13 @@ export const routes: readonly RouteDefinition[] = [
       "cursor",
       "sort"
     ],
+    "integerParams": {
+      "path": [],
+      "query": [
+        "size",
+        "cursor"
+      ]
+    },
     "body": null,
     "responses": {
       "200": {
@@ -110,6 +119,10 @@ export const routes: readonly RouteDefinition[] = [
     "requiredRole": null,
     "pathParams": [],
     "queryParams": [],
+    "integerParams": {
+      "path": [],
+      "query": []
+    },
     "body": {
       "required": true,
       "contentType": "application/json"
@@ -188,6 +201,12 @@ export const routes: readonly RouteDefinition[] = [
       "tripPlanId"
     ],
     "queryParams": [],
+    "integerParams": {
+      "path": [
+        "tripPlanId"
+      ],
+      "query": []
+    },
     "body": null,
     "responses": {
       "200": {
@@ -260,6 +279,12 @@ export const routes: readonly RouteDefinition[] = [
       "tripPlanId"
     ],
     "queryParams": [],
+    "integerParams": {
+      "path": [
+        "tripPlanId"
+      ],
+      "query": []
+    },
     "body": null,
     "responses": {
       "200": {
@@ -341,6 +366,12 @@ export const routes: readonly RouteDefinition[] = [
       "tripPlanId"
     ],
     "queryParams": [],
+    "integerParams": {
+      "path": [
+        "tripPlanId"
+      ],
+      "query": []
+    },
     "body": null,
     "responses": {
       "204": {
@@ -413,6 +444,12 @@ export const routes: readonly RouteDefinition[] = [
       "tripPlanId"
     ],
     "queryParams": [],
+    "integerParams": {
+      "path": [
+        "tripPlanId"
+      ],
+      "query": []
+    },
     "body": {
       "required": true,
       "contentType": "application/json"
@@ -497,6 +534,12 @@ export const routes: readonly RouteDefinition[] = [
       "tripPlanId"
     ],
     "queryParams": [],
+    "integerParams": {
+      "path": [
+        "tripPlanId"
+      ],
+      "query": []
+    },
     "body": null,
     "responses": {
       "200": {
@@ -578,6 +621,12 @@ export const routes: readonly RouteDefinition[] = [
       "tripPlanId"
     ],
     "queryParams": [],
+    "integerParams": {
+      "path": [
+        "tripPlanId"
+      ],
+      "query": []
+    },
     "body": null,
     "responses": {
       "200": {
@@ -651,6 +700,13 @@ export const routes: readonly RouteDefinition[] = [
       "dayNumber"
     ],
     "queryParams": [],
+    "integerParams": {
+      "path": [
+        "tripPlanId",
+        "dayNumber"
+      ],
+      "query": []
+    },
     "body": {
       "required": true,
       "contentType": "application/json"
@@ -721,6 +777,53 @@ export const routes: readonly RouteDefinition[] = [
     }
   },
   {
+    "operationId": "listRegions",
+    "method": "GET",
+    "path": "/api/v1/regions",
+    "honoPath": "/api/v1/regions",
+    "pattern": "^/api/v1/regions$",
+    "tags": [
+      "Trips"
+    ],
+    "secured": false,
+    "requiredRole": null,
+    "pathParams": [],
+    "queryParams": [],
+    "integerParams": {
+      "path": [],
+      "query": []
+    },
+    "body": null,
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "headers": [
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": []
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After"
+        ]
+      },
+      "500": {
+        "contentType": "application/json",
+        "headers": [],
+        "requiredHeaders": []
+      }
+    }
+  },
+  {
     "operationId": "devLogin",
     "method": "POST",
     "path": "/api/v1/auth/dev-login",
@@ -733,6 +836,10 @@ export const routes: readonly RouteDefinition[] = [
     "requiredRole": null,
     "pathParams": [],
     "queryParams": [],
+    "integerParams": {
+      "path": [],
+      "query": []
+    },
     "body": {
       "required": true,
       "contentType": "application/json"
@@ -806,6 +913,10 @@ export const routes: readonly RouteDefinition[] = [
     "requiredRole": null,
     "pathParams": [],
     "queryParams": [],
+    "integerParams": {
+      "path": [],
+      "query": []
+    },
     "body": {
       "required": true,
       "contentType": "application/json"
@@ -879,6 +990,10 @@ export const routes: readonly RouteDefinition[] = [
     "requiredRole": null,
     "pathParams": [],
     "queryParams": [],
+    "integerParams": {
+      "path": [],
+      "query": []
+    },
     "body": null,
     "responses": {
       "204": {
@@ -931,6 +1046,10 @@ export const routes: readonly RouteDefinition[] = [
     "requiredRole": null,
     "pathParams": [],
     "queryParams": [],
+    "integerParams": {
+      "path": [],
+      "query": []
+    },
     "body": null,
     "responses": {
       "200": {
@@ -992,6 +1111,10 @@ export const routes: readonly RouteDefinition[] = [
     "requiredRole": null,
     "pathParams": [],
     "queryParams": [],
+    "integerParams": {
+      "path": [],
+      "query": []
+    },
     "body": null,
     "responses": {
       "200": {
@@ -1058,6 +1181,15 @@ export const routes: readonly RouteDefinition[] = [
       "size",
       "cursor"
     ],
+    "integerParams": {
+      "path": [
+        "chatRoomId"
+      ],
+      "query": [
+        "size",
+        "cursor"
+      ]
+    },
     "body": null,
     "responses": {
       "200": {
@@ -1131,6 +1263,13 @@ export const routes: readonly RouteDefinition[] = [
       "size",
       "cursor"
     ],
+    "integerParams": {
+      "path": [],
+      "query": [
+        "size",
+        "cursor"
+      ]
+    },
     "body": null,
     "responses": {
       "200": {
@@ -1201,6 +1340,10 @@ export const routes: readonly RouteDefinition[] = [
     "requiredRole": "ADMIN",
     "pathParams": [],
     "queryParams": [],
+    "integerParams": {
+      "path": [],
+      "query": []
+    },
     "body": {
       "required": true,
       "contentType": "application/json"
@@ -1288,6 +1431,12 @@ export const routes: readonly RouteDefinition[] = [
       "promptId"
     ],
     "queryParams": [],
+    "integerParams": {
+      "path": [
+        "promptId"
+      ],
+      "query": []
+    },
     "body": null,
     "responses": {
       "200": {
@@ -1369,6 +1518,12 @@ export const routes: readonly RouteDefinition[] = [
       "promptId"
     ],
     "queryParams": [],
+    "integerParams": {
+      "path": [
+        "promptId"
+      ],
+      "query": []
+    },
     "body": null,
     "responses": {
       "204": {
@@ -1450,6 +1605,12 @@ export const routes: readonly RouteDefinition[] = [
       "promptId"
     ],
     "queryParams": [],
+    "integerParams": {
+      "path": [
+        "promptId"
+      ],
+      "query": []
+    },
     "body": {
       "required": true,
       "contentType": "application/json"
@@ -1541,6 +1702,10 @@ export const routes: readonly RouteDefinition[] = [
     "requiredRole": null,
     "pathParams": [],
     "queryParams": [],
+    "integerParams": {
+      "path": [],
+      "query": []
+    },
     "body": null,
     "responses": {
       "200": {
@@ -1584,6 +1749,10 @@ export const routes: readonly RouteDefinition[] = [
     "requiredRole": null,
     "pathParams": [],
     "queryParams": [],
+    "integerParams": {
+      "path": [],
+      "query": []
+    },
     "body": null,
     "responses": {
       "200": {
@@ -1632,6 +1801,10 @@ export const routes: readonly RouteDefinition[] = [
     "requiredRole": null,
     "pathParams": [],
     "queryParams": [],
+    "integerParams": {
+      "path": [],
+      "query": []
+    },
     "body": null,
     "responses": {
       "200": {
@@ -1675,6 +1848,10 @@ export const routes: readonly RouteDefinition[] = [
     "requiredRole": null,
     "pathParams": [],
     "queryParams": [],
+    "integerParams": {
+      "path": [],
+      "query": []
+    },
     "body": null,
     "responses": {
       "200": {
@@ -1718,6 +1895,10 @@ export const routes: readonly RouteDefinition[] = [
     "requiredRole": null,
     "pathParams": [],
     "queryParams": [],
+    "integerParams": {
+      "path": [],
+      "query": []
+    },
     "body": null,
     "responses": {
       "200": {
@@ -1761,6 +1942,10 @@ export const routes: readonly RouteDefinition[] = [
     "requiredRole": null,
     "pathParams": [],
     "queryParams": [],
+    "integerParams": {
+      "path": [],
+      "query": []
+    },
     "body": null,
     "responses": {
       "200": {

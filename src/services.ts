@@ -3,6 +3,7 @@ import type { AuthService, Principal } from './auth/authService.js';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/database.js';
 import type { EventBus } from './generation/eventBus.js';
+import type { PlannerRegions } from './generation/plannerRegions.js';
 import type { Logger } from './logger.js';
 
 export interface Services {
@@ -13,6 +14,8 @@ export interface Services {
   clock: () => number;
   auth: AuthService;
   events: EventBus;
+  /** the regions the configured planner supports (listRegions, TRIP107) */
+  regions: PlannerRegions;
 }
 
 /** The second argument of every operation handler. */

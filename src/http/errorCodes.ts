@@ -18,6 +18,7 @@ export const errorCodes = {
   TRIP103: { status: 404, message: 'Day not found.' },
   TRIP104: { status: 404, message: 'Scheduled place not found.' },
   TRIP106: { status: 409, message: 'The trip plan is not in a state that allows this.' },
+  TRIP107: { status: 400, message: 'The planner does not support this region.' },
   CHAT102: { status: 400, message: 'A chat message must be non-blank TEXT.' },
   CHAT301: { status: 404, message: 'Chat room not found.' },
   MEMBER001: { status: 404, message: 'Member not found.' },
