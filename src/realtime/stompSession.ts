@@ -6,6 +6,7 @@ import { channelAddress, channels, matchChannel } from '../../generated/asyncapi
 import type { AuthService, Principal } from '../auth/authService.js';
 import type { Config } from '../config.js';
 import { AppError } from '../http/appError.js';
+import { errorTextLimits, truncateText } from '../http/errorBodyLimits.js';
 import type { Logger } from '../logger.js';
 import type { Broker } from './broker.js';
 import { encodeTextFrame, frameBodyText, type StompCommand, type StompFrame } from './stompFrame.js';
@@ -73,8 +74,10 @@ export function createStompSession(transport: StompTransport, deps: StompSession
   }
 
   /** ERROR frame with `error-code`, then close: every protocol violation ends the connection. */
-  function fail(code: string, message: string, frame?: StompFrame): void {
+  function fail(code: string, detail: string, frame?: StompFrame): void {
     if (!open) return;
+    // The text may name what the client sent (a destination of up to 8 KiB): cut like HTTP error messages.
+    const message = truncateText(detail, errorTextLimits.message);
     log.info({ code, message, memberId: principal?.memberId }, 'stomp error');
     const headers: Record<string, string> = { 'error-code': code, message, 'content-type': 'text/plain' };
     if (frame?.headers.receipt) headers['receipt-id'] = frame.headers.receipt;
