@@ -18,6 +18,10 @@ export function emitRouteTable(operations: OperationFact[]): string {
     requiredRole: op.requiredRole,
     pathParams: op.parameters.filter((p) => p.in === 'path').map((p) => p.name),
     queryParams: op.parameters.filter((p) => p.in === 'query').map((p) => p.name),
+    integerParams: {
+      path: op.parameters.filter((p) => p.in === 'path' && p.type === 'integer').map((p) => p.name),
+      query: op.parameters.filter((p) => p.in === 'query' && p.type === 'integer').map((p) => p.name),
+    },
     body: op.body ? { required: op.body.required, contentType: op.body.contentType } : null,
     responses: Object.fromEntries(
       op.responses.map((r) => [
@@ -57,6 +61,8 @@ export interface RouteDefinition {
   readonly requiredRole: string | null;
   readonly pathParams: readonly string[];
   readonly queryParams: readonly string[];
+  /** Parameters whose schema is an integer: their text must be a canonical decimal (no sign, leading zero, space, point or exponent) */
+  readonly integerParams: { readonly path: readonly string[]; readonly query: readonly string[] };
   readonly body: { readonly required: boolean; readonly contentType: string } | null;
   readonly responses: Readonly<Record<number, ResponseFacts>>;
 }

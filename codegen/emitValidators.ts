@@ -1,13 +1,15 @@
 // Ahead-of-time compiled validators (Ajv 2020 + formats, standalone ESM code), so the server never
-// compiles a schema at start-up. Three Ajv instances, because options are per instance:
+// compiles a schema at start-up. Four Ajv instances, because options are per instance:
 //   params    path + query of every operation; coerces strings and applies defaults
 //   bodies    request bodies; applies defaults, never coerces
+//   guards    the size guards of params and bodies (sizeGuardSchema.ts), run before the above
 //   contracts response bodies, STOMP payloads and every named schema; neither coerces nor defaults
 import type { AnySchema } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import { errorCodeKeywords } from './errorCodeModel.js';
 import { GENERATED_HEADER, propertyKey, validatorName } from './naming.js';
+import { sizeGuardComponents, sizeGuardSchema } from './sizeGuardSchema.js';
 import { addSpecFormats, rebaseRefs } from './specAjv.js';
 import type { OperationFact } from './openapiModel.js';
 
@@ -26,7 +28,7 @@ const ASYNCAPI = 'urn:spec:asyncapi';
 // Keywords of OpenAPI/AsyncAPI, and our own extensions, that are annotations for JSON Schema.
 const annotationKeywords = ['components', 'discriminator', 'xml', 'externalDocs', 'example', 'x-parser-schema-id', ...errorCodeKeywords];
 
-function newAjv(options: { coerceTypes?: boolean; useDefaults?: boolean }): Ajv2020 {
+function newAjv(options: { coerceTypes?: boolean; useDefaults?: boolean; strictTypes?: boolean }): Ajv2020 {
   const ajv = new Ajv2020({
     strict: true,
     allErrors: true,
@@ -71,6 +73,19 @@ export interface AsyncMessageFact {
   examples: { name: string; payload: Json }[];
 }
 
+/** `{ path, query }` of one operation as one object schema, refs rebased onto the openapi root. */
+function paramsSchema(op: OperationFact): Json {
+  const group = (location: 'path' | 'query') => {
+    const list = op.parameters.filter((p) => p.in === location);
+    return {
+      type: 'object',
+      properties: Object.fromEntries(list.map((p) => [p.name, rebaseRefs(p.schema, OPENAPI)])),
+      required: list.filter((p) => p.required).map((p) => p.name),
+    };
+  };
+  return { type: 'object', properties: { path: group('path'), query: group('query') }, required: ['path', 'query'] };
+}
+
 export function emitValidators(openapi: Json, operations: OperationFact[], asyncapi: Json, messages: AsyncMessageFact[]): ValidatorSources {
   const files: Record<string, string> = {};
   const root = (ajv: Ajv2020, id: string, doc: Json) => ajv.addSchema({ $id: id, components: { schemas: doc.components?.schemas ?? {} } } as AnySchema);
@@ -84,17 +99,8 @@ export function emitValidators(openapi: Json, operations: OperationFact[], async
     // one (components.parameters.RequestId). Any other would go unchecked, so it must come here first.
     const header = op.parameters.find((p) => p.in === 'header' && p.name.toLowerCase() !== 'x-request-id');
     if (header) throw new Error(`${op.operationId}: header parameter ${header.name} is not validated by the router; add it to the params validators`);
-    const group = (location: 'path' | 'query') => {
-      const list = op.parameters.filter((p) => p.in === location);
-      return {
-        type: 'object',
-        properties: Object.fromEntries(list.map((p) => [p.name, rebaseRefs(p.schema, OPENAPI)])),
-        required: list.filter((p) => p.required).map((p) => p.name),
-      };
-    };
-    const id = `urn:params:${op.operationId}`;
-    params.addSchema({ $id: id, type: 'object', properties: { path: group('path'), query: group('query') }, required: ['path', 'query'] });
-    paramExports[validatorName(op.operationId, 'params')] = id;
+    params.addSchema({ $id: `urn:params:${op.operationId}`, ...paramsSchema(op) });
+    paramExports[validatorName(op.operationId, 'params')] = `urn:params:${op.operationId}`;
   }
   standalone(params, paramExports, 'validators/params', files);
 
@@ -109,6 +115,22 @@ export function emitValidators(openapi: Json, operations: OperationFact[], async
     bodyExports[validatorName(op.operationId, 'body')] = id;
   }
   standalone(bodies, bodyExports, 'validators/bodies', files);
+
+  // guards: only the size limits of the same schemas. The guard of a type-specific keyword has no
+  // `type` next to it any more (maxLength applies to strings only), hence strictTypes off.
+  const guards = newAjv({ strictTypes: false });
+  guards.addSchema({ $id: OPENAPI, components: { schemas: sizeGuardComponents(openapi.components?.schemas ?? {}) } } as AnySchema);
+  const guardExports: Record<string, string> = {};
+  for (const op of operations) {
+    const paramsId = `urn:guard:params:${op.operationId}`;
+    guards.addSchema({ $id: paramsId, ...sizeGuardSchema(paramsSchema(op)) });
+    guardExports[validatorName(op.operationId, 'params', 'size', 'guard')] = paramsId;
+    if (!op.body) continue;
+    const bodyId = `urn:guard:body:${op.operationId}`;
+    guards.addSchema({ $id: bodyId, ...sizeGuardSchema(rebaseRefs(op.body.schema, OPENAPI)) });
+    guardExports[validatorName(op.operationId, 'body', 'size', 'guard')] = bodyId;
+  }
+  standalone(guards, guardExports, 'validators/guards', files);
 
   // contracts: responses, messages and every named schema of both documents
   const contracts = newAjv({});
@@ -143,6 +165,7 @@ import type { OperationId } from './operations.js';
 import * as params from './validators/params.js';
 import * as bodies from './validators/bodies.js';
 import * as contracts from './validators/contracts.js';
+import * as guards from './validators/guards.js';
 
 export type { ValidateFunction };
 
@@ -151,6 +174,11 @@ export interface OperationValidators {
   readonly params: ValidateFunction;
   /** validates the JSON body (defaults applied in place); null when the operation takes none */
   readonly body: ValidateFunction | null;
+  /**
+   * Only the size limits (maxLength, maxItems, maxProperties) of params and body: run first, so an
+   * oversized value is refused after linear work, before uniqueItems, patterns and formats.
+   */
+  readonly sizeGuards: { readonly params: ValidateFunction; readonly body: ValidateFunction | null };
   /** validates the whole response body (the envelope) per documented status with a schema */
   readonly responses: Readonly<Record<number, ValidateFunction>>;
 }
@@ -163,7 +191,9 @@ ${operations
       .map((r) => `${r.status}: contracts.${r.schemaName ? validatorName('openapi', 'schema', r.schemaName) : validatorName(op.operationId, 'response', r.status)}`)
       .join(', ');
     const body = op.body ? `bodies.${validatorName(op.operationId, 'body')}` : 'null';
-    return `  ${op.operationId}: { params: params.${validatorName(op.operationId, 'params')}, body: ${body}, responses: { ${responses} } },`;
+    const bodyGuard = op.body ? `guards.${validatorName(op.operationId, 'body', 'size', 'guard')}` : 'null';
+    const sizeGuards = `{ params: guards.${validatorName(op.operationId, 'params', 'size', 'guard')}, body: ${bodyGuard} }`;
+    return `  ${op.operationId}: { params: params.${validatorName(op.operationId, 'params')}, body: ${body}, sizeGuards: ${sizeGuards}, responses: { ${responses} } },`;
   })
   .join('\n')}
 };

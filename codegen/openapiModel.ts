@@ -12,6 +12,8 @@ export interface ParameterFact {
   required: boolean;
   schema: Json;
   hasDefault: boolean;
+  /** `type` of the (resolved) schema, e.g. `integer`; null when it has none */
+  type: string | null;
 }
 
 export interface ResponseFact {
@@ -83,12 +85,14 @@ export function readOperations(spec: Json): OperationFact[] {
       for (const raw of [...(item.parameters ?? []), ...(op.parameters ?? [])]) {
         const p = resolveRef(spec, raw);
         const schema = p.schema ?? {};
+        const resolved = resolveRef(spec, schema);
         byKey.set(`${p.in}:${p.name}`, {
           name: p.name,
           in: p.in,
           required: p.in === 'path' ? true : Boolean(p.required),
           schema,
-          hasDefault: resolveRef(spec, schema).default !== undefined,
+          hasDefault: resolved.default !== undefined,
+          type: typeof resolved.type === 'string' ? resolved.type : null,
         });
       }
       let body: OperationFact['body'] = null;

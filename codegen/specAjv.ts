@@ -5,10 +5,13 @@ import { createRequire } from 'node:module';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 
 const require = createRequire(import.meta.url);
-const addFormats = require('ajv-formats') as (ajv: Ajv2020) => Ajv2020;
+const addFormats = require('ajv-formats') as (ajv: Ajv2020, options: { mode: 'full' | 'fast'; keywords: boolean }) => Ajv2020;
 
 export function addSpecFormats<A extends Ajv2020>(ajv: A): A {
-  addFormats(ajv);
+  // `full` (also ajv-formats' default, spelled out because it matters): `date` is checked against
+  // the calendar (2026-02-30 and 2027-02-29 fail) and the year has four digits; `fast` checks the
+  // shape only.
+  addFormats(ajv, { mode: 'full', keywords: true });
   for (const format of ['int32', 'int64', 'float', 'double', 'uri-reference']) ajv.addFormat(format, true);
   return ajv;
 }

@@ -142,23 +142,44 @@ export interface components {
          *     so the server cannot send a code that is not here. New codes may be added in a minor version
          *     (`x-open-enum`): treat an unknown code like the HTTP status or the channel it came with.
          */
-        ErrorCode: "COMMON001" | "COMMON002" | "COMMON403" | "COMMON404" | "COMMON405" | "COMMON413" | "COMMON429" | "COMMON500" | "COMMON503" | "AUTH001" | "AUTH002" | "AUTH004" | "AUTH011" | "TRIP101" | "TRIP103" | "TRIP104" | "TRIP106" | "CHAT102" | "CHAT301" | "MEMBER001" | "AI002" | "AI005" | "WS001" | "WS002" | "WS004" | "WS005" | "WS102" | "WS105" | "WS106" | "WS107" | "WS108";
-        /** @description What went wrong. Also sent, without envelope, on the STOMP errors channel. */
+        ErrorCode: "COMMON001" | "COMMON002" | "COMMON403" | "COMMON404" | "COMMON405" | "COMMON413" | "COMMON429" | "COMMON500" | "COMMON503" | "AUTH001" | "AUTH002" | "AUTH004" | "AUTH011" | "TRIP101" | "TRIP103" | "TRIP104" | "TRIP106" | "TRIP107" | "CHAT102" | "CHAT301" | "MEMBER001" | "AI002" | "AI005" | "WS001" | "WS002" | "WS004" | "WS005" | "WS102" | "WS105" | "WS106" | "WS107" | "WS108";
+        /**
+         * @description What went wrong. Also sent, without envelope, on the STOMP errors channel. The whole body is
+         *     at most 4 KiB (4096 bytes of UTF-8 JSON, envelope included) whatever the request: `message`
+         *     and `path` are cut to their limits with the marker `...[truncated]`, `errors` lists at most
+         *     20 fields, and fewer when they would not fit (`message` then says how many failed).
+         */
         ErrorResponse: {
             timestamp: components["schemas"]["Instant"];
             code: components["schemas"]["ErrorCode"];
-            /** @description Human-readable explanation; do not parse it. */
+            /** @description Human-readable explanation; do not parse it. Cut at 300 characters (marker `...[truncated]`). */
             message: string;
-            /** @description The request path, or the STOMP destination. */
+            /** @description The request path, or the STOMP destination. Cut at 256 characters (marker `...[truncated]`). */
             path: string;
-            /** @description Every failing field for COMMON001, null otherwise. */
+            /** @description The failing fields for COMMON001 (at most 20, see above), null otherwise. */
             errors: components["schemas"]["FieldError"][] | null;
         };
+        /**
+         * @description One failing field. Values are echoed in bounded form: a text longer than its limit keeps its
+         *     beginning and ends with the marker `...[truncated]` (the whole result stays within the
+         *     limit), so a client can tell a cut value from a real one.
+         */
         FieldError: {
-            /** @description Where the value sits, e.g. `body.themes[2]`, `query.size`, `path.tripPlanId`. */
+            /**
+             * @description Where the value sits, e.g. `body.themes[2]`, `query.size`, `path.tripPlanId`. Cut at 100
+             *     characters (marker `...[truncated]`).
+             */
             field: string;
-            /** @description The value that was rejected (null when the field is missing). */
-            rejectedValue: unknown;
+            /**
+             * @description The value that was rejected (null when the field is missing). A string longer than 100
+             *     characters is cut to 100 with the marker `...[truncated]`; an array or object whose JSON
+             *     text is longer than 100 characters is replaced by a string: the start of that JSON text
+             *     and the marker, 100 characters in all.
+             */
+            rejectedValue: string | number | boolean | null | unknown[] | {
+                [key: string]: unknown;
+            };
+            /** @description What is wrong. Cut at 200 characters (marker `...[truncated]`). */
             message: string;
         };
         /**
@@ -181,7 +202,9 @@ export interface components {
         Instant: string;
         /**
          * Format: date
-         * @description A calendar date `YYYY-MM-DD`.
+         * @description A calendar date `YYYY-MM-DD` (RFC 3339 `full-date`): a four-digit year, a month `01`-`12`
+         *     and a day that exists in that month. `2026-02-30`, `2026-13-01`, `10000-01-01` and
+         *     `+010000-01-01` are rejected.
          * @example 2026-12-24
          */
         LocalDate: string;
@@ -246,7 +269,10 @@ export interface components {
              * @description Number of days.
              */
             duration: number;
-            /** @description Region name in Korean or English, e.g. `Busan` or `부산`. */
+            /**
+             * @description Region name in Korean or English, e.g. `Busan` or `부산`: one of the regions of
+             *     `listRegions` (its name or an alias), else `400 TRIP107`.
+             */
             region: string;
             /** Format: int32 */
             peopleCount: number;

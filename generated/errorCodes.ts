@@ -49,6 +49,8 @@ export const errorCodes = {
   TRIP104: { httpStatus: 404, stomp: [], message: "Scheduled place not found." },
   /** Start while generating or completed, cancel while nothing runs, or an edit of the itinerary while it is generating (a swap over HTTP; a chat message, on the errors channel). */
   TRIP106: { httpStatus: 409, stomp: ["errors-channel"], message: "The trip plan is not in a state that allows this." },
+  /** The configured planner does not support the region of the trip plan (`listRegions` lists the ones it does). */
+  TRIP107: { httpStatus: 400, stomp: [], message: "The planner does not support this region." },
   /** A chat message was blank, longer than 2000 characters or not `TEXT`. */
   CHAT102: { httpStatus: null, stomp: ["errors-channel"], message: "A chat message must be non-blank TEXT." },
   /** The chat room does not exist or belongs to another member. */
@@ -80,7 +82,7 @@ export const errorCodes = {
 } as const satisfies Record<ErrorCode, ErrorCodeFacts>;
 
 /** Codes an HTTP error response carries (they have an HTTP status). */
-export type HttpErrorCode = "COMMON001" | "COMMON002" | "COMMON403" | "COMMON404" | "COMMON405" | "COMMON413" | "COMMON429" | "COMMON500" | "COMMON503" | "AUTH001" | "AUTH002" | "AUTH004" | "AUTH011" | "TRIP101" | "TRIP103" | "TRIP104" | "TRIP106" | "CHAT301" | "MEMBER001" | "AI005";
+export type HttpErrorCode = "COMMON001" | "COMMON002" | "COMMON403" | "COMMON404" | "COMMON405" | "COMMON413" | "COMMON429" | "COMMON500" | "COMMON503" | "AUTH001" | "AUTH002" | "AUTH004" | "AUTH011" | "TRIP101" | "TRIP103" | "TRIP104" | "TRIP106" | "TRIP107" | "CHAT301" | "MEMBER001" | "AI005";
 /** Codes of STOMP ERROR frames (the `error-code` header). */
 export type StompErrorFrameCode = "WS001" | "WS002" | "WS004" | "WS005" | "WS102" | "WS105" | "WS106" | "WS107" | "WS108";
 /** Codes of the ErrorResponses sent on the STOMP errors channel. */

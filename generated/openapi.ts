@@ -30,6 +30,10 @@ export interface paths {
          * @description Creates a trip plan in status `PENDING` and its chat room. No AI work starts: subscribe to the
          *     STOMP channels first, then call `startTripPlanGeneration`. The title is derived from the
          *     region and the duration and can be changed with `updateTripPlanTitle`.
+         *
+         *     `region` must be one the planner supports (`listRegions`), else `400 TRIP107`; the region of
+         *     a plan cannot be changed later. The trip's last day (`startDate` + `duration` − 1) must be a
+         *     date too, i.e. not after `9999-12-31` (else `400 COMMON001` on `body.startDate`).
          */
         post: operations["createTripPlanSession"];
         delete?: never;
@@ -54,7 +58,7 @@ export interface paths {
             };
             path: {
                 /**
-                 * @description Id of one of the caller's trip plans.
+                 * @description Id of one of the caller's trip plans. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 42
                  */
                 tripPlanId: components["parameters"]["TripPlanId"];
@@ -123,7 +127,7 @@ export interface paths {
             };
             path: {
                 /**
-                 * @description Id of one of the caller's trip plans.
+                 * @description Id of one of the caller's trip plans. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 42
                  */
                 tripPlanId: components["parameters"]["TripPlanId"];
@@ -161,7 +165,7 @@ export interface paths {
             };
             path: {
                 /**
-                 * @description Id of one of the caller's trip plans.
+                 * @description Id of one of the caller's trip plans. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 42
                  */
                 tripPlanId: components["parameters"]["TripPlanId"];
@@ -199,12 +203,12 @@ export interface paths {
             };
             path: {
                 /**
-                 * @description Id of one of the caller's trip plans.
+                 * @description Id of one of the caller's trip plans. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 42
                  */
                 tripPlanId: components["parameters"]["TripPlanId"];
                 /**
-                 * @description Day of the trip, 1 for the first day.
+                 * @description Day of the trip, 1 for the first day. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 1
                  */
                 dayNumber: components["parameters"]["DayNumber"];
@@ -230,6 +234,43 @@ export interface paths {
          *     failed or was cancelled).
          */
         patch: operations["swapScheduledPlaces"];
+        trace?: never;
+    };
+    "/api/v1/regions": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the regions the planner supports
+         * @description The regions a trip plan may be created for with the configured planner: each region's
+         *     canonical name and the other names it is known by (e.g. the Korean name). The `region` of
+         *     `createTripPlanSession` must match one of them, ignoring case, spaces, hyphens and dots and
+         *     an administrative suffix (`City`, `Province`, `Island`, `-do`, `-si`, `시`, `도`, `광역시`,
+         *     `특별시`, `특별자치도`); any other region is refused with `400 TRIP107`. When
+         *     `acceptsAnyRegion` is true the planner plans any region and `regions` only lists the ones
+         *     it knows best. Public (no token), as the list is the same for everyone and a client needs
+         *     it before sign-in to offer a choice.
+         */
+        get: operations["listRegions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/auth/dev-login": {
@@ -402,7 +443,7 @@ export interface paths {
             };
             path: {
                 /**
-                 * @description Id of the chat room of one of the caller's trip plans.
+                 * @description Id of the chat room of one of the caller's trip plans. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 42
                  */
                 chatRoomId: components["parameters"]["ChatRoomId"];
@@ -475,7 +516,7 @@ export interface paths {
             };
             path: {
                 /**
-                 * @description Id of a prompt template.
+                 * @description Id of a prompt template. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 3
                  */
                 promptId: components["parameters"]["PromptId"];
@@ -730,7 +771,9 @@ export interface components {
         Instant: string;
         /**
          * Format: date
-         * @description A calendar date `YYYY-MM-DD`.
+         * @description A calendar date `YYYY-MM-DD` (RFC 3339 `full-date`): a four-digit year, a month `01`-`12`
+         *     and a day that exists in that month. `2026-02-30`, `2026-13-01`, `10000-01-01` and
+         *     `+010000-01-01` are rejected.
          * @example 2026-12-24
          */
         LocalDate: string;
@@ -772,7 +815,7 @@ export interface components {
          *     operation's envelope is its own closed schema with a concrete `data` (`TripPlanDetailEnvelope`,
          *     `ErrorEnvelope`, ...). This schema is their union, for client code that handles any response.
          */
-        CommonResponse: components["schemas"]["ChannelIdEnvelope"] | components["schemas"]["TripPlanPageEnvelope"] | components["schemas"]["TripPlanDetailEnvelope"] | components["schemas"]["MessageEnvelope"] | components["schemas"]["DailyPlanListEnvelope"] | components["schemas"]["TokenEnvelope"] | components["schemas"]["MemberEnvelope"] | components["schemas"]["MemberNameEnvelope"] | components["schemas"]["ChatMessagePageEnvelope"] | components["schemas"]["PromptTemplateEnvelope"] | components["schemas"]["PromptTemplatePageEnvelope"] | components["schemas"]["HealthEnvelope"] | components["schemas"]["LandingPageEnvelope"] | components["schemas"]["ErrorEnvelope"];
+        CommonResponse: components["schemas"]["ChannelIdEnvelope"] | components["schemas"]["TripPlanPageEnvelope"] | components["schemas"]["TripPlanDetailEnvelope"] | components["schemas"]["MessageEnvelope"] | components["schemas"]["DailyPlanListEnvelope"] | components["schemas"]["TokenEnvelope"] | components["schemas"]["MemberEnvelope"] | components["schemas"]["MemberNameEnvelope"] | components["schemas"]["ChatMessagePageEnvelope"] | components["schemas"]["PromptTemplateEnvelope"] | components["schemas"]["PromptTemplatePageEnvelope"] | components["schemas"]["HealthEnvelope"] | components["schemas"]["LandingPageEnvelope"] | components["schemas"]["RegionListEnvelope"] | components["schemas"]["ErrorEnvelope"];
         /**
          * Format: int32
          * @description The HTTP status of the response, repeated in its envelope.
@@ -786,15 +829,20 @@ export interface components {
             status: components["schemas"]["HttpStatus"];
             data: components["schemas"]["ErrorResponse"];
         };
-        /** @description What went wrong. Also sent, without envelope, on the STOMP errors channel. */
+        /**
+         * @description What went wrong. Also sent, without envelope, on the STOMP errors channel. The whole body is
+         *     at most 4 KiB (4096 bytes of UTF-8 JSON, envelope included) whatever the request: `message`
+         *     and `path` are cut to their limits with the marker `...[truncated]`, `errors` lists at most
+         *     20 fields, and fewer when they would not fit (`message` then says how many failed).
+         */
         ErrorResponse: {
             timestamp: components["schemas"]["Instant"];
             code: components["schemas"]["ErrorCode"];
-            /** @description Human-readable explanation; do not parse it. */
+            /** @description Human-readable explanation; do not parse it. Cut at 300 characters (marker `...[truncated]`). */
             message: string;
-            /** @description The request path, or the STOMP destination. */
+            /** @description The request path, or the STOMP destination. Cut at 256 characters (marker `...[truncated]`). */
             path: string;
-            /** @description Every failing field for COMMON001, null otherwise. */
+            /** @description The failing fields for COMMON001 (at most 20, see above), null otherwise. */
             errors: components["schemas"]["FieldError"][] | null;
         };
         /**
@@ -807,12 +855,28 @@ export interface components {
          *     so the server cannot send a code that is not here. New codes may be added in a minor version
          *     (`x-open-enum`): treat an unknown code like the HTTP status or the channel it came with.
          */
-        ErrorCode: "COMMON001" | "COMMON002" | "COMMON403" | "COMMON404" | "COMMON405" | "COMMON413" | "COMMON429" | "COMMON500" | "COMMON503" | "AUTH001" | "AUTH002" | "AUTH004" | "AUTH011" | "TRIP101" | "TRIP103" | "TRIP104" | "TRIP106" | "CHAT102" | "CHAT301" | "MEMBER001" | "AI002" | "AI005" | "WS001" | "WS002" | "WS004" | "WS005" | "WS102" | "WS105" | "WS106" | "WS107" | "WS108";
+        ErrorCode: "COMMON001" | "COMMON002" | "COMMON403" | "COMMON404" | "COMMON405" | "COMMON413" | "COMMON429" | "COMMON500" | "COMMON503" | "AUTH001" | "AUTH002" | "AUTH004" | "AUTH011" | "TRIP101" | "TRIP103" | "TRIP104" | "TRIP106" | "TRIP107" | "CHAT102" | "CHAT301" | "MEMBER001" | "AI002" | "AI005" | "WS001" | "WS002" | "WS004" | "WS005" | "WS102" | "WS105" | "WS106" | "WS107" | "WS108";
+        /**
+         * @description One failing field. Values are echoed in bounded form: a text longer than its limit keeps its
+         *     beginning and ends with the marker `...[truncated]` (the whole result stays within the
+         *     limit), so a client can tell a cut value from a real one.
+         */
         FieldError: {
-            /** @description Where the value sits, e.g. `body.themes[2]`, `query.size`, `path.tripPlanId`. */
+            /**
+             * @description Where the value sits, e.g. `body.themes[2]`, `query.size`, `path.tripPlanId`. Cut at 100
+             *     characters (marker `...[truncated]`).
+             */
             field: string;
-            /** @description The value that was rejected (null when the field is missing). */
-            rejectedValue: unknown;
+            /**
+             * @description The value that was rejected (null when the field is missing). A string longer than 100
+             *     characters is cut to 100 with the marker `...[truncated]`; an array or object whose JSON
+             *     text is longer than 100 characters is replaced by a string: the start of that JSON text
+             *     and the marker, 100 characters in all.
+             */
+            rejectedValue: string | number | boolean | null | unknown[] | {
+                [key: string]: unknown;
+            };
+            /** @description What is wrong. Cut at 200 characters (marker `...[truncated]`). */
             message: string;
         };
         MessageResponse: {
@@ -872,7 +936,10 @@ export interface components {
              * @description Number of days.
              */
             duration: number;
-            /** @description Region name in Korean or English, e.g. `Busan` or `부산`. */
+            /**
+             * @description Region name in Korean or English, e.g. `Busan` or `부산`: one of the regions of
+             *     `listRegions` (its name or an alias), else `400 TRIP107`.
+             */
             region: string;
             /** Format: int32 */
             peopleCount: number;
@@ -1062,6 +1129,37 @@ export interface components {
             status: components["schemas"]["HttpStatus"];
             data: components["schemas"]["MemberNameResponse"];
         };
+        RegionResponse: {
+            /**
+             * @description The region's canonical name, e.g. `Busan`.
+             * @example Busan
+             */
+            name: string;
+            /**
+             * @description Other names the region is known by, e.g. its Korean names.
+             * @example [
+             *       "부산",
+             *       "부산시",
+             *       "부산광역시"
+             *     ]
+             */
+            aliases: string[];
+        };
+        RegionListResponse: {
+            /**
+             * @description true when the configured planner plans any region (then `regions` lists the ones it
+             *     knows best and no region is refused); false when only the listed regions are accepted.
+             */
+            acceptsAnyRegion: boolean;
+            regions: components["schemas"]["RegionResponse"][];
+        };
+        /** @description The `CommonResponse` of `listRegions`. */
+        RegionListEnvelope: {
+            /** @constant */
+            success: true;
+            status: components["schemas"]["HttpStatus"];
+            data: components["schemas"]["RegionListResponse"];
+        };
         ChatMessageResponse: {
             id: components["schemas"]["Id"];
             /** @enum {string} */
@@ -1177,7 +1275,10 @@ export interface components {
     responses: {
         /**
          * @description `COMMON001`: a parameter or body field fails its schema (every failing field is listed in
-         *     `errors`); `COMMON002`: the body is not JSON or not `application/json`.
+         *     `errors`; when a value is over a size limit, only the values over a size limit are listed);
+         *     `COMMON002`: the body is not JSON, not `application/json`, or nested deeper than 32 levels;
+         *     `TRIP107` (`createTripPlanSession`): the planner does not support the region (see
+         *     `listRegions`).
          */
         BadRequest: {
             headers: {
@@ -1386,43 +1487,44 @@ export interface components {
          */
         RequestId: components["schemas"]["RequestId"];
         /**
-         * @description Id of one of the caller's trip plans.
+         * @description Id of one of the caller's trip plans. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
          * @example 42
          */
         TripPlanId: components["schemas"]["Id"];
         /**
-         * @description Id of the chat room of one of the caller's trip plans.
+         * @description Id of the chat room of one of the caller's trip plans. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
          * @example 42
          */
         ChatRoomId: components["schemas"]["Id"];
         /**
-         * @description Id of a prompt template.
+         * @description Id of a prompt template. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
          * @example 3
          */
         PromptId: components["schemas"]["Id"];
         /**
-         * @description Day of the trip, 1 for the first day.
+         * @description Day of the trip, 1 for the first day. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
          * @example 1
          */
         DayNumber: number;
         /**
-         * @description `nextCursor` of the previous page; omit for the first page. It is the id of an item of the
+         * @description `nextCursor` of the previous page; omit for the first page. Canonical decimal only (`42`, not
+         *     `042`, `+42` or `42.0`), at most once; else `400 COMMON001`. It is the id of an item of the
          *     previous page, so no fixed value is valid for every caller: there is deliberately no example
          *     (Swagger UI would prefill it, and "Try it out" would answer `400`).
          */
         Cursor: components["schemas"]["Id"];
         /**
-         * @description Items per page.
+         * @description Items per page. Canonical decimal only (`20`, not `020` or `20.0`), at most once; else `400 COMMON001`.
          * @example 20
          */
         TripPageSize: number;
         /**
-         * @description Messages per page.
+         * @description Messages per page. Canonical decimal only (`50`, not `050` or `50.0`), at most once; else `400 COMMON001`.
          * @example 50
          */
         ChatPageSize: number;
         /**
-         * @description `field:direction`; the order is `(field, id)`, both in that direction.
+         * @description `field:direction`; the order is `(field, id)`, both in that direction. At most once; else `400 COMMON001`.
          * @example startDate:asc
          */
         TripSort: string;
@@ -1470,18 +1572,19 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Items per page.
+                 * @description Items per page. Canonical decimal only (`20`, not `020` or `20.0`), at most once; else `400 COMMON001`.
                  * @example 20
                  */
                 size?: components["parameters"]["TripPageSize"];
                 /**
-                 * @description `nextCursor` of the previous page; omit for the first page. It is the id of an item of the
+                 * @description `nextCursor` of the previous page; omit for the first page. Canonical decimal only (`42`, not
+                 *     `042`, `+42` or `42.0`), at most once; else `400 COMMON001`. It is the id of an item of the
                  *     previous page, so no fixed value is valid for every caller: there is deliberately no example
                  *     (Swagger UI would prefill it, and "Try it out" would answer `400`).
                  */
                 cursor?: components["parameters"]["Cursor"];
                 /**
-                 * @description `field:direction`; the order is `(field, id)`, both in that direction.
+                 * @description `field:direction`; the order is `(field, id)`, both in that direction. At most once; else `400 COMMON001`.
                  * @example startDate:asc
                  */
                 sort?: components["parameters"]["TripSort"];
@@ -1581,7 +1684,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Id of one of the caller's trip plans.
+                 * @description Id of one of the caller's trip plans. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 42
                  */
                 tripPlanId: components["parameters"]["TripPlanId"];
@@ -1626,7 +1729,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Id of one of the caller's trip plans.
+                 * @description Id of one of the caller's trip plans. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 42
                  */
                 tripPlanId: components["parameters"]["TripPlanId"];
@@ -1672,7 +1775,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Id of one of the caller's trip plans.
+                 * @description Id of one of the caller's trip plans. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 42
                  */
                 tripPlanId: components["parameters"]["TripPlanId"];
@@ -1715,7 +1818,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Id of one of the caller's trip plans.
+                 * @description Id of one of the caller's trip plans. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 42
                  */
                 tripPlanId: components["parameters"]["TripPlanId"];
@@ -1763,7 +1866,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Id of one of the caller's trip plans.
+                 * @description Id of one of the caller's trip plans. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 42
                  */
                 tripPlanId: components["parameters"]["TripPlanId"];
@@ -1809,7 +1912,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Id of one of the caller's trip plans.
+                 * @description Id of one of the caller's trip plans. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 42
                  */
                 tripPlanId: components["parameters"]["TripPlanId"];
@@ -1854,12 +1957,12 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Id of one of the caller's trip plans.
+                 * @description Id of one of the caller's trip plans. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 42
                  */
                 tripPlanId: components["parameters"]["TripPlanId"];
                 /**
-                 * @description Day of the trip, 1 for the first day.
+                 * @description Day of the trip, 1 for the first day. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 1
                  */
                 dayNumber: components["parameters"]["DayNumber"];
@@ -1888,6 +1991,42 @@ export interface operations {
             404: components["responses"]["ScheduleNotFound"];
             409: components["responses"]["GenerationConflict"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listRegions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The supported regions. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegionListEnvelope"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -2093,12 +2232,13 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Messages per page.
+                 * @description Messages per page. Canonical decimal only (`50`, not `050` or `50.0`), at most once; else `400 COMMON001`.
                  * @example 50
                  */
                 size?: components["parameters"]["ChatPageSize"];
                 /**
-                 * @description `nextCursor` of the previous page; omit for the first page. It is the id of an item of the
+                 * @description `nextCursor` of the previous page; omit for the first page. Canonical decimal only (`42`, not
+                 *     `042`, `+42` or `42.0`), at most once; else `400 COMMON001`. It is the id of an item of the
                  *     previous page, so no fixed value is valid for every caller: there is deliberately no example
                  *     (Swagger UI would prefill it, and "Try it out" would answer `400`).
                  */
@@ -2117,7 +2257,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Id of the chat room of one of the caller's trip plans.
+                 * @description Id of the chat room of one of the caller's trip plans. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 42
                  */
                 chatRoomId: components["parameters"]["ChatRoomId"];
@@ -2150,12 +2290,13 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Items per page.
+                 * @description Items per page. Canonical decimal only (`20`, not `020` or `20.0`), at most once; else `400 COMMON001`.
                  * @example 20
                  */
                 size?: components["parameters"]["TripPageSize"];
                 /**
-                 * @description `nextCursor` of the previous page; omit for the first page. It is the id of an item of the
+                 * @description `nextCursor` of the previous page; omit for the first page. Canonical decimal only (`42`, not
+                 *     `042`, `+42` or `42.0`), at most once; else `400 COMMON001`. It is the id of an item of the
                  *     previous page, so no fixed value is valid for every caller: there is deliberately no example
                  *     (Swagger UI would prefill it, and "Try it out" would answer `400`).
                  */
@@ -2258,7 +2399,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Id of a prompt template.
+                 * @description Id of a prompt template. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 3
                  */
                 promptId: components["parameters"]["PromptId"];
@@ -2304,7 +2445,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Id of a prompt template.
+                 * @description Id of a prompt template. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 3
                  */
                 promptId: components["parameters"]["PromptId"];
@@ -2348,7 +2489,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Id of a prompt template.
+                 * @description Id of a prompt template. Canonical decimal only (`42`, not `042`, `+42` or `42.0`), else `400 COMMON001`.
                  * @example 3
                  */
                 promptId: components["parameters"]["PromptId"];

@@ -140,6 +140,17 @@ export type SwapScheduledPlacesResponse =
   | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
   | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders };
 
+/** GET /api/v1/regions */
+export interface ListRegionsRequest {
+  path: Record<string, never>;
+  query: Record<string, never>;
+  body: undefined;
+}
+export type ListRegionsResponse =
+  | { status: 200; body: DataOf<Schemas["RegionListEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
+  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders };
+
 /** POST /api/v1/auth/dev-login */
 export interface DevLoginRequest {
   path: Record<string, never>;
@@ -384,6 +395,7 @@ export interface OperationTypes {
   cancelTripPlanGeneration: { request: CancelTripPlanGenerationRequest; response: CancelTripPlanGenerationResponse };
   listDailyPlans: { request: ListDailyPlansRequest; response: ListDailyPlansResponse };
   swapScheduledPlaces: { request: SwapScheduledPlacesRequest; response: SwapScheduledPlacesResponse };
+  listRegions: { request: ListRegionsRequest; response: ListRegionsResponse };
   devLogin: { request: DevLoginRequest; response: DevLoginResponse };
   reissueToken: { request: ReissueTokenRequest; response: ReissueTokenResponse };
   logout: { request: LogoutRequest; response: LogoutResponse };
@@ -423,6 +435,7 @@ export const operationIds = [
   "cancelTripPlanGeneration",
   "listDailyPlans",
   "swapScheduledPlaces",
+  "listRegions",
   "devLogin",
   "reissueToken",
   "logout",

@@ -29,6 +29,8 @@ export interface RouteDefinition {
   readonly requiredRole: string | null;
   readonly pathParams: readonly string[];
   readonly queryParams: readonly string[];
+  /** Parameters whose schema is an integer: their text must be a canonical decimal (no sign, leading zero, space, point or exponent) */
+  readonly integerParams: { readonly path: readonly string[]; readonly query: readonly string[] };
   readonly body: { readonly required: boolean; readonly contentType: string } | null;
   readonly responses: Readonly<Record<number, ResponseFacts>>;
 }
@@ -51,6 +53,13 @@ export const routes: readonly RouteDefinition[] = [
       "cursor",
       "sort"
     ],
+    "integerParams": {
+      "path": [],
+      "query": [
+        "size",
+        "cursor"
+      ]
+    },
     "body": null,
     "responses": {
       "200": {
@@ -127,6 +136,10 @@ export const routes: readonly RouteDefinition[] = [
     "requiredRole": null,
     "pathParams": [],
     "queryParams": [],
+    "integerParams": {
+      "path": [],
+      "query": []
+    },
     "body": {
       "required": true,
       "contentType": "application/json"
@@ -222,6 +235,12 @@ export const routes: readonly RouteDefinition[] = [
       "tripPlanId"
     ],
     "queryParams": [],
+    "integerParams": {
+      "path": [
+        "tripPlanId"
+      ],
+      "query": []
+    },
     "body": null,
     "responses": {
       "200": {
@@ -312,6 +331,12 @@ export const routes: readonly RouteDefinition[] = [
       "tripPlanId"
     ],
     "queryParams": [],
+    "integerParams": {
+      "path": [
+        "tripPlanId"
+      ],
+      "query": []
+    },
     "body": null,
     "responses": {
       "200": {
@@ -414,6 +439,12 @@ export const routes: readonly RouteDefinition[] = [
       "tripPlanId"
     ],
     "queryParams": [],
+    "integerParams": {
+      "path": [
+        "tripPlanId"
+      ],
+      "query": []
+    },
     "body": null,
     "responses": {
       "204": {
@@ -504,6 +535,12 @@ export const routes: readonly RouteDefinition[] = [
       "tripPlanId"
     ],
     "queryParams": [],
+    "integerParams": {
+      "path": [
+        "tripPlanId"
+      ],
+      "query": []
+    },
     "body": {
       "required": true,
       "contentType": "application/json"
@@ -609,6 +646,12 @@ export const routes: readonly RouteDefinition[] = [
       "tripPlanId"
     ],
     "queryParams": [],
+    "integerParams": {
+      "path": [
+        "tripPlanId"
+      ],
+      "query": []
+    },
     "body": null,
     "responses": {
       "200": {
@@ -711,6 +754,12 @@ export const routes: readonly RouteDefinition[] = [
       "tripPlanId"
     ],
     "queryParams": [],
+    "integerParams": {
+      "path": [
+        "tripPlanId"
+      ],
+      "query": []
+    },
     "body": null,
     "responses": {
       "200": {
@@ -802,6 +851,13 @@ export const routes: readonly RouteDefinition[] = [
       "dayNumber"
     ],
     "queryParams": [],
+    "integerParams": {
+      "path": [
+        "tripPlanId",
+        "dayNumber"
+      ],
+      "query": []
+    },
     "body": {
       "required": true,
       "contentType": "application/json"
@@ -905,6 +961,62 @@ export const routes: readonly RouteDefinition[] = [
     }
   },
   {
+    "operationId": "listRegions",
+    "method": "GET",
+    "path": "/api/v1/regions",
+    "honoPath": "/api/v1/regions",
+    "pattern": "^/api/v1/regions$",
+    "tags": [
+      "Trips"
+    ],
+    "secured": false,
+    "requiredRole": null,
+    "pathParams": [],
+    "queryParams": [],
+    "integerParams": {
+      "path": [],
+      "query": []
+    },
+    "body": null,
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
+        ]
+      },
+      "500": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      }
+    }
+  },
+  {
     "operationId": "devLogin",
     "method": "POST",
     "path": "/api/v1/auth/dev-login",
@@ -917,6 +1029,10 @@ export const routes: readonly RouteDefinition[] = [
     "requiredRole": null,
     "pathParams": [],
     "queryParams": [],
+    "integerParams": {
+      "path": [],
+      "query": []
+    },
     "body": {
       "required": true,
       "contentType": "application/json"
@@ -1008,6 +1124,10 @@ export const routes: readonly RouteDefinition[] = [
     "requiredRole": null,
     "pathParams": [],
     "queryParams": [],
+    "integerParams": {
+      "path": [],
+      "query": []
+    },
     "body": {
       "required": true,
       "contentType": "application/json"
@@ -1099,6 +1219,10 @@ export const routes: readonly RouteDefinition[] = [
     "requiredRole": null,
     "pathParams": [],
     "queryParams": [],
+    "integerParams": {
+      "path": [],
+      "query": []
+    },
     "body": null,
     "responses": {
       "204": {
@@ -1163,6 +1287,10 @@ export const routes: readonly RouteDefinition[] = [
     "requiredRole": null,
     "pathParams": [],
     "queryParams": [],
+    "integerParams": {
+      "path": [],
+      "query": []
+    },
     "body": null,
     "responses": {
       "200": {
@@ -1239,6 +1367,10 @@ export const routes: readonly RouteDefinition[] = [
     "requiredRole": null,
     "pathParams": [],
     "queryParams": [],
+    "integerParams": {
+      "path": [],
+      "query": []
+    },
     "body": null,
     "responses": {
       "200": {
@@ -1320,6 +1452,15 @@ export const routes: readonly RouteDefinition[] = [
       "size",
       "cursor"
     ],
+    "integerParams": {
+      "path": [
+        "chatRoomId"
+      ],
+      "query": [
+        "size",
+        "cursor"
+      ]
+    },
     "body": null,
     "responses": {
       "200": {
@@ -1411,6 +1552,13 @@ export const routes: readonly RouteDefinition[] = [
       "size",
       "cursor"
     ],
+    "integerParams": {
+      "path": [],
+      "query": [
+        "size",
+        "cursor"
+      ]
+    },
     "body": null,
     "responses": {
       "200": {
@@ -1499,6 +1647,10 @@ export const routes: readonly RouteDefinition[] = [
     "requiredRole": "ADMIN",
     "pathParams": [],
     "queryParams": [],
+    "integerParams": {
+      "path": [],
+      "query": []
+    },
     "body": {
       "required": true,
       "contentType": "application/json"
@@ -1606,6 +1758,12 @@ export const routes: readonly RouteDefinition[] = [
       "promptId"
     ],
     "queryParams": [],
+    "integerParams": {
+      "path": [
+        "promptId"
+      ],
+      "query": []
+    },
     "body": null,
     "responses": {
       "200": {
@@ -1708,6 +1866,12 @@ export const routes: readonly RouteDefinition[] = [
       "promptId"
     ],
     "queryParams": [],
+    "integerParams": {
+      "path": [
+        "promptId"
+      ],
+      "query": []
+    },
     "body": null,
     "responses": {
       "204": {
@@ -1810,6 +1974,12 @@ export const routes: readonly RouteDefinition[] = [
       "promptId"
     ],
     "queryParams": [],
+    "integerParams": {
+      "path": [
+        "promptId"
+      ],
+      "query": []
+    },
     "body": {
       "required": true,
       "contentType": "application/json"
@@ -1925,6 +2095,10 @@ export const routes: readonly RouteDefinition[] = [
     "requiredRole": null,
     "pathParams": [],
     "queryParams": [],
+    "integerParams": {
+      "path": [],
+      "query": []
+    },
     "body": null,
     "responses": {
       "200": {
@@ -1982,6 +2156,10 @@ export const routes: readonly RouteDefinition[] = [
     "requiredRole": null,
     "pathParams": [],
     "queryParams": [],
+    "integerParams": {
+      "path": [],
+      "query": []
+    },
     "body": null,
     "responses": {
       "200": {
@@ -2034,6 +2212,10 @@ export const routes: readonly RouteDefinition[] = [
     "requiredRole": null,
     "pathParams": [],
     "queryParams": [],
+    "integerParams": {
+      "path": [],
+      "query": []
+    },
     "body": null,
     "responses": {
       "200": {
@@ -2095,6 +2277,10 @@ export const routes: readonly RouteDefinition[] = [
     "requiredRole": null,
     "pathParams": [],
     "queryParams": [],
+    "integerParams": {
+      "path": [],
+      "query": []
+    },
     "body": null,
     "responses": {
       "200": {
@@ -2147,6 +2333,10 @@ export const routes: readonly RouteDefinition[] = [
     "requiredRole": null,
     "pathParams": [],
     "queryParams": [],
+    "integerParams": {
+      "path": [],
+      "query": []
+    },
     "body": null,
     "responses": {
       "200": {
@@ -2199,6 +2389,10 @@ export const routes: readonly RouteDefinition[] = [
     "requiredRole": null,
     "pathParams": [],
     "queryParams": [],
+    "integerParams": {
+      "path": [],
+      "query": []
+    },
     "body": null,
     "responses": {
       "200": {
@@ -2251,6 +2445,10 @@ export const routes: readonly RouteDefinition[] = [
     "requiredRole": null,
     "pathParams": [],
     "queryParams": [],
+    "integerParams": {
+      "path": [],
+      "query": []
+    },
     "body": null,
     "responses": {
       "200": {

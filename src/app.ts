@@ -29,6 +29,7 @@ import { loadSpecDocuments } from './operational/specDocuments.js';
 import { registerSwaggerUiAssets } from './operational/swaggerUi.js';
 import { promptHandlers } from './prompts/promptHandlers.js';
 import type { RequestContext, Services } from './services.js';
+import { regionHandlers } from './trips/regionHandlers.js';
 import { tripHandlers } from './trips/tripHandlers.js';
 import type { ChatAgent } from './chats/chatAgent.js';
 import { findOwnChatRoom } from './chats/chatRepository.js';
@@ -36,7 +37,7 @@ import { createChatService, type ChatService } from './chats/chatService.js';
 import { placesOfRegion, resolveRegion, syncCatalogue } from './generation/catalogue/placeCatalogue.js';
 import { startGenerationWorker, type GenerationWorker } from './generation/generationWorker.js';
 import type { Planner } from './generation/planner.js';
-import { createChatAgent, createPlanner } from './generation/plannerFactory.js';
+import { createChatAgent, createPlanner, createPlannerRegions } from './generation/plannerFactory.js';
 import { createInProcessBroker, type Broker } from './realtime/broker.js';
 import { createPublishers, type Publishers } from './realtime/publishers.js';
 import { registerStompEndpoint, type StompEndpoint } from './realtime/stompEndpoint.js';
@@ -80,7 +81,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const revocations = createInProcessSessionRevocations((error) => log.error({ err: error }, 'session revocation listener failed'));
   const auth = createAuthService({ db: database.db, signer, clock, accessTtlSeconds: config.accessTokenTtlSeconds, refreshTtlSeconds: config.refreshTokenTtlSeconds, revocations });
   const events = options.events ?? createInProcessEventBus((error, name) => log.error({ err: error, event: name }, 'event listener failed'));
-  const services: Services = { config, database, db: database.db, log, clock, auth, events };
+  const services: Services = { config, database, db: database.db, log, clock, auth, events, regions: createPlannerRegions(config) };
   syncCatalogue(database.db);
   const interrupted = markInterruptedGenerationsFailed(database.db, clock());
   if (interrupted.length > 0) log.warn({ tripPlanIds: interrupted }, 'generations interrupted by a restart or crash marked FAILED (AI002)');
@@ -125,6 +126,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     ...memberHandlers,
     ...chatHandlers,
     ...promptHandlers,
+    ...regionHandlers,
     ...createOperationalHandlers(loadSpecDocuments()),
     ...options.handlerOverrides,
   };
@@ -166,6 +168,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   // GET and HEAD carry no body; skipping them also keeps node-server from building a full fetch
   // Request (the limiter reads `body`), which cost about a tenth of a list request.
   app.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
+  options.extraRoutes?.(app);
   registerSwaggerUiAssets(app);
   registerAsyncapiAssets(app);
   const stomp = registerStompEndpoint(
@@ -185,7 +188,6 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     },
     log,
   );
-  options.extraRoutes?.(app);
   registerOperations(app, { services, handlers, checker, disabled });
 
   app.notFound((c) => {

@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import type { Database, Db } from './db/database.js';
 import type { EventBus } from './generation/eventBus.js';
 import type { RequestOrigin } from './http/requestOrigin.js';
+import type { PlannerRegions } from './generation/plannerRegions.js';
 import type { Logger } from './logger.js';
 
 export interface Services {
@@ -14,6 +15,8 @@ export interface Services {
   clock: () => number;
   auth: AuthService;
   events: EventBus;
+  /** the regions the configured planner supports (listRegions, TRIP107) */
+  regions: PlannerRegions;
 }
 
 /** The second argument of every operation handler. */

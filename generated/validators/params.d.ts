@@ -21,6 +21,7 @@ export declare const getTripPlan_params: ValidateFunction;
 export declare const listChatMessages_params: ValidateFunction;
 export declare const listDailyPlans_params: ValidateFunction;
 export declare const listPromptTemplates_params: ValidateFunction;
+export declare const listRegions_params: ValidateFunction;
 export declare const listTripPlans_params: ValidateFunction;
 export declare const logout_params: ValidateFunction;
 export declare const reissueToken_params: ValidateFunction;

@@ -13,9 +13,18 @@ export type CheckName =
   | 'stateful_flow'
   | 'message_valid'
   | 'message_order'
-  | 'stomp_error_frame';
+  | 'stomp_error_frame'
+  // phase "robustness" (issue 9): hostile but bounded inputs
+  | 'size_limit'
+  | 'error_body_size'
+  | 'date_rejected'
+  | 'deep_json_rejected'
+  | 'static_path_404'
+  | 'canonical_id'
+  | 'repeated_query_param'
+  | 'unknown_region';
 
-export type PhaseName = 'examples' | 'positive' | 'negative' | 'auth' | 'stateful' | 'async';
+export type PhaseName = 'examples' | 'positive' | 'negative' | 'auth' | 'stateful' | 'async' | 'robustness';
 
 export interface CheckFailure {
   phase: PhaseName;
@@ -34,13 +43,15 @@ export interface PhaseReport {
   checks: number;
   failures: CheckFailure[];
   ms: number;
+  /** per check that ran: how often, and how often it failed (held = never failed) */
+  tally: Partial<Record<CheckName, { checks: number; failed: number }>>;
 }
 
 /** Collects check results of one phase. */
 export class PhaseRecorder {
   readonly report: PhaseReport;
   constructor(phase: PhaseName) {
-    this.report = { phase, requests: 0, messages: 0, checks: 0, failures: [], ms: 0 };
+    this.report = { phase, requests: 0, messages: 0, checks: 0, failures: [], ms: 0, tally: {} };
   }
 
   /** every (check, target) pair that ran, for the JUnit test cases */
@@ -48,6 +59,9 @@ export class PhaseRecorder {
 
   check(passed: boolean, check: CheckName, target: string, message: string, replay: string): boolean {
     this.report.checks++;
+    const tally = (this.report.tally[check] ??= { checks: 0, failed: 0 });
+    tally.checks++;
+    if (!passed) tally.failed++;
     this.cases.add(`${check} ${target}`);
     if (!passed) this.report.failures.push({ phase: this.report.phase, check, target, message, replay });
     return passed;

@@ -10,6 +10,8 @@ export interface ProbeRequest {
   /** concrete path, parameters filled in */
   path: string;
   query?: Record<string, string>;
+  /** sent as is instead of `query`, e.g. with a repeated name */
+  rawQuery?: string;
   token?: string | null;
   body?: unknown;
   /** sent as is instead of JSON-encoding `body` */
@@ -30,7 +32,8 @@ export interface HttpTarget {
 }
 
 function urlOf(target: HttpTarget, request: ProbeRequest): string {
-  const query = request.query && Object.keys(request.query).length > 0 ? `?${new URLSearchParams(request.query)}` : '';
+  const query =
+    request.rawQuery !== undefined ? `?${request.rawQuery}` : request.query && Object.keys(request.query).length > 0 ? `?${new URLSearchParams(request.query)}` : '';
   return `${target.baseUrl.replace(/\/$/, '')}${request.path}${query}`;
 }
 

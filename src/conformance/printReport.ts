@@ -5,8 +5,12 @@ import type { PhaseReport } from './checks.js';
 export function printPhase(report: PhaseReport): void {
   const status = report.failures.length === 0 ? 'ok  ' : 'FAIL';
   process.stdout.write(
-    `${status} ${report.phase.padEnd(9)} ${String(report.requests).padStart(5)} requests ${String(report.messages).padStart(5)} messages ${String(report.checks).padStart(6)} checks ${String(report.failures.length).padStart(4)} failed  ${report.ms} ms\n`,
+    `${status} ${report.phase.padEnd(10)} ${String(report.requests).padStart(5)} requests ${String(report.messages).padStart(5)} messages ${String(report.checks).padStart(6)} checks ${String(report.failures.length).padStart(4)} failed  ${report.ms} ms\n`,
   );
+  // Each check as held or not, so a report says what was checked, not only what failed.
+  for (const [check, { checks, failed }] of Object.entries(report.tally)) {
+    process.stdout.write(`     ${failed === 0 ? 'held    ' : 'NOT held'} ${check.padEnd(22)} ${String(checks).padStart(6)} checks${failed > 0 ? `, ${failed} failed` : ''}\n`);
+  }
   for (const failure of report.failures.slice(0, 20)) {
     process.stdout.write(`     ✗ [${failure.check}] ${failure.target}: ${failure.message}\n       replay: ${failure.replay}\n`);
   }

@@ -6,11 +6,13 @@ import { runAuthPhase } from './phases/auth.js';
 import { runExamplesPhase } from './phases/examples.js';
 import { runNegativePhase } from './phases/negative.js';
 import { runPositivePhase } from './phases/positive.js';
+import { runRobustnessPhase } from './phases/robustness.js';
 import { runStatefulPhase } from './phases/stateful.js';
 import { createRunContext, type RunContext, type RunOptions } from './runContext.js';
 import type { SpecIndex } from './specIndex.js';
 
-export const allPhases: PhaseName[] = ['examples', 'positive', 'negative', 'auth', 'stateful', 'async'];
+// robustness last: on a server that fails it, its hostile inputs cannot disturb the other phases.
+export const allPhases: PhaseName[] = ['examples', 'positive', 'negative', 'auth', 'stateful', 'async', 'robustness'];
 
 const runners: Record<PhaseName, (ctx: RunContext) => Promise<PhaseRecorder>> = {
   examples: runExamplesPhase,
@@ -19,6 +21,7 @@ const runners: Record<PhaseName, (ctx: RunContext) => Promise<PhaseRecorder>> = 
   auth: runAuthPhase,
   stateful: runStatefulPhase,
   async: runAsyncPhase,
+  robustness: runRobustnessPhase,
 };
 
 export interface ConformanceResult {

@@ -9,12 +9,23 @@ import { createOfflinePlanner } from './offlinePlanner.js';
 import { createOpenAiClient } from './openai/openaiClient.js';
 import { createOpenAiPlanner } from './openai/openaiPlanner.js';
 import type { Planner } from './planner.js';
+import { catalogueRegionsOnly, type PlannerRegions } from './plannerRegions.js';
 
 export function createPlanner(config: Config, db: Db, log: Logger): Planner {
   if (config.planner === 'openai') {
     return createOpenAiPlanner({ db, client: createOpenAiClient(config.openai), model: config.openai.model, maxAttempts: config.openai.maxAttempts, log });
   }
   return createOfflinePlanner({ db, delayMs: config.plannerDelayMs });
+}
+
+/**
+ * The regions the configured planner can plan. Both plan from the bundled catalogue only: the
+ * offline planner by design, and the OpenAI planner because it resolves the region in the catalogue
+ * and has the model choose among that region's place ids (any other id is rejected), so neither
+ * accepts a region outside it. A planner that can plan anywhere would answer acceptsAnyRegion: true.
+ */
+export function createPlannerRegions(_config: Config): PlannerRegions {
+  return catalogueRegionsOnly();
 }
 
 export function createChatAgent(config: Config, db: Db, log: Logger): ChatAgent {

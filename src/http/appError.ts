@@ -21,6 +21,6 @@ export class AppError extends Error {
 }
 
 /** COMMON001 for one field, for business rules the schema cannot express. */
-export function invalidField(field: string, rejectedValue: unknown, message: string): AppError {
+export function invalidField(field: string, rejectedValue: FieldError['rejectedValue'], message: string): AppError {
   return new AppError('COMMON001', 'Request validation failed.', { fieldErrors: [{ field, rejectedValue, message }] });
 }

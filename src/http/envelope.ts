@@ -2,6 +2,7 @@
 // errors into it. No handler builds an error body by hand.
 import type { components } from '../../generated/openapi.js';
 import { AppError } from './appError.js';
+import { fitErrorResponse } from './errorBodyLimits.js';
 
 type ErrorResponse = components['schemas']['ErrorResponse'];
 
@@ -10,13 +11,13 @@ export function envelope(status: number, data: unknown): { success: boolean; sta
 }
 
 export function errorBody(error: AppError, path: string, now = new Date()): ErrorResponse {
-  return {
+  return fitErrorResponse({
     timestamp: now.toISOString(),
     code: error.code,
     message: error.message,
     path,
     errors: error.fieldErrors,
-  };
+  });
 }
 
 export function renderError(error: AppError, path: string): { status: number; body: ReturnType<typeof envelope>; headers: Record<string, string> } {

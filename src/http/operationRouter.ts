@@ -4,13 +4,14 @@
 import type { Context, Hono } from 'hono';
 import type { Handlers, OperationId } from '../../generated/operations.js';
 import { routes, type RouteDefinition } from '../../generated/routes.js';
-import { operationValidators } from '../../generated/validators.js';
+import { operationValidators, type ValidateFunction } from '../../generated/validators.js';
 import type { RequestContext, Services } from '../services.js';
 import { AppError } from './appError.js';
 import { envelope } from './envelope.js';
 import type { HttpEnv } from './httpEnv.js';
 import { readJsonBody } from './readJsonBody.js';
 import { requestOrigin } from './requestOrigin.js';
+import { readParams } from './requestParams.js';
 import type { ResponseChecker } from './responseValidation.js';
 import { toFieldErrors } from './validationErrors.js';
 
@@ -25,6 +26,11 @@ export interface OperationRouterOptions {
   disabled: ReadonlySet<OperationId>;
 }
 
+/** Throws COMMON001 with every failing field when `value` fails `validator`. */
+function validate(validator: ValidateFunction, value: unknown, prefix: string): void {
+  if (!validator(value)) throw new AppError('COMMON001', undefined, { fieldErrors: toFieldErrors(validator.errors, value, prefix) });
+}
+
 async function runOperation(c: Context<HttpEnv>, route: RouteDefinition, options: OperationRouterOptions): Promise<Response> {
   c.set('route', route);
   const { services, handlers, checker } = options;
@@ -32,13 +38,17 @@ async function runOperation(c: Context<HttpEnv>, route: RouteDefinition, options
   if (route.requiredRole && principal?.role !== route.requiredRole) throw new AppError('COMMON403');
 
   const validators = operationValidators[route.operationId];
-  const params = { path: { ...c.req.param() }, query: { ...c.req.query() } };
-  if (!validators.params(params)) throw new AppError('COMMON001', undefined, { fieldErrors: toFieldErrors(validators.params.errors, params, '') });
+  const params = readParams(c, route);
+  // The size guard first: an oversized value is refused after linear work, before the full
+  // validator's uniqueItems, patterns and formats see it (openapi.yaml, info.description).
+  validate(validators.sizeGuards.params, params, '');
+  validate(validators.params, params, '');
   let body: unknown;
   if (route.body && validators.body) {
     body = await readJsonBody(c, route.body.required);
-    if (body !== undefined && !validators.body(body)) {
-      throw new AppError('COMMON001', undefined, { fieldErrors: toFieldErrors(validators.body.errors, body, 'body') });
+    if (body !== undefined) {
+      validate(validators.sizeGuards.body!, body, 'body');
+      validate(validators.body, body, 'body');
     }
   }
 

@@ -46,7 +46,8 @@ export function toFieldErrors(errors: ErrorObject[] | null | undefined, root: un
     if (seen.has(key)) continue;
     seen.add(key);
     const rejected = error.keyword === 'required' ? null : valueAt(root, pointer);
-    out.push({ field, rejectedValue: rejected === undefined ? null : rejected, message });
+    // Parsed JSON (or parameter text), so a JSON value; bounded when the error is rendered.
+    out.push({ field, rejectedValue: rejected === undefined ? null : (rejected as FieldError['rejectedValue']), message });
   }
   return out;
 }

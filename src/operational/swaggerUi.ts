@@ -57,7 +57,13 @@ window.ui = SwaggerUIBundle({
 /** Static asset routes and /docs/ (a redirect); the page itself is the getApiDocs operation. */
 export function registerSwaggerUiAssets(app: Hono<any>): void {
   // The trailing-slash address people type; relative asset URLs are not used, so a redirect suffices.
-  app.get('/docs/', (c) => c.redirect('/docs', 301));
+  app.get('/docs/', (c) => {
+    // Only for the address as typed: `/docs/assets/%2e%2e` also arrives here once its dot segments
+    // are normalised away, and it names no file we serve (404).
+    const rawPath = (c.env as { incoming?: { url?: string } } | undefined)?.incoming?.url?.split('?')[0];
+    if (rawPath !== undefined && rawPath !== '/docs/') return c.notFound();
+    return c.redirect('/docs', 301);
+  });
   registerStaticAssets(app, '/docs/assets', {
     'init.js': { text: initScript, type: 'text/javascript; charset=utf-8' },
     'swagger-ui.css': fromPackage('swagger-ui.css', 'text/css; charset=utf-8'),

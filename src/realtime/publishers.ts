@@ -4,6 +4,7 @@
 import { channelAddress, channels, type ChannelName, type ChannelParameters, type ChannelPayloads } from '../../generated/asyncapi.js';
 import { messageValidators } from '../../generated/validators.js';
 import type { ResponseValidationMode } from '../config.js';
+import { fitErrorResponse } from '../http/errorBodyLimits.js';
 import type { Logger } from '../logger.js';
 import type { Broker } from './broker.js';
 
@@ -40,7 +41,8 @@ export function createPublishers(broker: Broker, mode: ResponseValidationMode, l
   return {
     chat: (memberId, chatRoomId, payload) => publish('chatStream', memberId, { chatRoomId }, payload),
     schedule: (memberId, tripPlanId, payload) => publish('scheduleUpdates', memberId, { tripPlanId }, payload),
-    error: (memberId, chatRoomId, payload) => publish('errors', memberId, { chatRoomId }, payload),
+    // Error messages may echo what a client sent (a destination, a planner's complaint): same limits as HTTP.
+    error: (memberId, chatRoomId, payload) => publish('errors', memberId, { chatRoomId }, fitErrorResponse(payload)),
     stats,
   };
 }

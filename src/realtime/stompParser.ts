@@ -1,6 +1,8 @@
 // Incremental STOMP 1.2 parser for frames arriving as WebSocket messages. Works on bytes, so a
 // frame may be split anywhere (inside a UTF-8 character, an escape or a CRLF) and several frames
-// may share one message. Memory per connection is bounded by maxFrameBytes.
+// may share one message. Memory per connection is bounded by maxFrameBytes; the number of header
+// lines and the length of each line are bounded too (asyncapi.yaml, servers.stomp), and checked as
+// bytes arrive, so an oversized head is refused without buffering or scanning it again.
 import { commandEscapesHeaders, isStompCommand } from './stompFrame.js';
 import type { StompCommand, StompFrame } from './stompFrame.js';
 
@@ -9,9 +11,18 @@ export class StompFrameError extends Error {
   override readonly name = 'StompFrameError';
 }
 
+/** Header lines one frame may have (asyncapi.yaml); stompjs sends at most a handful. */
+export const MAX_STOMP_HEADERS = 64;
+/** Bytes of one command or header line as sent (escapes included, EOL excluded); fits a 4 KiB token. */
+export const MAX_STOMP_HEADER_LINE_BYTES = 8192;
+
 export interface StompParserOptions {
   /** Wire bytes of one frame, from the first command byte through the terminating NUL. */
   maxFrameBytes: number;
+  /** Header lines of one frame, repeated names included; default MAX_STOMP_HEADERS. */
+  maxHeaders?: number;
+  /** Bytes of one command or header line, without its EOL; default MAX_STOMP_HEADER_LINE_BYTES. */
+  maxHeaderLineBytes?: number;
   /** false for STOMP 1.0, true (default) for 1.1 and 1.2. */
   escapeHeaders?: boolean;
 }
@@ -43,7 +54,7 @@ const utf8Encoder = new TextEncoder();
 const strictUtf8Decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 export function createStompParser(options: StompParserOptions): StompParser {
-  const { maxFrameBytes } = options;
+  const { maxFrameBytes, maxHeaders = MAX_STOMP_HEADERS, maxHeaderLineBytes = MAX_STOMP_HEADER_LINE_BYTES } = options;
   if (!Number.isSafeInteger(maxFrameBytes) || maxFrameBytes < 1) {
     throw new RangeError(`maxFrameBytes must be a positive integer, got ${maxFrameBytes}`);
   }
@@ -60,6 +71,7 @@ export function createStompParser(options: StompParserOptions): StompParser {
   let command: StompCommand = 'SEND';
   let escapeThisFrame = false;
   let headers = new Map<string, string>();
+  let headerLines = 0;
   let sizedBody = new Uint8Array(0);
   let sizedBodyFilled = 0;
 
@@ -72,6 +84,12 @@ export function createStompParser(options: StompParserOptions): StompParser {
     phase = 'commandLine';
     frameBytes = 1;
     headers = new Map();
+    headerLines = 0;
+  }
+
+  function checkLineLength(bytes: number): void {
+    // A CR before the LF is part of the EOL, so one byte of slack.
+    if (bytes > maxHeaderLineBytes + 1) throw new StompFrameError(`a ${phase === 'commandLine' ? 'command' : 'header'} line exceeds ${maxHeaderLineBytes} bytes`);
   }
 
   function finishFrame(body: Uint8Array): StompFrame {
@@ -99,6 +117,7 @@ export function createStompParser(options: StompParserOptions): StompParser {
   }
 
   function readHeaderLine(line: Uint8Array): void {
+    if (++headerLines > maxHeaders) throw new StompFrameError(`${command} frame has more than ${maxHeaders} headers`);
     const colon = line.indexOf(COLON);
     if (colon === -1) throw new StompFrameError(`header line without a colon in ${command} frame`);
     if (colon === 0) throw new StompFrameError(`header with an empty name in ${command} frame`);
@@ -159,10 +178,12 @@ export function createStompParser(options: StompParserOptions): StompParser {
       case 'headerLines': {
         const lineFeed = bytes.indexOf(LF, position);
         if (lineFeed === -1) {
+          checkLineLength(pending.size + bytes.byteLength - position);
           countFrameBytes(bytes.byteLength - position);
           pending.append(bytes.subarray(position));
           return bytes.byteLength;
         }
+        checkLineLength(pending.size + lineFeed - position);
         countFrameBytes(lineFeed + 1 - position);
         const ownBytes = bytes.subarray(position, lineFeed);
         // Decoded at once, so a view of the caller's chunk or of `pending` is safe here.
@@ -232,6 +253,10 @@ class GrowableBytes {
 
   isEmpty(): boolean {
     return this.length === 0;
+  }
+
+  get size(): number {
+    return this.length;
   }
 
   append(bytes: Uint8Array): this {

@@ -7,6 +7,7 @@ import type { AuthService, Principal } from '../auth/authService.js';
 import type { Config } from '../config.js';
 import type { ErrorsChannelCode, StompErrorFrameCode } from '../../generated/errorCodes.js';
 import { AppError } from '../http/appError.js';
+import { errorTextLimits, truncateText } from '../http/errorBodyLimits.js';
 import type { Logger } from '../logger.js';
 import type { Broker } from './broker.js';
 import type { LiveConnection, StompConnections } from './stompConnections.js';
@@ -88,8 +89,10 @@ export function createStompSession(transport: StompTransport, deps: StompSession
   }
 
   /** ERROR frame with `error-code`, then close: every protocol violation ends the connection. */
-  function fail(code: StompErrorFrameCode, message: string, frame?: StompFrame): void {
+  function fail(code: StompErrorFrameCode, detail: string, frame?: StompFrame): void {
     if (!open) return;
+    // The text may name what the client sent (a destination of up to 8 KiB): cut like HTTP error messages.
+    const message = truncateText(detail, errorTextLimits.message);
     log.info({ code, message, memberId: principal?.memberId }, 'stomp error');
     const headers: Record<string, string> = { 'error-code': code, message, 'content-type': 'text/plain' };
     if (frame?.headers.receipt) headers['receipt-id'] = frame.headers.receipt;

@@ -62,12 +62,19 @@ export const tripHandlers: TripHandlers = {
     const { memberId } = principalOf(ctx);
     const now = ctx.services.clock();
     const region = body.region.trim();
+    if (!ctx.services.regions.accepts(region)) {
+      throw new AppError('TRIP107', `The planner does not support the region "${region}"; GET /api/v1/regions lists the supported regions.`);
+    }
+    const endDate = addDays(body.startDate, body.duration - 1);
+    // Past 9999-12-31 the ISO text gets a sign and a five-digit year (`+010000-01`); LocalDate has
+    // four digits (openapi.yaml).
+    if (!/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(endDate)) throw invalidField('body.startDate', body.startDate, 'the trip must end by 9999-12-31 (startDate + duration - 1)');
     const plan = insertTripPlan(ctx.services.db, {
       memberId,
       title: defaultTitle(region, body.duration),
       region,
       startDate: body.startDate,
-      endDate: addDays(body.startDate, body.duration - 1),
+      endDate,
       duration: body.duration,
       peopleCount: body.peopleCount,
       themes: body.themes,

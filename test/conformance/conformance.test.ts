@@ -13,6 +13,7 @@ import type { AppOptions } from '../../src/app.js';
 import type { HttpEnv } from '../../src/http/httpEnv.js';
 import { findTripPlanById } from '../../src/trips/tripPlanRepository.js';
 import { toTripPlanDetailResponse } from '../../src/trips/tripPlanMappers.js';
+import { tripHandlers } from '../../src/trips/tripHandlers.js';
 import { startTestServer, type TestServer } from '../support/testServer.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -39,12 +40,16 @@ async function run(options: AppOptions, phases: PhaseName[], maxExamples = 4) {
 
 describe('conformance of the real app', () => {
   it('passes every phase with a fixed seed', async () => {
-    const result = await run({}, ['examples', 'positive', 'negative', 'auth', 'stateful', 'async'], 12);
+    const result = await run({}, ['examples', 'positive', 'negative', 'auth', 'stateful', 'async', 'robustness'], 12);
     for (const report of result.reports) {
       expect(report.failures, `${report.phase}: ${JSON.stringify(report.failures.slice(0, 3), null, 1)}`).toEqual([]);
       expect(report.checks, report.phase).toBeGreaterThan(0);
     }
-    expect(result.reports.map((r) => r.phase)).toEqual(['examples', 'positive', 'negative', 'auth', 'stateful', 'async']);
+    expect(result.reports.map((r) => r.phase)).toEqual(['examples', 'positive', 'negative', 'auth', 'stateful', 'async', 'robustness']);
+    // Every robustness check ran and held.
+    expect(Object.keys(result.reports.find((r) => r.phase === 'robustness')!.tally)).toEqual(
+      expect.arrayContaining(['size_limit', 'error_body_size', 'date_rejected', 'deep_json_rejected', 'static_path_404', 'canonical_id', 'repeated_query_param', 'unknown_region']),
+    );
     expect(result.reports.find((r) => r.phase === 'async')!.messages).toBeGreaterThan(10);
   }, 120_000);
 });
@@ -139,6 +144,60 @@ const variants: { name: string; options: AppOptions; phases: PhaseName[]; check:
     phases: ['async'],
     check: 'message_valid',
     target: 'chatStream',
+  },
+  {
+    name: 'an error body echoes the whole request body',
+    options: {
+      extraRoutes: (app: Hono<HttpEnv>) =>
+        void app.post('/api/v1/auth/reissue', async (c) => {
+          const errors = [{ field: 'body', rejectedValue: await c.req.text(), message: 'is invalid' }];
+          return c.json({ success: false, status: 400, data: { timestamp: new Date().toISOString(), code: 'COMMON001', message: 'Request validation failed.', path: c.req.path, errors } }, 400);
+        }),
+    },
+    phases: ['robustness'],
+    check: 'error_body_size',
+    target: 'reissueToken',
+  },
+  {
+    // A second bundle (say, the AsyncAPI page's assets) served the way Swagger UI's once was.
+    name: 'static assets are looked up as properties of a plain object',
+    options: {
+      extraRoutes: (app: Hono<HttpEnv>) =>
+        void app.get('/docs/asyncapi/assets/:file', (c) => {
+          const types: Record<string, string> = { 'swagger-ui.css': 'text/css' };
+          const type = types[c.req.param('file')];
+          return type ? c.body(`/* ${type.toUpperCase()} */`, 200, { 'content-type': type }) : c.notFound();
+        }),
+    },
+    phases: ['robustness'],
+    check: 'static_path_404',
+    target: '/docs/asyncapi/assets/__proto__',
+  },
+  {
+    name: 'ids are parsed leniently (Number("03") is 3)',
+    options: {
+      extraRoutes: (app: Hono<HttpEnv>) =>
+        void app.get('/api/v1/trips/:tripPlanId', (c) => {
+          const id = Number(c.req.param('tripPlanId'));
+          const data = { timestamp: new Date().toISOString(), code: Number.isSafeInteger(id) ? 'TRIP101' : 'COMMON001', message: 'x', path: c.req.path, errors: null };
+          return c.json({ success: false, status: Number.isSafeInteger(id) ? 404 : 400, data }, Number.isSafeInteger(id) ? 404 : 400);
+        }),
+    },
+    phases: ['robustness'],
+    check: 'canonical_id',
+    target: 'getTripPlan',
+  },
+  {
+    name: 'any region is accepted',
+    options: {
+      handlerOverrides: overrides({
+        createTripPlanSession: (request: { body: Record<string, unknown> }, ctx: RequestContext) =>
+          (tripHandlers.createTripPlanSession as (r: unknown, c: RequestContext) => unknown)({ ...request, body: { ...request.body, region: 'Busan' } }, ctx),
+      }),
+    },
+    phases: ['robustness'],
+    check: 'unknown_region',
+    target: 'createTripPlanSession',
   },
 ];
 

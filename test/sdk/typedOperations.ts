@@ -73,13 +73,18 @@ function probeTargets(openapi: Json): (ProbeTarget & { exampleCodes: string[] })
   return targets;
 }
 
-/** Property names whose schema says nothing about the value (e.g. FieldError.rejectedValue): `unknown` is right there. */
+/**
+ * Property names whose schema admits any JSON value (e.g. FieldError.rejectedValue, which echoes
+ * whatever was rejected): `unknown` is right there, also for the items of its array form.
+ */
 function untypedOnPurpose(openapi: Json): Set<string> {
   const constraining = ['type', '$ref', 'enum', 'const', 'oneOf', 'anyOf', 'allOf', 'items', 'properties'];
+  const everyJsonType = ['string', 'number', 'boolean', 'null', 'array', 'object'];
+  const anyJson = (property: Json) => Array.isArray(property.type) && everyJsonType.every((type) => property.type.includes(type));
   const names = new Set<string>();
   for (const schema of Object.values<Json>(openapi.components?.schemas ?? {})) {
     for (const [name, property] of Object.entries<Json>(schema.properties ?? {})) {
-      if (!constraining.some((keyword) => keyword in property)) names.add(name);
+      if (!constraining.some((keyword) => keyword in property) || anyJson(property)) names.add(name);
     }
   }
   return names;

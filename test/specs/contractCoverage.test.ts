@@ -15,6 +15,8 @@ const contract: [operationId: string, method: string, path: string, success: num
   ['deleteTripPlan', 'delete', '/api/v1/trips/{tripPlanId}', 204],
   ['listDailyPlans', 'get', '/api/v1/trips/daily-plans/{tripPlanId}', 200],
   ['swapScheduledPlaces', 'patch', '/api/v1/trips/{tripPlanId}/daily-plans/{dayNumber}/scheduled-places', 204],
+  // Added by issue 9: the regions the planner supports, so an unknown region is refused up front.
+  ['listRegions', 'get', '/api/v1/regions', 200],
   ['devLogin', 'post', '/api/v1/auth/dev-login', 200],
   ['reissueToken', 'post', '/api/v1/auth/reissue', 200],
   ['logout', 'post', '/api/v1/auth/logout', 204],
@@ -57,7 +59,7 @@ describe('openapi.yaml against CONTRACT.md §3', () => {
       expect(statuses, op.operationId).toContain(500);
     }
     expect(operations.filter((o) => !o.secured).map((o) => o.operationId).sort()).toEqual(
-      ['devLogin', 'getApiDocs', 'getAsyncApiDocs', 'getAsyncApiDocument', 'getHealth', 'getLandingPage', 'getOpenApiDocument', 'getReadiness', 'reissueToken'],
+      ['devLogin', 'getApiDocs', 'getAsyncApiDocs', 'getAsyncApiDocument', 'getHealth', 'getLandingPage', 'getOpenApiDocument', 'getReadiness', 'listRegions', 'reissueToken'],
     );
   });
 

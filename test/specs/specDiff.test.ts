@@ -141,6 +141,17 @@ describe('spec diff', () => {
     expect(breaking(changes).map((c) => c.rule)).toEqual(expect.arrayContaining(['request-max-length-tightened', 'request-pattern-added']));
   });
 
+  it('does not flag a pattern that only restates an unchanged format (LocalDate), but flags any other', () => {
+    const withoutPattern = variant((openapi) => delete schemaOf(openapi, 'LocalDate').pattern);
+    const restating = diffSpecs(withoutPattern, base).changes.filter((c) => c.rule === 'request-pattern-added');
+    expect(restating.length).toBeGreaterThan(0);
+    expect(breaking(restating)).toEqual([]);
+    expect(restating[0]!.reason).toContain('only restates format date');
+
+    const otherPattern = variant((openapi) => (schemaOf(openapi, 'LocalDate').pattern = '^2026-'));
+    expect(breaking(diffSpecs(withoutPattern, otherPattern).changes).map((c) => c.rule)).toContain('request-pattern-added');
+  });
+
   it('flags a removed AsyncAPI channel and the operation on it', () => {
     const changes = changesAgainstBase((_openapi, asyncapi) => {
       delete asyncapi.channels.errors;
