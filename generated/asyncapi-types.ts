@@ -137,7 +137,7 @@ export interface components {
             timestamp: components["schemas"]["Instant"];
             /**
              * @description Stable error code: COMMON001/002/403/404/405/413/429/500/503, AUTH001/002/004/011,
-             *     TRIP101/103/104/106, CHAT102/301, MEMBER001, AI002/005, WS001/002/004/005/102.
+             *     TRIP101/103/104/106, CHAT102/301, MEMBER001, AI002/005, WS001/002/004/005/102/503.
              * @example TRIP101
              */
             code: string;

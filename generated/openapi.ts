@@ -53,6 +53,12 @@ export interface paths {
          *     errors channels and wait for their `RECEIPT`s **before** calling this, or early messages are
          *     missed. Allowed from `PENDING`, `FAILED` and `CANCELLED` (a restart first deletes the days
          *     saved by the previous run); `409 TRIP106` while `GENERATING` or once `COMPLETED`.
+         *
+         *     When the service stops (`SIGTERM`/`SIGINT`) while a generation runs or waits in the queue,
+         *     the errors channel receives `AI002` before the connections close and the plan is saved as
+         *     `FAILED`: nothing stays `GENERATING`, and the days already saved stay. Start it again once
+         *     the service is back. A day that cannot be saved (the storage fails) also ends the run with
+         *     `AI002`; no day is announced that was not saved.
          */
         post: operations["startTripPlanGeneration"];
         /**
@@ -172,9 +178,12 @@ export interface paths {
         put?: never;
         /**
          * Sign in without an identity provider (development only)
-         * @description Issues a token pair for `email`, creating the member on first use. Exists only when the
-         *     server runs with `AUTH_DEV_LOGIN=true` (the default outside production); otherwise the route
-         *     is absent and answers `404 COMMON404`.
+         * @description Issues a token pair for `email`, creating the member on first use. The session always has
+         *     the role `MEMBER`, whatever the e-mail (ADMIN comes only from a real sign-in of an address in
+         *     the server's `ADMIN_EMAILS`, or from the operator's token tool). Exists only when the server
+         *     runs with dev-login on (by default only in development on a loopback address; elsewhere it
+         *     needs `AUTH_DEV_LOGIN=true`; never in production); otherwise the route is absent and answers
+         *     `404 COMMON404`.
          */
         post: operations["devLogin"];
         delete?: never;
@@ -382,7 +391,10 @@ export interface paths {
         };
         /**
          * Readiness
-         * @description `200` when the database answers, `503 COMMON503` otherwise.
+         * @description `200` when the database answers and takes writes, `503 COMMON503` otherwise. Each call
+         *     commits a small write transaction (a probe row of one page, written and deleted), so a full
+         *     or read-only disk, an I/O error or a database at its size limit all report `503`, and the
+         *     probe answers `200` again as soon as such a write succeeds.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -547,7 +559,7 @@ export interface components {
             timestamp: components["schemas"]["Instant"];
             /**
              * @description Stable error code: COMMON001/002/403/404/405/413/429/500/503, AUTH001/002/004/011,
-             *     TRIP101/103/104/106, CHAT102/301, MEMBER001, AI002/005, WS001/002/004/005/102.
+             *     TRIP101/103/104/106, CHAT102/301, MEMBER001, AI002/005, WS001/002/004/005/102/503.
              * @example TRIP101
              */
             code: string;
@@ -753,7 +765,12 @@ export interface components {
              * @example DEV
              */
             provider: string;
-            /** @enum {string} */
+            /**
+             * @description The role of the session the token belongs to: `ADMIN` only for a real sign-in of an
+             *     address listed in the server's `ADMIN_EMAILS` (or a token from the operator's token tool);
+             *     a dev-login session is always `MEMBER`.
+             * @enum {string}
+             */
             role: "MEMBER" | "ADMIN";
             createdAt: components["schemas"]["Instant"];
             updatedAt: components["schemas"]["Instant"];
@@ -1013,9 +1030,30 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description `COMMON503`: the database does not answer. */
+        /**
+         * @description `COMMON503`: the database does not answer, or it does not take writes (a full or read-only
+         *     disk, an I/O error, a lock held elsewhere).
+         */
         NotReady: {
             headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description `COMMON503`: the storage cannot take the write right now (the disk is full or read-only, an
+         *     I/O error, the database is locked). **Nothing of the request was saved**: every write either
+         *     commits or answers this. Retry after `Retry-After` seconds; `/readyz` reports `503` for as
+         *     long as writes fail.
+         */
+        StorageUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -1171,6 +1209,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     getTripPlan: {
@@ -1240,6 +1279,7 @@ export interface operations {
             409: components["responses"]["GenerationConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     deleteTripPlan: {
@@ -1272,6 +1312,7 @@ export interface operations {
             404: components["responses"]["TripPlanNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     updateTripPlanTitle: {
@@ -1309,6 +1350,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     cancelTripPlanGeneration: {
@@ -1344,6 +1386,7 @@ export interface operations {
             409: components["responses"]["GenerationConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     listDailyPlans: {
@@ -1420,6 +1463,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     devLogin: {
@@ -1452,6 +1496,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     reissueToken: {
@@ -1484,6 +1529,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     logout: {
@@ -1508,6 +1554,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     getMe: {
@@ -1680,6 +1727,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     getPromptTemplate: {
@@ -1748,6 +1796,7 @@ export interface operations {
             404: components["responses"]["PromptTemplateNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     updatePromptTemplate: {
@@ -1788,6 +1837,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     getHealth: {

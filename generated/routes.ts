@@ -170,6 +170,18 @@ export const routes: readonly RouteDefinition[] = [
         "contentType": "application/json",
         "headers": [],
         "requiredHeaders": []
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After"
+        ]
       }
     }
   },
@@ -323,6 +335,18 @@ export const routes: readonly RouteDefinition[] = [
         "contentType": "application/json",
         "headers": [],
         "requiredHeaders": []
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After"
+        ]
       }
     }
   },
@@ -395,6 +419,18 @@ export const routes: readonly RouteDefinition[] = [
         "contentType": "application/json",
         "headers": [],
         "requiredHeaders": []
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After"
+        ]
       }
     }
   },
@@ -479,6 +515,18 @@ export const routes: readonly RouteDefinition[] = [
         "contentType": "application/json",
         "headers": [],
         "requiredHeaders": []
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After"
+        ]
       }
     }
   },
@@ -560,6 +608,18 @@ export const routes: readonly RouteDefinition[] = [
         "contentType": "application/json",
         "headers": [],
         "requiredHeaders": []
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After"
+        ]
       }
     }
   },
@@ -717,6 +777,18 @@ export const routes: readonly RouteDefinition[] = [
         "contentType": "application/json",
         "headers": [],
         "requiredHeaders": []
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After"
+        ]
       }
     }
   },
@@ -790,6 +862,18 @@ export const routes: readonly RouteDefinition[] = [
         "contentType": "application/json",
         "headers": [],
         "requiredHeaders": []
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After"
+        ]
       }
     }
   },
@@ -863,6 +947,18 @@ export const routes: readonly RouteDefinition[] = [
         "contentType": "application/json",
         "headers": [],
         "requiredHeaders": []
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After"
+        ]
       }
     }
   },
@@ -915,6 +1011,18 @@ export const routes: readonly RouteDefinition[] = [
         "contentType": "application/json",
         "headers": [],
         "requiredHeaders": []
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After"
+        ]
       }
     }
   },
@@ -1270,6 +1378,18 @@ export const routes: readonly RouteDefinition[] = [
         "contentType": "application/json",
         "headers": [],
         "requiredHeaders": []
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After"
+        ]
       }
     }
   },
@@ -1432,6 +1552,18 @@ export const routes: readonly RouteDefinition[] = [
         "contentType": "application/json",
         "headers": [],
         "requiredHeaders": []
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After"
+        ]
       }
     }
   },
@@ -1525,6 +1657,18 @@ export const routes: readonly RouteDefinition[] = [
         "contentType": "application/json",
         "headers": [],
         "requiredHeaders": []
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After"
+        ]
       }
     }
   },

@@ -12,6 +12,7 @@ import { createTokenSigner } from './auth/tokens.js';
 import { chatHandlers } from './chats/chatHandlers.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/database.js';
+import { storageFailureCode, storageUnavailable } from './db/storageFailure.js';
 import { createInProcessEventBus, type EventBus } from './generation/eventBus.js';
 import { AppError } from './http/appError.js';
 import { renderError } from './http/envelope.js';
@@ -195,7 +196,12 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   app.onError((err, c) => {
     const route = c.get('route');
     let error: AppError;
-    if (err instanceof AppError) {
+    const unavailable = storageUnavailable(err);
+    if (unavailable) {
+      // Nothing of the request was saved (a failed transaction rolls back): the client may retry.
+      if (!(err instanceof AppError)) (c.get('log') ?? log).warn({ err, code: storageFailureCode(err), operationId: route?.operationId }, 'storage cannot take writes');
+      error = unavailable;
+    } else if (err instanceof AppError) {
       error = err;
     } else {
       (c.get('log') ?? log).error({ err, operationId: route?.operationId }, 'unexpected error');

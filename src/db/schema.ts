@@ -1,7 +1,7 @@
 // The SQLite schema (drizzle). Instants are epoch milliseconds, calendar dates 'YYYY-MM-DD' text,
 // lists JSON text. Keyset paging relies on the (owner, sort field, id) indexes below.
 import { sql } from 'drizzle-orm';
-import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { blob, index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 export const members = sqliteTable('member', {
   id: integer('id').primaryKey({ autoIncrement: true }),
@@ -148,3 +148,12 @@ export const promptTemplates = sqliteTable(
     uniqueIndex('ai_prompt_template_active_idx').on(t.promptType, t.agentType).where(sql`${t.isActive} = 1`),
   ],
 );
+
+/**
+ * Written and deleted by the readiness probe (/readyz): a row of one page, so a probe commit needs a
+ * page and writes the WAL like a real write does. Always empty between probes.
+ */
+export const storageProbe = sqliteTable('storage_probe', {
+  id: integer('id').primaryKey(),
+  pad: blob('pad', { mode: 'buffer' }).notNull(),
+});
