@@ -49,6 +49,33 @@ export function makeImmutable(files: string[]): { restore(): void } | null {
 }
 
 /**
+ * A folder nobody may write to, by whatever works here: chmod 555 for an ordinary user, `chattr +i`
+ * for root (who ignores the mode). Returns null when neither works.
+ */
+export function unwritableFolder(): { dir: string; restore(): void } | null {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trip-readonly-'));
+  const cannotWrite = () => {
+    try {
+      fs.writeFileSync(path.join(dir, 'probe'), '');
+      fs.rmSync(path.join(dir, 'probe'));
+      return false;
+    } catch {
+      return true;
+    }
+  };
+  const remove = () => {
+    run('chattr', ['-i', dir]);
+    fs.chmodSync(dir, 0o755);
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  fs.chmodSync(dir, 0o555);
+  if (cannotWrite()) return { dir, restore: remove };
+  if (run('chattr', ['+i', dir]) && cannotWrite()) return { dir, restore: remove };
+  remove();
+  return null;
+}
+
+/**
  * A small tmpfs of `sizeBytes`, and a way to fill it to the last byte and empty it again. Returns
  * null when mounting is not allowed here.
  */
