@@ -8,6 +8,7 @@ import type { Handlers, OperationId } from '../generated/operations.js';
 import { createAuthService } from './auth/authService.js';
 import { authHandlers } from './auth/authHandlers.js';
 import { resolveJwtSecret } from './auth/jwtSecret.js';
+import { startSessionPurge, type SessionPurge } from './auth/sessionPurge.js';
 import { createTokenSigner } from './auth/tokens.js';
 import { chatHandlers } from './chats/chatHandlers.js';
 import type { Config } from './config.js';
@@ -67,6 +68,7 @@ export interface App {
   chat: ChatService;
   publishers: Publishers;
   broker: Broker;
+  sessionPurge: SessionPurge;
   /** stops generation and closes connections and the database */
   close(): Promise<void>;
 }
@@ -79,6 +81,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const auth = createAuthService({ db: database.db, signer, clock, accessTtlSeconds: config.accessTokenTtlSeconds, refreshTtlSeconds: config.refreshTokenTtlSeconds });
   const events = options.events ?? createInProcessEventBus((error, name) => log.error({ err: error, event: name }, 'event listener failed'));
   const services: Services = { config, database, db: database.db, log, clock, auth, events };
+  const sessionPurge = startSessionPurge({ db: database.db, clock, log, retentionDays: config.sessionRetentionDays, intervalMinutes: config.sessionPurgeIntervalMinutes });
   syncCatalogue(database.db);
   const interrupted = markInterruptedGenerationsFailed(database.db, clock());
   if (interrupted.length > 0) log.warn({ tripPlanIds: interrupted }, 'generations interrupted by a restart or crash marked FAILED (AI002)');
@@ -223,7 +226,10 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     chat,
     publishers,
     broker,
+    sessionPurge,
     async close() {
+      sessionPurge.stop();
+      await sessionPurge.idle();
       stomp.closeAll();
       await worker.stop();
       await chat.idle();

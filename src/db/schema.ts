@@ -9,7 +9,6 @@ export const members = sqliteTable('member', {
   name: text('name').notNull(),
   imageUrl: text('image_url'),
   provider: text('provider').notNull(),
-  role: text('role', { enum: ['MEMBER', 'ADMIN'] }).notNull().default('MEMBER'),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 });
@@ -21,12 +20,15 @@ export const authSessions = sqliteTable(
     memberId: integer('member_id').notNull().references(() => members.id, { onDelete: 'cascade' }),
     /** jti of the only refresh token of this session that may still be used */
     refreshJti: text('refresh_jti').notNull(),
+    /** decided at sign-in (src/auth/roles.ts); dev-login sessions are always MEMBER */
+    role: text('role', { enum: ['MEMBER', 'ADMIN'] }).notNull().default('MEMBER'),
     revokedAt: integer('revoked_at'),
     revokedReason: text('revoked_reason'),
     createdAt: integer('created_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
   },
-  (t) => [index('auth_session_member_idx').on(t.memberId)],
+  // The purge deletes by end time (expiry or revocation) without scanning every session.
+  (t) => [index('auth_session_member_idx').on(t.memberId), index('auth_session_expires_idx').on(t.expiresAt), index('auth_session_revoked_idx').on(t.revokedAt)],
 );
 
 export const tripPlans = sqliteTable(
