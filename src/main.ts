@@ -29,7 +29,7 @@ try {
 }
 
 // Loaded only once the settings hold, so a refusal costs no more than reading them.
-const [{ default: BetterSqlite3 }, { createApp }, { createLogger }, { startServer }] = await Promise.all([
+const [{ default: BetterSqlite3 }, { createApp }, { abandonLogs, createLogger, droppedLogLines, flushLogs }, { startServer }] = await Promise.all([
   import('better-sqlite3'),
   import('./app.js'),
   import('./logger.js'),
@@ -68,20 +68,28 @@ if (config.devLoginEnabled && !isLoopback(config.host)) {
   log.warn({ host: config.host }, `dev-login is on at ${config.host}: anyone who reaches this port can sign in as any e-mail (role MEMBER). Set AUTH_DEV_LOGIN=false unless this is a private test deployment.`);
 }
 
+// Stop within STOP_LIMIT_MS of SIGTERM or SIGINT, whatever happens: in-flight generations get AI002
+// while their STOMP connections are still open and are saved as FAILED (openapi.yaml,
+// startTripPlanGeneration), then connections close, then the database; the log gets at most
+// LOG_FLUSH_LIMIT_MS to drain (nobody may be reading stdout).
+const STOP_LIMIT_MS = 10_000;
+const LOG_FLUSH_LIMIT_MS = 2_000;
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   log.info({ signal }, 'shutting down');
   const force = setTimeout(() => {
-    log.warn('shutdown took over 10 s; exiting');
+    log.warn(`shutdown took over ${STOP_LIMIT_MS / 1000} s; exiting`);
+    abandonLogs(log);
     process.exit(1);
-  }, 10_000);
+  }, STOP_LIMIT_MS - LOG_FLUSH_LIMIT_MS);
   force.unref();
+  await app.worker.stop();
   await server.close();
-  // Runs still going are aborted; their plans are marked FAILED at the next start.
   await app.close();
-  log.info('stopped');
+  log.info({ droppedLogLines: droppedLogLines(log) }, 'stopped');
+  await flushLogs(log, LOG_FLUSH_LIMIT_MS);
   process.exit(0);
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));

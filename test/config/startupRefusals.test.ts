@@ -21,7 +21,9 @@ function tempDir(): string {
 }
 
 async function refusal(env: Record<string, string>): Promise<string> {
-  const exit = await exitOf(spawnService({ DATA_DIR: tempDir(), PORT: '0', ...env }), HANG_LIMIT_MS);
+  const child = spawnService({ DATA_DIR: tempDir(), PORT: '0', ...env });
+  cleanups.push(() => child.kill('SIGKILL'));
+  const exit = await exitOf(child, HANG_LIMIT_MS);
   expect(exit.stdout, 'nothing started').not.toMatch(/listening/);
   expect(exit.stderr).not.toMatch(/\n\s+at /);
   const lines = exit.stderr.split('\n').filter(Boolean);
@@ -35,7 +37,7 @@ if (readOnly) cleanups.push(() => readOnly.restore());
 const someDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trip-config-dir-'));
 cleanups.push(() => fs.rmSync(someDir, { recursive: true, force: true }));
 
-describe.concurrent('a bad setting refuses to start with one line naming it', () => {
+describe.concurrent('a bad setting refuses to start with one line naming it', { timeout: 2 * HANG_LIMIT_MS }, () => {
   it.each([
     [{ PORT: '70000' }, /PORT="70000" is not accepted; expected an integer from 0 to 65535/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL="loud" is not accepted; expected fatal, error, warn, info, debug, trace, silent/],
