@@ -69,7 +69,7 @@ export interface App {
   publishers: Publishers;
   broker: Broker;
   sessionPurge: SessionPurge;
-  /** stops generation and closes connections and the database */
+  /** stops generation (AI002, plans FAILED), then closes connections and the database */
   close(): Promise<void>;
 }
 
@@ -230,9 +230,10 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     async close() {
       sessionPurge.stop();
       await sessionPurge.idle();
-      stomp.closeAll();
+      // Generations first: their AI002 reaches clients whose connections are still open.
       await worker.stop();
       await chat.idle();
+      stomp.closeAll();
       database.close();
     },
   };

@@ -89,6 +89,7 @@ async function shutdown(signal: string): Promise<void> {
   await server.close();
   await app.close();
   log.info({ droppedLogLines: droppedLogLines(log) }, 'stopped');
+  clearTimeout(force);
   await flushLogs(log, LOG_FLUSH_LIMIT_MS);
   process.exit(0);
 }
