@@ -48,32 +48,13 @@ try {
   throw error;
 }
 
-let server: RunningServer;
-try {
-  server = await startServer(app, config.port, config.host);
-} catch (error) {
-  const { code, message } = error as NodeJS.ErrnoException;
-  const where = `${config.host}:${config.port}`;
-  if (code === 'EADDRINUSE') refuseToStart(`PORT=${config.port} is not accepted; expected a port nobody listens on at ${where} (${message}).`);
-  if (code === 'EACCES') refuseToStart(`PORT=${config.port} is not accepted; expected a port this user may listen on (${message}).`);
-  if (code === 'EADDRNOTAVAIL') refuseToStart(`HOST=${JSON.stringify(config.host)} is not accepted; expected ${settings.HOST.accepted} (${message}).`);
-  throw error;
-}
-
-log.info(
-  { port: server.port, host: config.host, database: config.databaseFile, env: config.env, planner: config.planner, devLogin: config.devLoginEnabled },
-  `listening on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${server.port} (docs: /docs, STOMP: /ws-stomp)`,
-);
-if (config.devLoginEnabled && !isLoopback(config.host)) {
-  log.warn({ host: config.host }, `dev-login is on at ${config.host}: anyone who reaches this port can sign in as any e-mail (role MEMBER). Set AUTH_DEV_LOGIN=false unless this is a private test deployment.`);
-}
-
 // Stop within STOP_LIMIT_MS of SIGTERM or SIGINT, whatever happens: in-flight generations get AI002
 // while their STOMP connections are still open and are saved as FAILED (openapi.yaml,
 // startTripPlanGeneration), then connections close, then the database; the log gets at most
 // LOG_FLUSH_LIMIT_MS to drain (nobody may be reading stdout).
 const STOP_LIMIT_MS = 10_000;
 const LOG_FLUSH_LIMIT_MS = 2_000;
+let server: RunningServer | undefined;
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
@@ -86,12 +67,38 @@ async function shutdown(signal: string): Promise<void> {
   }, STOP_LIMIT_MS - LOG_FLUSH_LIMIT_MS);
   force.unref();
   await app.worker.stop();
-  await server.close();
+  await server?.close();
   await app.close();
   log.info({ droppedLogLines: droppedLogLines(log) }, 'stopped');
   clearTimeout(force);
   await flushLogs(log, LOG_FLUSH_LIMIT_MS);
   process.exit(0);
 }
+// Registered before the server listens: a signal right after the 'listening' line must not find
+// the default handler (an instant exit without the stop above).
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
+
+async function listenOrRefuse(): Promise<RunningServer> {
+  try {
+    return await startServer(app, config.port, config.host);
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    const where = `${config.host}:${config.port}`;
+    if (code === 'EADDRINUSE') refuseToStart(`PORT=${config.port} is not accepted; expected a port nobody listens on at ${where} (${message}).`);
+    if (code === 'EACCES') refuseToStart(`PORT=${config.port} is not accepted; expected a port this user may listen on (${message}).`);
+    if (code === 'EADDRNOTAVAIL') refuseToStart(`HOST=${JSON.stringify(config.host)} is not accepted; expected ${settings.HOST.accepted} (${message}).`);
+    throw error;
+  }
+}
+const listening = await listenOrRefuse();
+server = listening;
+
+log.info(
+  { port: listening.port, host: config.host, database: config.databaseFile, env: config.env, planner: config.planner, devLogin: config.devLoginEnabled },
+  `listening on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${listening.port} (docs: /docs, STOMP: /ws-stomp)`,
+);
+if (config.devLoginEnabled && !isLoopback(config.host)) {
+  log.warn({ host: config.host }, `dev-login is on at ${config.host}: anyone who reaches this port can sign in as any e-mail (role MEMBER). Set AUTH_DEV_LOGIN=false unless this is a private test deployment.`);
+}
+
