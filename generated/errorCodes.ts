@@ -31,7 +31,7 @@ export const errorCodes = {
   COMMON429: { httpStatus: 429, stomp: [], message: "Too many requests." },
   /** An unexpected failure; the body never contains internals (the logs have them, with the request id). */
   COMMON500: { httpStatus: 500, stomp: [], message: "An unexpected error occurred." },
-  /** Not ready, the database does not answer. */
+  /** The database does not answer or does not take writes (a full or read-only disk, an I/O error): nothing of the request was saved; retry after `Retry-After` seconds. */
   COMMON503: { httpStatus: 503, stomp: [], message: "The service is not ready." },
   /** The access token is invalid (bad signature, a refresh token, a token of a logged-out session). */
   AUTH001: { httpStatus: 401, stomp: [], message: "The access token is invalid." },
@@ -79,11 +79,13 @@ export const errorCodes = {
   WS107: { httpStatus: null, stomp: ["error-frame"], message: "Too many STOMP connections of this member." },
   /** The client reads too slowly; more than `STOMP_MAX_PENDING_BYTES` wait to be sent to it. */
   WS108: { httpStatus: null, stomp: ["error-frame"], message: "The client reads too slowly." },
+  /** The storage could not save a `SEND` (disk full or read-only, an I/O error): the message was not stored, no `RECEIPT` follows, and the `ERROR` carries the `receipt-id` of that `SEND`. Reconnect and send it again later. */
+  WS503: { httpStatus: null, stomp: ["error-frame"], message: "The message could not be stored; nothing was saved." },
 } as const satisfies Record<ErrorCode, ErrorCodeFacts>;
 
 /** Codes an HTTP error response carries (they have an HTTP status). */
 export type HttpErrorCode = "COMMON001" | "COMMON002" | "COMMON403" | "COMMON404" | "COMMON405" | "COMMON413" | "COMMON429" | "COMMON500" | "COMMON503" | "AUTH001" | "AUTH002" | "AUTH004" | "AUTH011" | "TRIP101" | "TRIP103" | "TRIP104" | "TRIP106" | "TRIP107" | "CHAT301" | "MEMBER001" | "AI005";
 /** Codes of STOMP ERROR frames (the `error-code` header). */
-export type StompErrorFrameCode = "WS001" | "WS002" | "WS004" | "WS005" | "WS102" | "WS105" | "WS106" | "WS107" | "WS108";
+export type StompErrorFrameCode = "WS001" | "WS002" | "WS004" | "WS005" | "WS102" | "WS105" | "WS106" | "WS107" | "WS108" | "WS503";
 /** Codes of the ErrorResponses sent on the STOMP errors channel. */
 export type ErrorsChannelCode = "COMMON001" | "COMMON002" | "TRIP106" | "CHAT102" | "AI002" | "WS005";

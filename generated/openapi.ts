@@ -90,6 +90,12 @@ export interface paths {
          *     While the plan is `GENERATING` its itinerary belongs to the generator:
          *     `swapScheduledPlaces` answers `409 TRIP106`, chat messages get `TRIP106` on the STOMP
          *     errors channel, `updateTripPlanTitle` is allowed, `deleteTripPlan` cancels and deletes.
+         *
+         *     When the service stops (`SIGTERM`/`SIGINT`) while a generation runs or waits in the queue,
+         *     the errors channel receives `AI002` before the connections close and the plan is saved as
+         *     `FAILED`: nothing stays `GENERATING`, and the days already saved stay. Start it again once
+         *     the service is back. A day that cannot be saved (the storage fails) also ends the run with
+         *     `AI002`; no day is announced that was not saved.
          */
         post: operations["startTripPlanGeneration"];
         /**
@@ -294,9 +300,12 @@ export interface paths {
         put?: never;
         /**
          * Sign in without an identity provider (development only)
-         * @description Issues a token pair for `email`, creating the member on first use. Exists only when the
-         *     server runs with `AUTH_DEV_LOGIN=true` (the default outside production); otherwise the route
-         *     is absent and answers `404 COMMON404`.
+         * @description Issues a token pair for `email`, creating the member on first use. The session always has
+         *     the role `MEMBER`, whatever the e-mail (ADMIN comes only from a real sign-in of an address in
+         *     the server's `ADMIN_EMAILS`, or from the operator's token tool). Exists only when the server
+         *     runs with dev-login on (by default only in development on a loopback address; elsewhere it
+         *     needs `AUTH_DEV_LOGIN=true`; never in production); otherwise the route is absent and answers
+         *     `404 COMMON404`.
          */
         post: operations["devLogin"];
         delete?: never;
@@ -617,7 +626,10 @@ export interface paths {
         };
         /**
          * Readiness
-         * @description `200` when the database answers, `503 COMMON503` otherwise.
+         * @description `200` when the database answers and takes writes, `503 COMMON503` otherwise. Each call
+         *     commits a small write transaction (a probe row of one page, written and deleted), so a full
+         *     or read-only disk, an I/O error or a database at its size limit all report `503`, and the
+         *     probe answers `200` again as soon as such a write succeeds.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -855,7 +867,7 @@ export interface components {
          *     so the server cannot send a code that is not here. New codes may be added in a minor version
          *     (`x-open-enum`): treat an unknown code like the HTTP status or the channel it came with.
          */
-        ErrorCode: "COMMON001" | "COMMON002" | "COMMON403" | "COMMON404" | "COMMON405" | "COMMON413" | "COMMON429" | "COMMON500" | "COMMON503" | "AUTH001" | "AUTH002" | "AUTH004" | "AUTH011" | "TRIP101" | "TRIP103" | "TRIP104" | "TRIP106" | "TRIP107" | "CHAT102" | "CHAT301" | "MEMBER001" | "AI002" | "AI005" | "WS001" | "WS002" | "WS004" | "WS005" | "WS102" | "WS105" | "WS106" | "WS107" | "WS108";
+        ErrorCode: "COMMON001" | "COMMON002" | "COMMON403" | "COMMON404" | "COMMON405" | "COMMON413" | "COMMON429" | "COMMON500" | "COMMON503" | "AUTH001" | "AUTH002" | "AUTH004" | "AUTH011" | "TRIP101" | "TRIP103" | "TRIP104" | "TRIP106" | "TRIP107" | "CHAT102" | "CHAT301" | "MEMBER001" | "AI002" | "AI005" | "WS001" | "WS002" | "WS004" | "WS005" | "WS102" | "WS105" | "WS106" | "WS107" | "WS108" | "WS503";
         /**
          * @description One failing field. Values are echoed in bounded form: a text longer than its limit keeps its
          *     beginning and ends with the marker `...[truncated]` (the whole result stays within the
@@ -1107,7 +1119,12 @@ export interface components {
              * @example DEV
              */
             provider: string;
-            /** @enum {string} */
+            /**
+             * @description The role of the session the token belongs to: `ADMIN` only for a real sign-in of an
+             *     address listed in the server's `ADMIN_EMAILS` (or a token from the operator's token tool);
+             *     a dev-login session is always `MEMBER`.
+             * @enum {string}
+             */
             role: "MEMBER" | "ADMIN";
             createdAt: components["schemas"]["Instant"];
             updatedAt: components["schemas"]["Instant"];
@@ -1465,10 +1482,32 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description `COMMON503`: the database does not answer. */
+        /**
+         * @description `COMMON503`: the database does not answer, or it does not take writes (a full or read-only
+         *     disk, an I/O error, a lock held elsewhere).
+         */
         NotReady: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description `COMMON503`: the storage cannot take the write right now (the disk is full or read-only, an
+         *     I/O error, the database is locked). **Nothing of the request was saved**: every write either
+         *     commits or answers this. Retry after `Retry-After` seconds; `/readyz` reports `503` for as
+         *     long as writes fail.
+         */
+        StorageUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -1666,6 +1705,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     getTripPlan: {
@@ -1757,6 +1797,7 @@ export interface operations {
             409: components["responses"]["GenerationConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     deleteTripPlan: {
@@ -1800,6 +1841,7 @@ export interface operations {
             404: components["responses"]["TripPlanNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     updateTripPlanTitle: {
@@ -1848,6 +1890,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     cancelTripPlanGeneration: {
@@ -1894,6 +1937,7 @@ export interface operations {
             409: components["responses"]["GenerationConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     listDailyPlans: {
@@ -1993,6 +2037,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     listRegions: {
@@ -2072,6 +2117,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     reissueToken: {
@@ -2115,6 +2161,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     logout: {
@@ -2150,6 +2197,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     getMe: {
@@ -2381,6 +2429,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     getPromptTemplate: {
@@ -2471,6 +2520,7 @@ export interface operations {
             404: components["responses"]["PromptTemplateNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     updatePromptTemplate: {
@@ -2522,6 +2572,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     getLandingPage: {

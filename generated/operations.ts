@@ -35,7 +35,8 @@ export type CreateTripPlanSessionResponse =
   | { status: 401; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 413; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
-  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders };
+  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 503; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders };
 
 /** GET /api/v1/trips/{tripPlanId} */
 export interface GetTripPlanRequest {
@@ -64,7 +65,8 @@ export type StartTripPlanGenerationResponse =
   | { status: 404; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 409; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
-  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders };
+  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 503; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders };
 
 /** DELETE /api/v1/trips/{tripPlanId} */
 export interface DeleteTripPlanRequest {
@@ -78,7 +80,8 @@ export type DeleteTripPlanResponse =
   | { status: 401; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 404; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
-  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders };
+  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 503; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders };
 
 /** PATCH /api/v1/trips/{tripPlanId} */
 export interface UpdateTripPlanTitleRequest {
@@ -93,7 +96,8 @@ export type UpdateTripPlanTitleResponse =
   | { status: 404; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 413; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
-  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders };
+  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 503; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders };
 
 /** POST /api/v1/trips/{tripPlanId}/cancel */
 export interface CancelTripPlanGenerationRequest {
@@ -108,7 +112,8 @@ export type CancelTripPlanGenerationResponse =
   | { status: 404; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 409; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
-  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders };
+  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 503; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders };
 
 /** GET /api/v1/trips/daily-plans/{tripPlanId} */
 export interface ListDailyPlansRequest {
@@ -138,7 +143,8 @@ export type SwapScheduledPlacesResponse =
   | { status: 409; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 413; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
-  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders };
+  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 503; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders };
 
 /** GET /api/v1/regions */
 export interface ListRegionsRequest {
@@ -163,7 +169,8 @@ export type DevLoginResponse =
   | { status: 404; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 413; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
-  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders };
+  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 503; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders };
 
 /** POST /api/v1/auth/reissue */
 export interface ReissueTokenRequest {
@@ -177,7 +184,8 @@ export type ReissueTokenResponse =
   | { status: 401; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 413; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
-  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders };
+  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 503; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders };
 
 /** POST /api/v1/auth/logout */
 export interface LogoutRequest {
@@ -189,7 +197,8 @@ export type LogoutResponse =
   | { status: 204; body?: undefined; headers?: ExtraHeaders }
   | { status: 401; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
-  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders };
+  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 503; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders };
 
 /** GET /api/v1/members/me */
 export interface GetMeRequest {
@@ -258,7 +267,8 @@ export type CreatePromptTemplateResponse =
   | { status: 403; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 413; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
-  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders };
+  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 503; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders };
 
 /** GET /api/v1/admin/prompts/{promptId} */
 export interface GetPromptTemplateRequest {
@@ -288,7 +298,8 @@ export type DeletePromptTemplateResponse =
   | { status: 403; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 404; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
-  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders };
+  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 503; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders };
 
 /** PATCH /api/v1/admin/prompts/{promptId} */
 export interface UpdatePromptTemplateRequest {
@@ -304,7 +315,8 @@ export type UpdatePromptTemplateResponse =
   | { status: 404; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 413; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
-  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders };
+  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 503; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders };
 
 /** GET / */
 export interface GetLandingPageRequest {

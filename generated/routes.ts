@@ -217,6 +217,20 @@ export const routes: readonly RouteDefinition[] = [
         "requiredHeaders": [
           "X-Request-Id"
         ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
+        ]
       }
     }
   },
@@ -421,6 +435,20 @@ export const routes: readonly RouteDefinition[] = [
         "requiredHeaders": [
           "X-Request-Id"
         ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
+        ]
       }
     }
   },
@@ -516,6 +544,20 @@ export const routes: readonly RouteDefinition[] = [
         ],
         "requiredHeaders": [
           "X-Request-Id"
+        ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
         ]
       }
     }
@@ -628,6 +670,20 @@ export const routes: readonly RouteDefinition[] = [
         "requiredHeaders": [
           "X-Request-Id"
         ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
+        ]
       }
     }
   },
@@ -735,6 +791,20 @@ export const routes: readonly RouteDefinition[] = [
         ],
         "requiredHeaders": [
           "X-Request-Id"
+        ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
         ]
       }
     }
@@ -957,6 +1027,20 @@ export const routes: readonly RouteDefinition[] = [
         "requiredHeaders": [
           "X-Request-Id"
         ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
+        ]
       }
     }
   },
@@ -1108,6 +1192,20 @@ export const routes: readonly RouteDefinition[] = [
         "requiredHeaders": [
           "X-Request-Id"
         ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
+        ]
       }
     }
   },
@@ -1203,6 +1301,20 @@ export const routes: readonly RouteDefinition[] = [
         "requiredHeaders": [
           "X-Request-Id"
         ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
+        ]
       }
     }
   },
@@ -1270,6 +1382,20 @@ export const routes: readonly RouteDefinition[] = [
         ],
         "requiredHeaders": [
           "X-Request-Id"
+        ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
         ]
       }
     }
@@ -1740,6 +1866,20 @@ export const routes: readonly RouteDefinition[] = [
         "requiredHeaders": [
           "X-Request-Id"
         ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
+        ]
       }
     }
   },
@@ -1956,6 +2096,20 @@ export const routes: readonly RouteDefinition[] = [
         "requiredHeaders": [
           "X-Request-Id"
         ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
+        ]
       }
     }
   },
@@ -2078,6 +2232,20 @@ export const routes: readonly RouteDefinition[] = [
         ],
         "requiredHeaders": [
           "X-Request-Id"
+        ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
         ]
       }
     }

@@ -142,7 +142,7 @@ function report(error: unknown, baseUrl: string): number {
   if (error instanceof ApiError) {
     const hint =
       error.operation === 'devLogin' && error.status === 404
-        ? ' (dev-login is off on this server: AUTH_DEV_LOGIN=false or NODE_ENV=production)'
+        ? ' (dev-login is off on this server: it is on by default only with NODE_ENV=development on a loopback HOST; elsewhere AUTH_DEV_LOGIN=true, never in production)'
         : error.status === 429
           ? ' (rate limited: wait, or run the server with RATE_LIMIT_PER_MINUTE=0)'
           : '';

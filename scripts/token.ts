@@ -1,9 +1,11 @@
 // `npm run token -- --email a@example.com [--name Min-ji] [--admin]`: prints a token pair for a
 // member of the configured database (creating the member if needed), in any environment. It signs
-// with the same secret the server uses (JWT_SECRET, or the one kept in the data folder).
+// with the same secret the server uses (JWT_SECRET, or the one kept in the data folder). The
+// operator's own sign-in: the session is ADMIN with --admin or when the address is in ADMIN_EMAILS.
 import { parseArgs } from 'node:util';
 import { createAuthService } from '../src/auth/authService.js';
 import { resolveJwtSecret } from '../src/auth/jwtSecret.js';
+import { roleForEmail } from '../src/auth/roles.js';
 import { createTokenSigner } from '../src/auth/tokens.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
@@ -21,9 +23,10 @@ try {
   const database = openDatabase(config.databaseFile);
   const signer = createTokenSigner(resolveJwtSecret(config), { access: config.accessTokenTtlSeconds, refresh: config.refreshTokenTtlSeconds });
   const auth = createAuthService({ db: database.db, signer, clock: Date.now, accessTtlSeconds: config.accessTokenTtlSeconds, refreshTtlSeconds: config.refreshTokenTtlSeconds });
-  const { member, tokens } = await auth.signIn({ email: values.email, name: values.name, provider: 'CLI', admin: values.admin });
+  const role = values.admin ? 'ADMIN' : roleForEmail(values.email, config.adminEmails);
+  const { member, tokens } = await auth.signIn({ email: values.email, name: values.name, provider: 'CLI', role });
   database.close();
-  process.stdout.write(`${JSON.stringify({ memberId: member.id, email: member.email, role: member.role, ...tokens }, null, 2)}\n`);
+  process.stdout.write(`${JSON.stringify({ memberId: member.id, email: member.email, role, ...tokens }, null, 2)}\n`);
 } catch (error) {
   if (error instanceof ConfigError) {
     process.stderr.write(`configuration: ${error.message}\n`);

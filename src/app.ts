@@ -9,10 +9,12 @@ import { createAuthService } from './auth/authService.js';
 import { authHandlers } from './auth/authHandlers.js';
 import { resolveJwtSecret } from './auth/jwtSecret.js';
 import { createInProcessSessionRevocations } from './auth/sessionRevocations.js';
+import { startSessionPurge, type SessionPurge } from './auth/sessionPurge.js';
 import { createTokenSigner } from './auth/tokens.js';
 import { chatHandlers } from './chats/chatHandlers.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/database.js';
+import { storageFailureCode, storageUnavailable } from './db/storageFailure.js';
 import { createInProcessEventBus, type EventBus } from './generation/eventBus.js';
 import { AppError } from './http/appError.js';
 import { renderError } from './http/envelope.js';
@@ -69,7 +71,8 @@ export interface App {
   chat: ChatService;
   publishers: Publishers;
   broker: Broker;
-  /** stops generation and closes connections and the database */
+  sessionPurge: SessionPurge;
+  /** stops generation (AI002, plans FAILED), then closes connections and the database */
   close(): Promise<void>;
 }
 
@@ -82,6 +85,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const auth = createAuthService({ db: database.db, signer, clock, accessTtlSeconds: config.accessTokenTtlSeconds, refreshTtlSeconds: config.refreshTokenTtlSeconds, revocations });
   const events = options.events ?? createInProcessEventBus((error, name) => log.error({ err: error, event: name }, 'event listener failed'));
   const services: Services = { config, database, db: database.db, log, clock, auth, events, regions: createPlannerRegions(config) };
+  const sessionPurge = startSessionPurge({ db: database.db, clock, log, retentionDays: config.sessionRetentionDays, intervalMinutes: config.sessionPurgeIntervalMinutes });
   syncCatalogue(database.db);
   const interrupted = markInterruptedGenerationsFailed(database.db, clock());
   if (interrupted.length > 0) log.warn({ tripPlanIds: interrupted }, 'generations interrupted by a restart or crash marked FAILED (AI002)');
@@ -203,7 +207,12 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   app.onError((err, c) => {
     const route = c.get('route');
     let error: AppError;
-    if (err instanceof AppError) {
+    const unavailable = storageUnavailable(err);
+    if (unavailable) {
+      // Nothing of the request was saved (a failed transaction rolls back): the client may retry.
+      if (!(err instanceof AppError)) (c.get('log') ?? log).warn({ err, code: storageFailureCode(err), operationId: route?.operationId }, 'storage cannot take writes');
+      error = unavailable;
+    } else if (err instanceof AppError) {
       error = err;
     } else {
       (c.get('log') ?? log).error({ err, operationId: route?.operationId }, 'unexpected error');
@@ -225,10 +234,14 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     chat,
     publishers,
     broker,
+    sessionPurge,
     async close() {
-      stomp.closeAll();
+      sessionPurge.stop();
+      await sessionPurge.idle();
+      // Generations first: their AI002 reaches clients whose connections are still open.
       await worker.stop();
       await chat.idle();
+      stomp.closeAll();
       database.close();
     },
   };

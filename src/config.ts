@@ -1,9 +1,14 @@
 // Every setting of the service, read once from the environment, with defaults that work on a fresh
-// clone (SQLite file under ./data, offline planner, dev-login on outside production).
+// clone (SQLite file under ./data, offline planner, dev-login only in development on loopback).
+// `settings` below is the one table of settings: loadConfig validates against it, and
+// `npm start -- --help` (and the README's configuration table, checked by a test) print it. A bad
+// value is refused with one line naming the setting, the value and what is accepted.
+import net from 'node:net';
 import path from 'node:path';
 
 export type ResponseValidationMode = 'strict' | 'log' | 'off';
 export type Environment = 'development' | 'test' | 'production';
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export interface Config {
   env: Environment;
@@ -17,12 +22,17 @@ export interface Config {
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
   devLoginEnabled: boolean;
+  /** lower-case e-mail addresses whose real sign-ins get the ADMIN role (never dev-login) */
+  adminEmails: string[];
+  /** expired or revoked sessions are deleted this many days after they ended */
+  sessionRetentionDays: number;
+  sessionPurgeIntervalMinutes: number;
   responseValidation: ResponseValidationMode;
   bodyLimitBytes: number;
   /** requests per client per window; 0 turns rate limiting off */
   rateLimitPerWindow: number;
   rateLimitWindowSeconds: number;
-  logLevel: string;
+  logLevel: LogLevel;
   corsOrigins: string[];
   planner: 'offline' | 'openai';
   /** pause between streamed summary chunks of the offline planner */
@@ -47,79 +57,218 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
+/** How a setting's text becomes a value; `undefined` means the text is not accepted. */
+interface Parser<T> {
+  accepted: string;
+  parse(raw: string): T | undefined;
+}
+
+export interface Setting<T = unknown> extends Parser<T> {
+  name: string;
+  /** the default as shown to people (may depend on NODE_ENV or other settings) */
+  defaultText: string;
+  meaning: string;
+  /** never echoed in messages */
+  secret?: boolean;
+}
+
+const integer = (min: number, max: number, unit = ''): Parser<number> => ({
+  accepted: `an integer from ${min} to ${max}${unit}`,
+  parse: (raw) => (/^(0|[1-9][0-9]{0,15})$/.test(raw) && Number(raw) >= min && Number(raw) <= max ? Number(raw) : undefined),
+});
+
+const oneOf = <T extends string>(values: readonly T[]): Parser<T> => ({
+  accepted: values.join(', '),
+  parse: (raw) => (values.includes(raw as T) ? (raw as T) : undefined),
+});
+
+const flags = new Map([['true', true], ['1', true], ['yes', true], ['false', false], ['0', false], ['no', false]]);
+const flag: Parser<boolean> = {
+  accepted: 'true or false',
+  parse: (raw) => flags.get(raw.toLowerCase()),
+};
+
+const text = (maxLength: number, minLength = 1): Parser<string> => ({
+  accepted: minLength > 1 ? `at least ${minLength} bytes of text (at most ${maxLength})` : `text of at most ${maxLength} characters`,
+  parse: (raw) => (Buffer.byteLength(raw) >= minLength && raw.length <= maxLength ? raw : undefined),
+});
+
+/** A comma-separated list, every entry accepted by `entry`. */
+const list = (entry: Parser<string>, accepted: string): Parser<string[]> => ({
+  accepted,
+  parse(raw) {
+    const entries = raw.split(',').map((e) => e.trim());
+    const parsed = entries.map((e) => entry.parse(e));
+    return parsed.every((e): e is string => e !== undefined) ? parsed : undefined;
+  },
+});
+
+const email: Parser<string> = {
+  accepted: 'an e-mail address',
+  parse: (raw) => (/^[^@\s,]{1,64}@[^@\s,]{1,255}$/.test(raw) ? raw.toLowerCase() : undefined),
+};
+
+const origin: Parser<string> = {
+  accepted: 'an origin like https://app.example.com',
+  parse(raw) {
+    try {
+      const url = new URL(raw);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === raw ? raw : undefined;
+    } catch {
+      return undefined;
+    }
+  },
+};
+
+const httpUrl: Parser<string> = {
+  accepted: 'an http:// or https:// URL',
+  parse(raw) {
+    try {
+      const url = new URL(raw);
+      return url.protocol === 'http:' || url.protocol === 'https:' ? raw : undefined;
+    } catch {
+      return undefined;
+    }
+  },
+};
+
+const host: Parser<string> = {
+  // A name would need a DNS lookup at start, which can hang; the server binds to addresses.
+  accepted: 'an IP address of this machine (127.0.0.1, ::1, 0.0.0.0, ::, ...) or localhost',
+  parse: (raw) => (net.isIP(raw) !== 0 || raw === 'localhost' ? raw : undefined),
+};
+
+const filePath: Parser<string> = {
+  accepted: 'a file system path',
+  parse: (raw) => (raw.includes('\0') ? undefined : raw),
+};
+
+const databaseUrl: Parser<string> = {
+  accepted: 'a SQLite file (sqlite:path, file:path or a path) or :memory:',
+  parse(raw) {
+    if (raw === ':memory:' || raw === 'sqlite::memory:') return ':memory:';
+    const file = raw.replace(/^sqlite:(\/\/)?/, '').replace(/^file:(\/\/)?/, '');
+    if (file === '' || file.includes('\0') || /^[a-z][a-z0-9+.-]*:\/\//i.test(file)) return undefined;
+    return path.resolve(file);
+  },
+};
+
+function setting<T>(name: string, parser: Parser<T>, defaultText: string, meaning: string, secret = false): Setting<T> {
+  return { name, ...parser, defaultText, meaning, secret };
+}
+
+/** Every setting, in the order `--help` and the README list them. */
+export const settings = {
+  NODE_ENV: setting('NODE_ENV', oneOf(['development', 'test', 'production'] as const), 'development', 'the environment; production needs JWT_SECRET and refuses dev-login'),
+  HOST: setting('HOST', host, '127.0.0.1', 'address to listen on; a container sets 0.0.0.0 explicitly'),
+  PORT: setting('PORT', integer(0, 65535), '8080', 'TCP port to listen on (0: any free port)'),
+  DATA_DIR: setting('DATA_DIR', filePath, './data', 'writable folder for the SQLite file and the generated JWT secret'),
+  DATABASE_URL: setting('DATABASE_URL', databaseUrl, '`DATA_DIR`/trip-itinerary.sqlite', 'the SQLite database; its folder must be writable'),
+  JWT_SECRET: setting('JWT_SECRET', text(4096, 32), 'generated and kept in `DATA_DIR`', 'HS256 signing secret; required in production', true),
+  ACCESS_TOKEN_TTL_SECONDS: setting('ACCESS_TOKEN_TTL_SECONDS', integer(1, 31_536_000), '3600', 'lifetime of an access token'),
+  REFRESH_TOKEN_TTL_SECONDS: setting('REFRESH_TOKEN_TTL_SECONDS', integer(1, 31_536_000), '2592000', 'lifetime of a refresh token (and its session, renewed on reissue)'),
+  AUTH_DEV_LOGIN: setting('AUTH_DEV_LOGIN', flag, '`true` in development on a loopback HOST, else `false`', 'POST /api/v1/auth/dev-login (always role MEMBER); refused in production, warned about off loopback'),
+  ADMIN_EMAILS: setting('ADMIN_EMAILS', list(email, 'comma-separated e-mail addresses'), 'none', 'addresses whose real sign-ins get the ADMIN role (never dev-login)'),
+  SESSION_RETENTION_DAYS: setting('SESSION_RETENTION_DAYS', integer(0, 3650), '30', 'days an expired or revoked session is kept before it is deleted'),
+  SESSION_PURGE_INTERVAL_MINUTES: setting('SESSION_PURGE_INTERVAL_MINUTES', integer(1, 10_080), '60', 'how often ended sessions past their retention are deleted'),
+  RESPONSE_VALIDATION: setting('RESPONSE_VALIDATION', oneOf(['strict', 'log', 'off'] as const), '`strict` under test, `log` in development, `off` in production', 'strict turns a response that breaks the spec into a 500'),
+  RATE_LIMIT_PER_MINUTE: setting('RATE_LIMIT_PER_MINUTE', integer(0, 1_000_000), '6000 (0 under test)', 'requests per client address and minute (0: off); 429 COMMON429 beyond'),
+  BODY_LIMIT_BYTES: setting('BODY_LIMIT_BYTES', integer(1, 1_073_741_824), '1048576', 'largest request body; 413 COMMON413 beyond'),
+  CORS_ORIGINS: setting('CORS_ORIGINS', { accepted: '* or comma-separated origins like https://app.example.com', parse: (raw) => (raw.trim() === '*' ? ['*'] : list(origin, '').parse(raw)) }, '*', 'origins browsers may call the API from'),
+  LOG_LEVEL: setting('LOG_LEVEL', oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const), '`info` (`silent` under test)', 'one JSON line per event on stdout, with requestId'),
+  PLANNER: setting('PLANNER', oneOf(['offline', 'openai'] as const), 'offline', 'offline (bundled catalogue, no network) or openai'),
+  PLANNER_DELAY_MS: setting('PLANNER_DELAY_MS', integer(0, 60_000), '40 (0 under test)', 'pause between streamed summary chunks of the offline planner'),
+  GENERATION_CONCURRENCY: setting('GENERATION_CONCURRENCY', integer(1, 1000), '4', 'generations running at once; the rest wait in a queue'),
+  GENERATION_CONCURRENCY_PER_USER: setting('GENERATION_CONCURRENCY_PER_USER', integer(1, 1000), '2', 'generations of one member running at once; waiting members take turns'),
+  OPENAI_API_KEY: setting('OPENAI_API_KEY', text(4096), 'none', 'API key for PLANNER=openai', true),
+  OPENAI_BASE_URL: setting('OPENAI_BASE_URL', httpUrl, 'the OpenAI API', 'any OpenAI-compatible server for PLANNER=openai'),
+  OPENAI_MODEL: setting('OPENAI_MODEL', text(200), 'gpt-4o-mini', 'model for PLANNER=openai'),
+  OPENAI_MAX_ATTEMPTS: setting('OPENAI_MAX_ATTEMPTS', integer(1, 10), '3', 'attempts per day before a generation fails'),
+  STOMP_HEARTBEAT_MS: setting('STOMP_HEARTBEAT_MS', integer(0, 3_600_000), '10000', 'heart-beat the server proposes (0: none)'),
+  STOMP_MAX_FRAME_BYTES: setting('STOMP_MAX_FRAME_BYTES', integer(1024, 16_777_216), '65536', 'largest client frame; ERROR WS102 beyond'),
+  STOMP_SESSION_CHECK_MS: setting('STOMP_SESSION_CHECK_MS', integer(10, 3_600_000), '10000', 'how often a connection re-checks its session (a safety net: logout closes its connections at once, WS002)'),
+  STOMP_MAX_SUBSCRIPTIONS_PER_CONNECTION: setting('STOMP_MAX_SUBSCRIPTIONS_PER_CONNECTION', integer(1, 10_000), '100', 'subscriptions one STOMP connection may hold; ERROR WS105 beyond'),
+  STOMP_MAX_CONNECTIONS_PER_USER: setting('STOMP_MAX_CONNECTIONS_PER_USER', integer(1, 10_000), '20', 'STOMP connections one member may hold on this instance; ERROR WS107 beyond'),
+  STOMP_MAX_PENDING_BYTES: setting('STOMP_MAX_PENDING_BYTES', integer(65_536, 1_073_741_824), '8388608', 'bytes waiting to be sent to a STOMP client before it is disconnected as a slow consumer (ERROR WS108)'),
+};
+
+export type SettingName = keyof typeof settings;
+
+/** How a value appears in a message: secrets never, long values cut. */
+function shown(setting: Setting, raw: string): string {
+  if (setting.secret) return `(${Buffer.byteLength(raw)} bytes, not shown)`;
+  return JSON.stringify(raw.length > 120 ? `${raw.slice(0, 120)}…` : raw);
+}
+
+export function refuse(setting: Setting, raw: string, accepted = setting.accepted): ConfigError {
+  return new ConfigError(`${setting.name}=${shown(setting, raw)} is not accepted; expected ${accepted}.`);
+}
+
+function read<T>(env: NodeJS.ProcessEnv, setting: Setting<T>): T | undefined {
+  const raw = env[setting.name];
+  if (raw === undefined) return undefined;
+  if (raw === '') throw new ConfigError(`${setting.name} is set but empty; unset it for the default (${setting.defaultText}) or set ${setting.accepted}.`);
+  const value = setting.parse(raw);
+  if (value === undefined) throw refuse(setting, raw);
   return value;
 }
 
-function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (['true', '1', 'yes'].includes(raw.toLowerCase())) return true;
-  if (['false', '0', 'no'].includes(raw.toLowerCase())) return false;
-  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
-}
-
-function databaseFileOf(url: string | undefined, dataDir: string): string {
-  if (!url) return path.join(dataDir, 'trip-itinerary.sqlite');
-  if (url === ':memory:' || url === 'sqlite::memory:') return ':memory:';
-  const file = url.replace(/^sqlite:(\/\/)?/, '').replace(/^file:(\/\/)?/, '');
-  if (/^[a-z]+:\/\//i.test(file)) throw new ConfigError(`DATABASE_URL must be a SQLite file (sqlite:path, file:path or a path), got "${url}"`);
-  return path.resolve(file);
+/** 127.0.0.0/8, ::1 (also IPv4-mapped) and localhost. */
+export function isLoopback(address: string): boolean {
+  const bare = address.replace(/^::ffff:/i, '');
+  return bare === 'localhost' || bare === '::1' || (net.isIPv4(bare) && bare.startsWith('127.'));
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const nodeEnv = env.NODE_ENV === 'production' ? 'production' : env.NODE_ENV === 'test' || env.VITEST ? 'test' : 'development';
-  const dataDir = path.resolve(env.DATA_DIR ?? 'data');
-  const jwtSecret = env.JWT_SECRET || null;
-  if (nodeEnv === 'production' && (!jwtSecret || Buffer.byteLength(jwtSecret) < 32)) {
-    throw new ConfigError('JWT_SECRET of at least 32 bytes is required in production');
-  }
-  const devLoginEnabled = flag(env, 'AUTH_DEV_LOGIN', nodeEnv !== 'production');
-  if (nodeEnv === 'production' && devLoginEnabled) throw new ConfigError('AUTH_DEV_LOGIN=true is refused in production');
-  const responseValidation = (env.RESPONSE_VALIDATION ?? (nodeEnv === 'test' ? 'strict' : nodeEnv === 'production' ? 'off' : 'log')) as ResponseValidationMode;
-  if (!['strict', 'log', 'off'].includes(responseValidation)) throw new ConfigError(`RESPONSE_VALIDATION must be strict, log or off`);
-  const planner = (env.PLANNER ?? 'offline') as Config['planner'];
-  if (!['offline', 'openai'].includes(planner)) throw new ConfigError(`PLANNER must be offline or openai, got "${env.PLANNER}"`);
-  if (planner === 'openai' && !env.OPENAI_API_KEY && !env.OPENAI_BASE_URL) {
-    throw new ConfigError('PLANNER=openai needs OPENAI_API_KEY (or OPENAI_BASE_URL of an OpenAI-compatible server)');
+  const s = settings;
+  const nodeEnv: Environment = read(env, s.NODE_ENV) ?? (env.VITEST ? 'test' : 'development');
+  const host = read(env, s.HOST) ?? '127.0.0.1';
+  const dataDir = path.resolve(read(env, s.DATA_DIR) ?? 'data');
+  const jwtSecret = read(env, s.JWT_SECRET) ?? null;
+  if (nodeEnv === 'production' && !jwtSecret) throw new ConfigError(`JWT_SECRET is required when NODE_ENV=production; expected ${settings.JWT_SECRET.accepted}.`);
+  const devLoginEnabled = read(env, s.AUTH_DEV_LOGIN) ?? (nodeEnv === 'development' && isLoopback(host));
+  if (nodeEnv === 'production' && devLoginEnabled) throw refuse(s.AUTH_DEV_LOGIN, env.AUTH_DEV_LOGIN!, 'false when NODE_ENV=production (dev-login signs anyone in)');
+  const planner = read(env, s.PLANNER) ?? 'offline';
+  const openai = {
+    apiKey: read(env, s.OPENAI_API_KEY) ?? null,
+    baseUrl: read(env, s.OPENAI_BASE_URL) ?? null,
+    model: read(env, s.OPENAI_MODEL) ?? 'gpt-4o-mini',
+    maxAttempts: read(env, s.OPENAI_MAX_ATTEMPTS) ?? 3,
+  };
+  if (planner === 'openai' && !openai.apiKey && !openai.baseUrl) {
+    throw new ConfigError('PLANNER=openai needs OPENAI_API_KEY (or OPENAI_BASE_URL of an OpenAI-compatible server); expected one of them to be set.');
   }
   return {
     env: nodeEnv,
-    port: integer(env, 'PORT', 8080),
-    host: env.HOST ?? '0.0.0.0',
+    port: read(env, s.PORT) ?? 8080,
+    host,
     dataDir,
-    databaseFile: databaseFileOf(env.DATABASE_URL, dataDir),
+    databaseFile: read(env, s.DATABASE_URL) ?? path.join(dataDir, 'trip-itinerary.sqlite'),
     jwtSecret,
-    accessTokenTtlSeconds: integer(env, 'ACCESS_TOKEN_TTL_SECONDS', 3600, 1),
-    refreshTokenTtlSeconds: integer(env, 'REFRESH_TOKEN_TTL_SECONDS', 30 * 24 * 3600, 1),
+    accessTokenTtlSeconds: read(env, s.ACCESS_TOKEN_TTL_SECONDS) ?? 3600,
+    refreshTokenTtlSeconds: read(env, s.REFRESH_TOKEN_TTL_SECONDS) ?? 30 * 24 * 3600,
     devLoginEnabled,
-    responseValidation,
-    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1),
-    rateLimitPerWindow: integer(env, 'RATE_LIMIT_PER_MINUTE', nodeEnv === 'test' ? 0 : 6000),
+    adminEmails: read(env, s.ADMIN_EMAILS) ?? [],
+    sessionRetentionDays: read(env, s.SESSION_RETENTION_DAYS) ?? 30,
+    sessionPurgeIntervalMinutes: read(env, s.SESSION_PURGE_INTERVAL_MINUTES) ?? 60,
+    responseValidation: read(env, s.RESPONSE_VALIDATION) ?? (nodeEnv === 'test' ? 'strict' : nodeEnv === 'production' ? 'off' : 'log'),
+    bodyLimitBytes: read(env, s.BODY_LIMIT_BYTES) ?? 1024 * 1024,
+    rateLimitPerWindow: read(env, s.RATE_LIMIT_PER_MINUTE) ?? (nodeEnv === 'test' ? 0 : 6000),
     rateLimitWindowSeconds: 60,
-    logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
-    corsOrigins: (env.CORS_ORIGINS ?? '*').split(',').map((o) => o.trim()).filter(Boolean),
+    logLevel: read(env, s.LOG_LEVEL) ?? (nodeEnv === 'test' ? 'silent' : 'info'),
+    corsOrigins: read(env, s.CORS_ORIGINS) ?? ['*'],
     planner,
-    plannerDelayMs: integer(env, 'PLANNER_DELAY_MS', nodeEnv === 'test' ? 0 : 40),
-    generationConcurrency: integer(env, 'GENERATION_CONCURRENCY', 4, 1),
-    generationConcurrencyPerUser: integer(env, 'GENERATION_CONCURRENCY_PER_USER', 2, 1),
-    openai: {
-      apiKey: env.OPENAI_API_KEY || null,
-      baseUrl: env.OPENAI_BASE_URL || null,
-      model: env.OPENAI_MODEL || 'gpt-4o-mini',
-      maxAttempts: integer(env, 'OPENAI_MAX_ATTEMPTS', 3, 1),
-    },
+    plannerDelayMs: read(env, s.PLANNER_DELAY_MS) ?? (nodeEnv === 'test' ? 0 : 40),
+    generationConcurrency: read(env, s.GENERATION_CONCURRENCY) ?? 4,
+    generationConcurrencyPerUser: read(env, s.GENERATION_CONCURRENCY_PER_USER) ?? 2,
+    openai,
     stomp: {
-      heartbeatMs: integer(env, 'STOMP_HEARTBEAT_MS', 10_000),
-      maxFrameBytes: integer(env, 'STOMP_MAX_FRAME_BYTES', 64 * 1024, 1024),
-      sessionCheckMs: integer(env, 'STOMP_SESSION_CHECK_MS', 10_000, 10),
-      maxSubscriptionsPerConnection: integer(env, 'STOMP_MAX_SUBSCRIPTIONS_PER_CONNECTION', 100, 1),
-      maxConnectionsPerUser: integer(env, 'STOMP_MAX_CONNECTIONS_PER_USER', 20, 1),
-      maxPendingBytes: integer(env, 'STOMP_MAX_PENDING_BYTES', 8 * 1024 * 1024, 64 * 1024),
+      heartbeatMs: read(env, s.STOMP_HEARTBEAT_MS) ?? 10_000,
+      maxFrameBytes: read(env, s.STOMP_MAX_FRAME_BYTES) ?? 64 * 1024,
+      sessionCheckMs: read(env, s.STOMP_SESSION_CHECK_MS) ?? 10_000,
+      maxSubscriptionsPerConnection: read(env, s.STOMP_MAX_SUBSCRIPTIONS_PER_CONNECTION) ?? 100,
+      maxConnectionsPerUser: read(env, s.STOMP_MAX_CONNECTIONS_PER_USER) ?? 20,
+      maxPendingBytes: read(env, s.STOMP_MAX_PENDING_BYTES) ?? 8 * 1024 * 1024,
     },
   };
 }

@@ -1,43 +1,104 @@
-// Process entry: config -> app -> HTTP + WebSocket server -> graceful shutdown on SIGTERM/SIGINT.
-import { createApp } from './app.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
-import { createLogger } from './logger.js';
-import { startServer } from './server.js';
+// Process entry: --help, settings -> app -> HTTP + WebSocket server -> graceful shutdown on SIGTERM/SIGINT.
+// Anything the operator can fix (a setting, an unwritable folder, a busy port) ends the start with
+// one line naming the setting and exit code 78, never a stack trace.
+import type { App } from './app.js';
+import { ConfigError, isLoopback, loadConfig, settings, type Config } from './config.js';
+import { settingsHelp, settingsMarkdown } from './configHelp.js';
+import { checkDataPaths } from './dataPaths.js';
+import type { RunningServer } from './server.js';
+
+const EX_CONFIG = 78;
+
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  process.stdout.write(process.argv.includes('--markdown') ? settingsMarkdown() : settingsHelp());
+  process.exit(0);
+}
+
+function refuseToStart(message: string): never {
+  process.stderr.write(`${JSON.stringify({ level: 'fatal', time: new Date().toISOString(), msg: `configuration: ${message}` })}\n`);
+  process.exit(EX_CONFIG);
+}
 
 let config: Config;
 try {
   config = loadConfig();
+  checkDataPaths(config);
 } catch (error) {
-  if (error instanceof ConfigError) {
-    process.stderr.write(`${JSON.stringify({ level: 'fatal', msg: `configuration: ${error.message}` })}\n`);
-    process.exit(78);
-  }
+  if (error instanceof ConfigError) refuseToStart(error.message);
   throw error;
 }
 
+// Loaded only once the settings hold, so a refusal costs no more than reading them.
+const [{ default: BetterSqlite3 }, { createApp }, { abandonLogs, createLogger, droppedLogLines, flushLogs }, { startServer }] = await Promise.all([
+  import('better-sqlite3'),
+  import('./app.js'),
+  import('./logger.js'),
+  import('./server.js'),
+]);
 const log = createLogger(config.logLevel);
-const app = createApp(config, { logger: log });
-const server = await startServer(app, config.port, config.host);
-log.info(
-  { port: server.port, database: config.databaseFile, env: config.env, planner: config.planner, devLogin: config.devLoginEnabled },
-  `listening on http://localhost:${server.port} (docs: /docs, STOMP: ws://localhost:${server.port}/ws-stomp)`,
-);
 
+let app: App;
+try {
+  app = createApp(config, { logger: log });
+} catch (error) {
+  // The checks above catch the usual causes; this is what is left (a corrupt file, a lock, a race).
+  const setting = process.env.DATABASE_URL !== undefined ? 'DATABASE_URL' : 'DATA_DIR';
+  if (error instanceof BetterSqlite3.SqliteError) refuseToStart(`${setting}: the database ${config.databaseFile} cannot be used (${error.code}: ${error.message}).`);
+  if ((error as NodeJS.ErrnoException).syscall) refuseToStart(`DATA_DIR: ${(error as Error).message}.`);
+  throw error;
+}
+
+// Stop within STOP_LIMIT_MS of SIGTERM or SIGINT, whatever happens: in-flight generations get AI002
+// while their STOMP connections are still open and are saved as FAILED (openapi.yaml,
+// startTripPlanGeneration), then connections close, then the database; the log gets at most
+// LOG_FLUSH_LIMIT_MS to drain (nobody may be reading stdout).
+const STOP_LIMIT_MS = 10_000;
+const LOG_FLUSH_LIMIT_MS = 2_000;
+let server: RunningServer | undefined;
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   log.info({ signal }, 'shutting down');
   const force = setTimeout(() => {
-    log.warn('shutdown took over 10 s; exiting');
+    log.warn(`shutdown took over ${STOP_LIMIT_MS / 1000} s; exiting`);
+    abandonLogs(log);
     process.exit(1);
-  }, 10_000);
+  }, STOP_LIMIT_MS - LOG_FLUSH_LIMIT_MS);
   force.unref();
-  await server.close();
-  // Runs still going are aborted; their plans are marked FAILED at the next start.
+  await app.worker.stop();
+  await server?.close();
   await app.close();
-  log.info('stopped');
+  log.info({ droppedLogLines: droppedLogLines(log) }, 'stopped');
+  clearTimeout(force);
+  await flushLogs(log, LOG_FLUSH_LIMIT_MS);
   process.exit(0);
 }
+// Registered before the server listens: a signal right after the 'listening' line must not find
+// the default handler (an instant exit without the stop above).
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
+
+async function listenOrRefuse(): Promise<RunningServer> {
+  try {
+    return await startServer(app, config.port, config.host);
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    const where = `${config.host}:${config.port}`;
+    if (code === 'EADDRINUSE') refuseToStart(`PORT=${config.port} is not accepted; expected a port nobody listens on at ${where} (${message}).`);
+    if (code === 'EACCES') refuseToStart(`PORT=${config.port} is not accepted; expected a port this user may listen on (${message}).`);
+    if (code === 'EADDRNOTAVAIL') refuseToStart(`HOST=${JSON.stringify(config.host)} is not accepted; expected ${settings.HOST.accepted} (${message}).`);
+    throw error;
+  }
+}
+const listening = await listenOrRefuse();
+server = listening;
+
+log.info(
+  { port: listening.port, host: config.host, database: config.databaseFile, env: config.env, planner: config.planner, devLogin: config.devLoginEnabled },
+  `listening on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${listening.port} (docs: /docs, STOMP: /ws-stomp)`,
+);
+if (config.devLoginEnabled && !isLoopback(config.host)) {
+  log.warn({ host: config.host }, `dev-login is on at ${config.host}: anyone who reaches this port can sign in as any e-mail (role MEMBER). Set AUTH_DEV_LOGIN=false unless this is a private test deployment.`);
+}
+

@@ -3,7 +3,8 @@ import crypto from 'node:crypto';
 import type { components } from '../../generated/openapi.js';
 import type { Db } from '../db/database.js';
 import { AppError } from '../http/appError.js';
-import { findOrCreateMember, setMemberRole, type MemberRow } from '../members/memberRepository.js';
+import { findOrCreateMember, type MemberRow } from '../members/memberRepository.js';
+import type { Role } from './roles.js';
 import type { SessionRevocations } from './sessionRevocations.js';
 import { createSession, findLiveSession, findSession, revokeSession, rotateRefreshToken } from './sessionRepository.js';
 import type { TokenSigner } from './tokens.js';
@@ -13,13 +14,15 @@ type TokenResponse = components['schemas']['TokenResponse'];
 export interface Principal {
   memberId: number;
   sessionId: string;
-  role: 'MEMBER' | 'ADMIN';
+  /** the session's role, decided at sign-in (roles.ts) */
+  role: Role;
   /** epoch ms when the access token expires (the STOMP side closes the connection then) */
   expiresAt: number;
 }
 
 export interface AuthService {
-  signIn(input: { email: string; name?: string; provider: string; admin?: boolean }): Promise<{ member: MemberRow; tokens: TokenResponse }>;
+  /** A new session for `email` (the member is created on first use) with `role` (default MEMBER). */
+  signIn(input: { email: string; name?: string; provider: string; role?: Role }): Promise<{ member: MemberRow; tokens: TokenResponse }>;
   reissue(refreshToken: string): Promise<TokenResponse>;
   logout(principal: Principal): void;
   /** Resolves an `Authorization` header value; throws AUTH011 / AUTH001 / AUTH002. */
@@ -52,22 +55,22 @@ export function createAuthService(deps: {
     const now = clock();
     const claims = await signer.verify(token, 'access', now);
     const live = findLiveSession(db, claims.sid, now);
-    if (!live || String(live.session.memberId) !== claims.sub) throw new AppError('AUTH001');
-    return { memberId: live.session.memberId, sessionId: claims.sid, role: live.role, expiresAt: claims.exp * 1000 };
+    if (!live || String(live.memberId) !== claims.sub) throw new AppError('AUTH001');
+    return { memberId: live.memberId, sessionId: claims.sid, role: live.role, expiresAt: claims.exp * 1000 };
   }
 
   return {
     async signIn(input) {
       const now = clock();
       const name = input.name?.trim() || input.email.split('@')[0]!.slice(0, 50);
-      const member = findOrCreateMember(db, { email: input.email, name, provider: input.provider }, now);
-      if (input.admin && member.role !== 'ADMIN') {
-        setMemberRole(db, member.id, 'ADMIN', now);
-        member.role = 'ADMIN';
-      }
       const sessionId = crypto.randomUUID();
       const refreshJti = crypto.randomUUID();
-      createSession(db, { id: sessionId, memberId: member.id, refreshJti, createdAt: now, expiresAt: now + deps.refreshTtlSeconds * 1000 });
+      // One transaction: a failed write leaves neither a member nor a session behind.
+      const member = db.transaction(() => {
+        const row = findOrCreateMember(db, { email: input.email, name, provider: input.provider }, now);
+        createSession(db, { id: sessionId, memberId: row.id, refreshJti, role: input.role ?? 'MEMBER', createdAt: now, expiresAt: now + deps.refreshTtlSeconds * 1000 });
+        return row;
+      });
       return { member, tokens: await pair(member.id, sessionId, refreshJti) };
     },
 

@@ -3,7 +3,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { prepared } from '../db/preparedStatements.js';
 import type { Db } from '../db/database.js';
-import { authSessions, members } from '../db/schema.js';
+import { authSessions } from '../db/schema.js';
 
 export type SessionRow = typeof authSessions.$inferSelect;
 
@@ -11,18 +11,17 @@ export function createSession(db: Db, row: typeof authSessions.$inferInsert): vo
   db.insert(authSessions).values(row).run();
 }
 
-/** The live session with its member's role, or undefined when revoked, expired or unknown. */
-export function findLiveSession(db: Db, sessionId: string, nowMs: number): { session: SessionRow; role: 'MEMBER' | 'ADMIN' } | undefined {
+/** The live session, or undefined when revoked, expired or unknown. */
+export function findLiveSession(db: Db, sessionId: string, nowMs: number): SessionRow | undefined {
   const query = prepared(db, 'findLiveSession', () =>
     db
-      .select({ session: authSessions, role: members.role })
+      .select()
       .from(authSessions)
-      .innerJoin(members, eq(members.id, authSessions.memberId))
       .where(and(eq(authSessions.id, sql.placeholder('sessionId')), isNull(authSessions.revokedAt)))
       .prepare(),
   );
   const row = query.get({ sessionId });
-  if (!row || row.session.expiresAt <= nowMs) return undefined;
+  if (!row || row.expiresAt <= nowMs) return undefined;
   return row;
 }
 

@@ -19,9 +19,28 @@ export interface Database {
 
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
+/**
+ * A write with RETURNING read by `get()` outside a transaction loses its commit error: better-sqlite3
+ * steps once for the row and then resets the statement, and the autocommit that fails there (disk
+ * full, read-only file) is not reported, so the caller gets the row of a write that was never stored.
+ * Reading such statements to completion makes the failed commit throw like any other write.
+ */
+function completeWritesWithReturning(sqlite: BetterSqlite3.Database): void {
+  const prepare = sqlite.prepare.bind(sqlite);
+  sqlite.prepare = ((source: string) => {
+    const statement = prepare(source);
+    if (statement.reader && !statement.readonly) {
+      const all = statement.all.bind(statement);
+      statement.get = ((...params: unknown[]) => all(...params)[0]) as typeof statement.get;
+    }
+    return statement;
+  }) as typeof sqlite.prepare;
+}
+
 export function openDatabase(file: string): Database {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new BetterSqlite3(file);
+  completeWritesWithReturning(sqlite);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');

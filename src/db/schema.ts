@@ -1,7 +1,7 @@
 // The SQLite schema (drizzle). Instants are epoch milliseconds, calendar dates 'YYYY-MM-DD' text,
 // lists JSON text. Keyset paging relies on the (owner, sort field, id) indexes below.
 import { sql } from 'drizzle-orm';
-import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { blob, index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 export const members = sqliteTable('member', {
   id: integer('id').primaryKey({ autoIncrement: true }),
@@ -9,7 +9,6 @@ export const members = sqliteTable('member', {
   name: text('name').notNull(),
   imageUrl: text('image_url'),
   provider: text('provider').notNull(),
-  role: text('role', { enum: ['MEMBER', 'ADMIN'] }).notNull().default('MEMBER'),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 });
@@ -21,12 +20,15 @@ export const authSessions = sqliteTable(
     memberId: integer('member_id').notNull().references(() => members.id, { onDelete: 'cascade' }),
     /** jti of the only refresh token of this session that may still be used */
     refreshJti: text('refresh_jti').notNull(),
+    /** decided at sign-in (src/auth/roles.ts); dev-login sessions are always MEMBER */
+    role: text('role', { enum: ['MEMBER', 'ADMIN'] }).notNull().default('MEMBER'),
     revokedAt: integer('revoked_at'),
     revokedReason: text('revoked_reason'),
     createdAt: integer('created_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
   },
-  (t) => [index('auth_session_member_idx').on(t.memberId)],
+  // The purge deletes by end time (expiry or revocation) without scanning every session.
+  (t) => [index('auth_session_member_idx').on(t.memberId), index('auth_session_expires_idx').on(t.expiresAt), index('auth_session_revoked_idx').on(t.revokedAt)],
 );
 
 export const tripPlans = sqliteTable(
@@ -148,3 +150,12 @@ export const promptTemplates = sqliteTable(
     uniqueIndex('ai_prompt_template_active_idx').on(t.promptType, t.agentType).where(sql`${t.isActive} = 1`),
   ],
 );
+
+/**
+ * Written and deleted by the readiness probe (/readyz): a row of one page, so a probe commit needs a
+ * page and writes the WAL like a real write does. Always empty between probes.
+ */
+export const storageProbe = sqliteTable('storage_probe', {
+  id: integer('id').primaryKey(),
+  pad: blob('pad', { mode: 'buffer' }).notNull(),
+});

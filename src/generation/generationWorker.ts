@@ -1,12 +1,14 @@
 // Runs generations: consumes TripPlanGenerationRequestedEvent, plans with the configured planner,
 // saves each day in its own transaction and publishes in the documented order — for day 1..N:
 // schedule DAILY_PLAN_GENERATED, then the day's summary on the chat (chunks, then the full text);
-// then chat COMPLETED. A failure sends AI002 on the errors channel and nothing after it. At most
-// `concurrency` runs at once and `concurrencyPerMember` of one member; the rest wait in a queue and
-// members take turns (pickNextGeneration). Cancel (HTTP cancel, plan delete) aborts the run and
-// sends CANCELLED.
+// then chat COMPLETED. A failure (a day that cannot be saved included) sends AI002 on the errors
+// channel and nothing after it. At most `concurrency` runs at once and `concurrencyPerMember` of one
+// member; the rest wait in a queue and members take turns (pickNextGeneration). Cancel (HTTP cancel,
+// plan delete) aborts the run and sends CANCELLED. Stop (shutdown) ends every run and every waiting
+// request with AI002 and marks the plan FAILED (openapi.yaml, startTripPlanGeneration).
 import { channelAddress } from '../../generated/asyncapi.js';
 import { insertChatMessage } from '../chats/chatRepository.js';
+import { storageUnavailable } from '../db/storageFailure.js';
 import type { Db } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import type { Publishers } from '../realtime/publishers.js';
@@ -22,7 +24,11 @@ export interface GenerationWorker {
   readonly stats: () => { running: number; queued: number; completed: number; failed: number; cancelled: number };
   /** resolves when nothing runs or waits (tests, shutdown) */
   idle(): Promise<void>;
-  /** aborts every run (shutdown); their plans are marked FAILED at the next start if not finished */
+  /**
+   * Shutdown: aborts every run and drops the queue; each of those plans gets AI002 on its errors
+   * channel and is marked FAILED (a plan the storage cannot mark stays GENERATING until the next
+   * start marks it). Requests arriving afterwards are failed the same way.
+   */
   stop(): Promise<void>;
 }
 
@@ -54,6 +60,27 @@ export function startGenerationWorker(deps: {
   const now = () => new Date(clock()).toISOString();
   const chatDone = (event: TripPlanGenerationRequestedEvent, type: 'COMPLETED' | 'CANCELLED', message: string) =>
     publishers.chat(event.memberId, event.chatRoomId, { message, isComplete: true, timestamp: now(), messageStreamType: type });
+  const STOPPED_MESSAGE = 'The service stopped while generating this itinerary; start the generation again.';
+
+  /** AI002 on the errors channel, and the plan FAILED when the storage can still say so. */
+  function fail(event: TripPlanGenerationRequestedEvent, message: string): void {
+    const { tripPlanId, memberId, chatRoomId } = event;
+    counts.failed++;
+    try {
+      transitionStatus(db, tripPlanId, ['GENERATING'], 'FAILED', clock(), 'AI002');
+    } catch (error) {
+      log.error({ err: error, tripPlanId }, 'could not mark the generation FAILED; the next start marks it');
+    }
+    publishers.error(memberId, chatRoomId, { timestamp: now(), code: 'AI002', message, path: channelAddress('errors', { chatRoomId }), errors: null });
+  }
+
+  function planExists(tripPlanId: number): boolean {
+    try {
+      return findTripPlanById(db, tripPlanId) !== undefined;
+    } catch {
+      return true; // cannot read it: report the failure rather than a cancel
+    }
+  }
 
   function notifyIdle(): void {
     if (running.size > 0 || queue.length > 0) return;
@@ -90,23 +117,22 @@ export function startGenerationWorker(deps: {
       log.info({ tripPlanId, days }, 'generation completed');
     } catch (error) {
       const cancelled = error instanceof Cancelled ? error : signal.aborted && signal.reason instanceof Cancelled ? signal.reason : null;
-      if (cancelled || !findTripPlanById(db, tripPlanId)) {
-        counts.cancelled++;
-        log.info({ tripPlanId, reason: cancelled?.reason ?? 'delete' }, 'generation cancelled');
-        if (cancelled?.reason !== 'shutdown') chatDone(event, 'CANCELLED', 'The itinerary generation was cancelled.');
+      if (cancelled?.reason === 'shutdown') {
+        log.warn({ tripPlanId, days }, 'generation stopped by shutdown');
+        fail(event, STOPPED_MESSAGE);
         return;
       }
-      counts.failed++;
-      const message = error instanceof PlannerError ? error.message : 'The itinerary could not be generated. Please try again.';
+      if (cancelled || !planExists(tripPlanId)) {
+        counts.cancelled++;
+        log.info({ tripPlanId, reason: cancelled?.reason ?? 'delete' }, 'generation cancelled');
+        chatDone(event, 'CANCELLED', 'The itinerary generation was cancelled.');
+        return;
+      }
+      const unavailable = storageUnavailable(error);
+      const message =
+        error instanceof PlannerError ? error.message : unavailable ? 'A day could not be saved (the storage cannot take writes); please try again later.' : 'The itinerary could not be generated. Please try again.';
       log.error({ err: error, tripPlanId }, 'generation failed');
-      transitionStatus(db, tripPlanId, ['GENERATING'], 'FAILED', clock(), 'AI002');
-      publishers.error(memberId, chatRoomId, {
-        timestamp: now(),
-        code: 'AI002',
-        message,
-        path: channelAddress('errors', { chatRoomId }),
-        errors: null,
-      });
+      fail(event, message);
     }
   }
 
@@ -136,7 +162,7 @@ export function startGenerationWorker(deps: {
   }
 
   deps.events.subscribe('tripPlanGenerationRequested', (event) => {
-    if (stopped) return;
+    if (stopped) return fail(event, STOPPED_MESSAGE);
     queue.push(event);
     pump();
   });
@@ -162,7 +188,7 @@ export function startGenerationWorker(deps: {
     idle: () => (running.size === 0 && queue.length === 0 ? Promise.resolve() : new Promise((resolve) => idleWaiters.push(resolve))),
     async stop() {
       stopped = true;
-      queue.length = 0;
+      for (const event of queue.splice(0)) fail(event, STOPPED_MESSAGE);
       for (const { controller } of running.values()) controller.abort(new Cancelled('shutdown'));
       await Promise.allSettled([...running.values()].map((r) => r.done));
     },

@@ -1,4 +1,4 @@
-// Members: created on first sign-in; role ADMIN is granted by the token script (npm run token -- --admin).
+// Members: created on first sign-in. Roles belong to sessions (auth_session.role), not to members.
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
 import { members } from '../db/schema.js';
@@ -15,11 +15,7 @@ export function findOrCreateMember(db: Db, input: { email: string; name: string;
   if (existing) return existing;
   return db
     .insert(members)
-    .values({ email, name: input.name, provider: input.provider, role: 'MEMBER', createdAt: nowMs, updatedAt: nowMs })
+    .values({ email, name: input.name, provider: input.provider, createdAt: nowMs, updatedAt: nowMs })
     .returning()
     .get();
-}
-
-export function setMemberRole(db: Db, id: number, role: 'MEMBER' | 'ADMIN', nowMs: number): void {
-  db.update(members).set({ role, updatedAt: nowMs }).where(eq(members.id, id)).run();
 }

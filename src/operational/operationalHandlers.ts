@@ -1,5 +1,7 @@
 // Handlers of the Operations tag: probes and the documents describing the API.
 import type { Handlers } from '../../generated/operations.js';
+import { storageFailureCode } from '../db/storageFailure.js';
+import { probeWrite } from '../db/writeProbe.js';
 import { AppError } from '../http/appError.js';
 import type { RequestContext } from '../services.js';
 import { preferredMediaType } from '../http/mediaType.js';
@@ -27,10 +29,11 @@ export function createOperationalHandlers(documents: SpecDocuments): Operational
     getHealth: () => ({ status: 200, body: { status: 'UP' } }),
     getReadiness(_request, ctx) {
       try {
-        ctx.services.database.sqlite.prepare('SELECT 1').get();
+        probeWrite(ctx.services.database.sqlite);
       } catch (error) {
-        ctx.log.warn({ err: error }, 'readiness: database not reachable');
-        throw new AppError('COMMON503', 'The database is not reachable.');
+        const code = storageFailureCode(error);
+        ctx.log.warn({ err: error, code }, 'readiness: the database does not take writes');
+        throw new AppError('COMMON503', code ? `The database does not take writes (${(error as Error).message}).` : 'The database is not reachable.');
       }
       return { status: 200, body: { status: 'UP' } };
     },

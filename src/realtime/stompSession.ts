@@ -6,6 +6,7 @@ import { channelAddress, channels, matchChannel } from '../../generated/asyncapi
 import type { AuthService, Principal } from '../auth/authService.js';
 import type { Config } from '../config.js';
 import type { ErrorsChannelCode, StompErrorFrameCode } from '../../generated/errorCodes.js';
+import { storageUnavailable } from '../db/storageFailure.js';
 import { AppError } from '../http/appError.js';
 import { errorTextLimits, truncateText } from '../http/errorBodyLimits.js';
 import type { Logger } from '../logger.js';
@@ -98,7 +99,7 @@ export function createStompSession(transport: StompTransport, deps: StompSession
     if (frame?.headers.receipt) headers['receipt-id'] = frame.headers.receipt;
     write('ERROR', headers, message);
     shutdown();
-    transport.close(code === 'WS102' ? 1002 : 1008, code);
+    transport.close(code === 'WS102' ? 1002 : code === 'WS503' ? 1013 : 1008, code);
   }
 
   function receipt(frame: StompFrame): void {
@@ -117,6 +118,7 @@ export function createStompSession(transport: StompTransport, deps: StompSession
     try {
       principal = await deps.auth.authenticateToken(token);
     } catch (error) {
+      if (storageUnavailable(error)) throw error;
       return fail('WS001', error instanceof AppError ? error.message : 'Authentication failed.', frame);
     }
     if (!open) return;
@@ -142,8 +144,13 @@ export function createStompSession(transport: StompTransport, deps: StompSession
     timers.push(setTimeout(() => fail('WS002', 'The access token expired.'), Math.min(2 ** 31 - 1, Math.max(0, expiresAt - deps.clock()))));
     timers.push(
       setInterval(() => {
-        if (deps.clock() >= expiresAt) fail('WS002', 'The access token expired.');
-        else if (!deps.auth.isSessionLive(authSession)) fail('WS002', 'The session was logged out.');
+        if (deps.clock() >= expiresAt) return fail('WS002', 'The access token expired.');
+        try {
+          if (!deps.auth.isSessionLive(authSession)) fail('WS002', 'The session was logged out.');
+        } catch (error) {
+          // The storage cannot be read now; the next check decides. A throw here would end the process.
+          log.warn({ err: error }, 'stomp session check failed');
+        }
       }, deps.settings.sessionCheckMs),
     );
     log.info({ memberId: principal.memberId, version }, 'stomp connected');
@@ -238,6 +245,11 @@ export function createStompSession(transport: StompTransport, deps: StompSession
       }
       for (const frame of frames) {
         queue = queue.then(() => (open ? handle(frame) : undefined)).catch((error: unknown) => {
+          if (storageUnavailable(error)) {
+            // Nothing of the frame was stored, so no RECEIPT: the ERROR names the frame's receipt instead.
+            log.warn({ err: error, command: frame.command }, 'stomp frame refused: storage cannot take writes');
+            return fail('WS503', 'The storage cannot take writes right now; nothing was saved. Reconnect and send it again later.', frame);
+          }
           log.error({ err: error }, 'stomp frame handling failed');
           fail('WS102', 'The frame could not be handled.');
         });

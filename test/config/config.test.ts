@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveJwtSecret } from '../../src/auth/jwtSecret.js';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { roleForEmail } from '../../src/auth/roles.js';
+import { ConfigError, isLoopback, loadConfig } from '../../src/config.js';
 
 describe('configuration', () => {
   it('has defaults that work on a fresh clone', () => {
@@ -23,9 +24,65 @@ describe('configuration', () => {
     [{ PLANNER: 'magic' }, /PLANNER/],
     [{ PLANNER: 'openai' }, /OPENAI_API_KEY/],
     [{ DATABASE_URL: 'postgres://localhost/trips' }, /SQLite/],
+    [{ NODE_ENV: 'staging' }, /NODE_ENV="staging" is not accepted; expected development, test, production/],
+    [{ NODE_ENV: 'Production' }, /NODE_ENV="Production"/],
+    [{ PORT: '70000' }, /PORT="70000" is not accepted; expected an integer from 0 to 65535/],
+    [{ PORT: '80.5' }, /PORT="80.5"/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL="loud" is not accepted; expected fatal, error, warn, info, debug, trace, silent/],
+    [{ HOST: 'not a host' }, /HOST="not a host" is not accepted; expected an IP address/],
+    [{ CORS_ORIGINS: '' }, /CORS_ORIGINS is set but empty/],
+    [{ CORS_ORIGINS: 'https://app.example.com/' }, /CORS_ORIGINS="https:\/\/app.example.com\/" is not accepted; expected \* or comma-separated origins/],
+    [{ CORS_ORIGINS: 'https://a.example.com,,https://b.example.com' }, /CORS_ORIGINS/],
+    [{ ADMIN_EMAILS: 'root@example.com,not-an-address' }, /ADMIN_EMAILS="root@example.com,not-an-address" is not accepted; expected comma-separated e-mail addresses/],
+    [{ AUTH_DEV_LOGIN: 'constructor' }, /AUTH_DEV_LOGIN="constructor" is not accepted; expected true or false/],
+    [{ SESSION_RETENTION_DAYS: '-1' }, /SESSION_RETENTION_DAYS/],
+    [{ ACCESS_TOKEN_TTL_SECONDS: '31536001' }, /ACCESS_TOKEN_TTL_SECONDS/],
+    [{ OPENAI_BASE_URL: 'ftp://models.example.com' }, /OPENAI_BASE_URL/],
   ])('refuses %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('never echoes a secret in a refusal', () => {
+    expect(() => loadConfig({ JWT_SECRET: 'hunter2-is-short' })).toThrow(/JWT_SECRET=\(16 bytes, not shown\) is not accepted; expected at least 32 bytes/);
+    expect(() => loadConfig({ JWT_SECRET: 'hunter2-is-short' })).not.toThrow(/hunter2/);
+  });
+
+  it('NODE_ENV is development, test or production; unset is development', () => {
+    expect(loadConfig({}).env).toBe('development');
+    expect(loadConfig({ NODE_ENV: 'test' }).env).toBe('test');
+    expect(() => loadConfig({ NODE_ENV: 'prod' })).toThrow(ConfigError);
+  });
+
+  describe('dev-login is on by default only in development on a loopback address', () => {
+    it.each([
+      [{}, true],
+      [{ HOST: '127.0.0.1' }, true],
+      [{ HOST: '::1' }, true],
+      [{ HOST: 'localhost' }, true],
+      [{ HOST: '0.0.0.0' }, false],
+      [{ HOST: '::' }, false],
+      [{ HOST: '192.168.1.20' }, false],
+      [{ HOST: '0.0.0.0', AUTH_DEV_LOGIN: 'true' }, true],
+      [{ NODE_ENV: 'test' }, false],
+      [{ NODE_ENV: 'test', AUTH_DEV_LOGIN: 'true' }, true],
+      [{ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), HOST: '127.0.0.1' }, false],
+    ])('%j → dev-login %s', (env, enabled) => {
+      expect(loadConfig(env).devLoginEnabled).toBe(enabled);
+    });
+
+    it('listens on 127.0.0.1 unless HOST says otherwise', () => {
+      expect(loadConfig({}).host).toBe('127.0.0.1');
+      expect(isLoopback('127.0.0.1') && isLoopback('::ffff:127.0.0.1') && isLoopback('::1') && !isLoopback('0.0.0.0') && !isLoopback('::')).toBe(true);
+    });
+  });
+
+  it('ADMIN_EMAILS decides the role of a real sign-in, case-insensitively', () => {
+    const { adminEmails } = loadConfig({ ADMIN_EMAILS: 'Root@Example.com, ops@example.com' });
+    expect(adminEmails).toEqual(['root@example.com', 'ops@example.com']);
+    expect(roleForEmail('ROOT@example.com', adminEmails)).toBe('ADMIN');
+    expect(roleForEmail('someone@example.com', adminEmails)).toBe('MEMBER');
+    expect(roleForEmail('root@example.com', [])).toBe('MEMBER');
   });
 
   it('starts in production with a strong secret, dev-login off and response validation off', () => {

@@ -382,7 +382,9 @@ describe('cancel, failure and crash recovery', () => {
     const plan = await planFor(first, 'crash@example.com');
     await first.request('POST', `/api/v1/trips/${plan.tripPlanId}`, { token: plan.accessToken });
     expect((await first.request('GET', `/api/v1/trips/${plan.tripPlanId}`, { token: plan.accessToken })).body.data.generationStatus).toBe('GENERATING');
-    // The process dies: no status update is written (stop() aborts the run like a kill would).
+    // The process dies: no status update is written. (A graceful stop would mark it FAILED itself,
+    // so the database goes first, as in a kill.)
+    first.app.services.database.close();
     await first.stop();
     const second = await startTestServer(env);
     servers.push(second);

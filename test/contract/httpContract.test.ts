@@ -4,6 +4,7 @@
 // opinion. At the end, a coverage report lists every (operation, documented status) pair; the suite
 // fails if one was never produced, except the allow-list below, each with its reason.
 import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readYaml } from '../../codegen/bundle.js';
 import { readOperations, type OperationFact } from '../../codegen/openapiModel.js';
@@ -270,6 +271,25 @@ describe('statuses that need a differently configured app', () => {
       expect([res.status, res.body.data.code], route.operationId).toEqual([500, 'COMMON500']);
       expect(res.text).not.toMatch(/SQLITE|secret|\.ts/);
     }
+  });
+
+  it('every operation that writes: 503 COMMON503 with Retry-After when the storage cannot take the write', async () => {
+    // The same error better-sqlite3 throws on a full disk; test/storage/ makes the disk fail for real.
+    const full = () => {
+      throw new BetterSqlite3.SqliteError('database or disk is full', 'SQLITE_FULL');
+    };
+    const writers = operations.filter((op) => op.responses.some((r) => r.status === 503) && op.operationId !== 'getReadiness');
+    const broken = newApp({}, Object.fromEntries(writers.map((op) => [op.operationId, full])) as Partial<Handlers<RequestContext>>);
+    const admin = await broken.signInAdmin('admin@example.com');
+    for (const op of writers) {
+      const res = await broken.request(op.method.toUpperCase(), pathOf(op, { tripPlanId: 1, chatRoomId: 1, promptId: 1, dayNumber: 1 }), {
+        token: op.secured ? admin.accessToken : undefined,
+        body: op.body?.examples[0]?.value,
+      });
+      expect([res.status, res.body.data.code], op.operationId).toEqual([503, 'COMMON503']);
+      expect(Number(res.headers.get('retry-after')), op.operationId).toBeGreaterThan(0);
+    }
+    expect(writers.length).toBeGreaterThanOrEqual(12);
   });
 
   it('getReadiness: 503 COMMON503 when the database is gone', async () => {

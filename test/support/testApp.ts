@@ -94,7 +94,7 @@ export function startTestApp(env: Record<string, string> = {}, options: AppOptio
     request,
     signIn,
     // There is no public API for granting ADMIN; this is what `npm run token -- --admin` does.
-    signInAdmin: async (email) => (await app.services.auth.signIn({ email, provider: 'DEV', admin: true })).tokens,
+    signInAdmin: async (email) => (await app.services.auth.signIn({ email, provider: 'DEV', role: 'ADMIN' })).tokens,
     close: () => app.close(),
   };
 }

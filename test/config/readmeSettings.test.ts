@@ -1,0 +1,33 @@
+// The README's configuration table is the settings table of src/config.ts (what validation and
+// `npm start -- --help` use), row for row: no setting undocumented, no stale row.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { settings } from '../../src/config.js';
+import { settingsHelp, settingsMarkdown } from '../../src/configHelp.js';
+import { exitOf, repoRoot, serviceEnv } from '../support/serviceProcess.js';
+
+const readme = fs.readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
+const section = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('\n## ', readme.indexOf('## Configuration') + 1));
+
+describe('configuration documentation', () => {
+  it('the README configuration table is the settings table (npm start -- --help --markdown)', () => {
+    const rows = section.split('\n').filter((line) => line.startsWith('|'));
+    expect(rows).toEqual(settingsMarkdown().trimEnd().split('\n'));
+  });
+
+  it('npm start -- --help lists every setting with its default', async () => {
+    const exit = await exitOf(spawn('npm', ['start', '--silent', '--', '--help'], { cwd: repoRoot, env: serviceEnv({}), stdio: ['ignore', 'pipe', 'pipe'] }), 60_000);
+    expect(exit.code).toBe(0);
+    expect(exit.stdout).toContain(settingsHelp());
+  });
+
+  it('--help names every setting with its default', () => {
+    const help = settingsHelp();
+    for (const setting of Object.values(settings)) {
+      expect(help).toContain(setting.name);
+      expect(help).toContain(`default: ${setting.defaultText.replaceAll('`', '')}`);
+    }
+  });
+});

@@ -1,0 +1,69 @@
+// Finding 13 of issue 9: ended sessions do not pile up. Every SESSION_PURGE_INTERVAL_MINUTES the
+// sessions that expired or were revoked more than SESSION_RETENTION_DAYS ago are deleted; live
+// ones stay; a refresh token of a purged session still answers 401 AUTH004. The clock is the app's
+// injected one; the interval timer is vitest's fake one.
+import { sql } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createSession } from '../../src/auth/sessionRepository.js';
+import { startTestApp, type TestApp } from '../support/testApp.js';
+
+const DAY = 86_400_000;
+const INTERVAL = 60 * 60_000;
+let t: TestApp;
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+  t = startTestApp({ SESSION_RETENTION_DAYS: '2', SESSION_PURGE_INTERVAL_MINUTES: '60', REFRESH_TOKEN_TTL_SECONDS: String(7 * 24 * 3600) });
+});
+afterEach(async () => {
+  await t.close();
+  vi.useRealTimers();
+});
+
+const sessionCount = () => t.app.services.db.get<{ n: number }>(sql`SELECT count(*) AS n FROM auth_session`).n;
+const reissue = (refreshToken: string) => t.request('POST', '/api/v1/auth/reissue', { body: { refreshToken } });
+
+async function purgeTick(): Promise<void> {
+  vi.advanceTimersByTime(INTERVAL);
+  await t.app.sessionPurge.idle();
+}
+
+describe('session purge (SESSION_RETENTION_DAYS, SESSION_PURGE_INTERVAL_MINUTES)', () => {
+  it('deletes a revoked session once it has been over for the retention, and its refresh token still answers 401 AUTH004', async () => {
+    const loggedOut = await t.signIn('gone@example.com');
+    const live = await t.signIn('here@example.com');
+    await t.request('POST', '/api/v1/auth/logout', { token: loggedOut.accessToken });
+
+    t.advance(1 * DAY);
+    await purgeTick();
+    expect(sessionCount(), 'kept within the retention').toBe(2);
+
+    t.advance(1 * DAY + 1);
+    await purgeTick();
+    expect(sessionCount()).toBe(1);
+    const replay = await reissue(loggedOut.refreshToken);
+    expect([replay.status, replay.body.data.code]).toEqual([401, 'AUTH004']);
+    expect((await reissue(live.refreshToken)).status).toBe(200);
+  });
+
+  it('deletes an expired session retention days after it expired, not before', async () => {
+    const expiring = await t.signIn('expiring@example.com');
+    t.advance(7 * DAY + 1 * DAY);
+    await purgeTick();
+    expect(sessionCount(), 'expired, still within the retention').toBe(1);
+    t.advance(1 * DAY + 1);
+    await purgeTick();
+    expect(sessionCount()).toBe(0);
+    expect((await reissue(expiring.refreshToken)).body.data.code).toBe('AUTH004');
+  });
+
+  it('purges a backlog larger than one batch in one run', async () => {
+    await t.signIn('bulk@example.com');
+    const { memberId, expiresAt } = t.app.services.db.get<{ memberId: number; expiresAt: number }>(sql`SELECT member_id AS memberId, expires_at AS expiresAt FROM auth_session`);
+    for (let i = 0; i < 1100; i++) createSession(t.app.services.db, { id: `bulk-${i}`, memberId, refreshJti: `jti-${i}`, createdAt: t.now(), expiresAt });
+    expect(sessionCount()).toBe(1101);
+    t.advance(7 * DAY + 2 * DAY + 1);
+    await purgeTick();
+    expect(sessionCount()).toBe(0);
+  });
+});
