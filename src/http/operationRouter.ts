@@ -31,16 +31,7 @@ async function runOperation(c: Context<HttpEnv>, route: RouteDefinition, options
   const principal = route.secured ? await services.auth.authenticate(c.req.header('authorization')) : null;
   if (route.requiredRole && principal?.role !== route.requiredRole) throw new AppError('COMMON403');
 
-  const validators = operationValidators[route.operationId];
-  const params = { path: { ...c.req.param() }, query: { ...c.req.query() } };
-  if (!validators.params(params)) throw new AppError('COMMON001', undefined, { fieldErrors: toFieldErrors(validators.params.errors, params, '') });
-  let body: unknown;
-  if (route.body && validators.body) {
-    body = await readJsonBody(c, route.body.required);
-    if (body !== undefined && !validators.body(body)) {
-      throw new AppError('COMMON001', undefined, { fieldErrors: toFieldErrors(validators.body.errors, body, 'body') });
-    }
-  }
+  const { path, query, body } = await readValidRequest(c, route);
 
   const ctx: RequestContext = {
     services,
@@ -52,7 +43,7 @@ async function runOperation(c: Context<HttpEnv>, route: RouteDefinition, options
     origin: () => requestOrigin(c),
   };
   const handler = handlers[route.operationId] as unknown as AnyHandler;
-  const result = await handler({ path: params.path, query: params.query, body }, ctx);
+  const result = await handler({ path, query, body }, ctx);
   return sendResult(c, route, result, checker);
 }
 
@@ -67,6 +58,25 @@ function sendResult(c: Context<HttpEnv>, route: RouteDefinition, result: AnyResu
   if (contentType === null) return c.body(null, result.status as 204, headers);
   if (contentType === 'application/json') return c.json(payload, result.status as 200, headers);
   return c.body(String(payload), result.status as 200, { ...headers, 'content-type': `${contentType}; charset=utf-8` });
+}
+
+/**
+ * Path, query and body of a request, checked against the operation's generated validators (strings
+ * coerced, defaults applied): COMMON001 with every failing field, COMMON002 for a body that is not
+ * JSON. Shared with the mock server (scripts/mock), so its errors are the service's.
+ */
+export async function readValidRequest(c: Context, route: RouteDefinition): Promise<{ path: Record<string, unknown>; query: Record<string, unknown>; body: unknown }> {
+  const validators = operationValidators[route.operationId];
+  const params = { path: { ...c.req.param() } as Record<string, unknown>, query: { ...c.req.query() } as Record<string, unknown> };
+  if (!validators.params(params)) throw new AppError('COMMON001', undefined, { fieldErrors: toFieldErrors(validators.params.errors, params, '') });
+  let body: unknown;
+  if (route.body && validators.body) {
+    body = await readJsonBody(c, route.body.required);
+    if (body !== undefined && !validators.body(body)) {
+      throw new AppError('COMMON001', undefined, { fieldErrors: toFieldErrors(validators.body.errors, body, 'body') });
+    }
+  }
+  return { ...params, body };
 }
 
 export function registerOperations(app: Hono<HttpEnv>, options: OperationRouterOptions): void {
