@@ -6,7 +6,8 @@ type Json = any;
 
 export interface ChannelFact {
   name: string; // key under `channels`
-  address: string;
+  /** null for a channel that is not a destination (the STOMP connection's own frames) */
+  address: string | null;
   parameters: string[];
   /** `x-pattern` of each parameter that has one (an anchored regular expression a value must match) */
   parameterPatterns: Record<string, string>;
@@ -22,14 +23,29 @@ const componentName = (ref: string | undefined, kind: string): string => {
   return match[1];
 };
 
-export function readMessages(doc: Json): AsyncMessageFact[] {
+/** The STOMP commands a message may be carried by (`x-stomp-command` of every message). */
+export const stompCommands = ['CONNECT', 'CONNECTED', 'SUBSCRIBE', 'UNSUBSCRIBE', 'SEND', 'MESSAGE', 'RECEIPT', 'ERROR', 'DISCONNECT'] as const;
+export type StompCommandName = (typeof stompCommands)[number];
+
+const namedSchemaRef = (schema: Json, what: string): Json => {
+  if (schema === undefined) return null;
+  if (!schema?.$ref) throw new Error(`${what} must be a $ref to a named schema`);
+  return schema;
+};
+
+/** `overStomp: false` for a document whose messages travel elsewhere (the internal events). */
+export function readMessages(doc: Json, { overStomp = true } = {}): AsyncMessageFact[] {
   return Object.entries<Json>(doc.components?.messages ?? {}).map(([name, raw]) => {
     const message = resolveRef(doc, raw);
-    if (!message.payload?.$ref) throw new Error(`message ${name}: the payload must be a $ref to a named schema`);
+    const stompCommand = message['x-stomp-command'] ?? null;
+    if (overStomp && !stompCommands.includes(stompCommand)) throw new Error(`message ${name}: x-stomp-command must be one of ${stompCommands.join(', ')}`);
     return {
       name,
-      payload: message.payload,
-      examples: (message.examples ?? []).map((e: Json, i: number) => ({ name: e.name ?? `example${i + 1}`, payload: e.payload })),
+      stompCommand,
+      // A frame without a body (CONNECT, RECEIPT, ...) has no payload.
+      payload: namedSchemaRef(message.payload, `message ${name}: the payload`),
+      headers: namedSchemaRef(message.headers, `message ${name}: the headers`),
+      examples: (message.examples ?? []).map((e: Json, i: number) => ({ name: e.name ?? `example${i + 1}`, payload: e.payload, headers: e.headers })),
     };
   });
 }
@@ -37,7 +53,7 @@ export function readMessages(doc: Json): AsyncMessageFact[] {
 export function readChannels(doc: Json): ChannelFact[] {
   const channels = Object.entries<Json>(doc.channels ?? {}).map(([name, raw]) => {
     const channel = resolveRef(doc, raw);
-    const parameters = [...String(channel.address).matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+    const parameters = [...String(channel.address ?? '').matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
     const parameterPatterns: Record<string, string> = {};
     for (const parameter of parameters) {
       const pattern = channel.parameters?.[parameter] ? resolveRef(doc, channel.parameters[parameter])['x-pattern'] : undefined;
@@ -45,7 +61,7 @@ export function readChannels(doc: Json): ChannelFact[] {
     }
     return {
       name,
-      address: channel.address as string,
+      address: channel.address === null ? null : String(channel.address),
       parameters,
       parameterPatterns,
       actions: [] as ('send' | 'receive')[],

@@ -1,13 +1,18 @@
 // generated/asyncapi.ts: the channel registry of asyncapi.yaml (name, address template, parameter
-// names, payload type, direction), so publishers and the STOMP router are typed by channel.
+// names, payload type, direction), so publishers and the STOMP router are typed by channel; and the
+// message documenting each STOMP frame (`x-stomp-command`), so every frame can be checked against it.
 import { GENERATED_HEADER, propertyKey } from './naming.js';
 import { templatePattern } from './pathTemplate.js';
 import { resolveRef } from './openapiModel.js';
-import type { ChannelFact } from './asyncapiModel.js';
+import { stompCommands, type ChannelFact } from './asyncapiModel.js';
+import type { AsyncMessageFact } from './emitValidators.js';
 
 type Json = any;
 
-export function emitAsyncapiRegistry(doc: Json, channels: ChannelFact[]): string {
+export function emitAsyncapiRegistry(doc: Json, allChannels: ChannelFact[], messages: AsyncMessageFact[]): string {
+  // Destinations only: the channel of the connection's own frames (address null) has no address to fill or match.
+  const channels = allChannels.filter((c): c is ChannelFact & { address: string } => c.address !== null);
+  const frames = Object.fromEntries(stompCommands.map((command) => [command, messages.filter((m) => m.stompCommand === command).map((m) => m.name)]));
   const payloadOf = (message: string): string => {
     const ref = resolveRef(doc, doc.components.messages[message]).payload.$ref as string;
     return `AsyncSchemas[${JSON.stringify(ref.replace('#/components/schemas/', ''))}]`;
@@ -22,6 +27,12 @@ export function emitAsyncapiRegistry(doc: Json, channels: ChannelFact[]): string
 import type { components } from './asyncapi-types.js';
 
 export type AsyncSchemas = components['schemas'];
+
+/** \`info.version\` of asyncapi.yaml (CONNECTED's \`server\` header quotes its major.minor). */
+export const asyncapiVersion = ${JSON.stringify(String(doc.info?.version))};
+
+/** The messages of asyncapi.yaml each STOMP command carries (their \`x-stomp-command\`). */
+export const stompFrameMessages = ${JSON.stringify(frames, null, 2)} as const;
 
 export const channels = ${JSON.stringify(registry, null, 2)} as const;
 

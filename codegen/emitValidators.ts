@@ -69,8 +69,13 @@ function standalone(ajv: Ajv2020, exports: Record<string, string>, file: string,
 
 export interface AsyncMessageFact {
   name: string;
-  payload: Json;
-  examples: { name: string; payload: Json }[];
+  /** `x-stomp-command`: the STOMP frame that carries the message (null outside STOMP) */
+  stompCommand: string | null;
+  /** the payload's $ref; null for a frame without a body */
+  payload: Json | null;
+  /** the header schema's $ref; null when the message declares no headers */
+  headers: Json | null;
+  examples: { name: string; payload: Json; headers: Json }[];
 }
 
 /** `{ path, query }` of one operation as one object schema, refs rebased onto the openapi root. */
@@ -147,9 +152,16 @@ export function emitValidators(openapi: Json, operations: OperationFact[], async
     }
   }
   for (const message of messages) {
-    const id = `urn:message:${message.name}`;
-    contracts.addSchema({ $id: id, ...rebaseRefs(message.payload, ASYNCAPI) });
-    contractExports[validatorName('message', message.name)] = id;
+    if (message.payload) {
+      const id = `urn:message:${message.name}`;
+      contracts.addSchema({ $id: id, ...rebaseRefs(message.payload, ASYNCAPI) });
+      contractExports[validatorName('message', message.name)] = id;
+    }
+    if (message.headers) {
+      const id = `urn:message-headers:${message.name}`;
+      contracts.addSchema({ $id: id, ...rebaseRefs(message.headers, ASYNCAPI) });
+      contractExports[validatorName('message', message.name, 'headers')] = id;
+    }
   }
   for (const [prefix, base, doc] of [['openapi', OPENAPI, openapi], ['asyncapi', ASYNCAPI, asyncapi]] as const) {
     for (const name of Object.keys(doc.components?.schemas ?? {})) {
@@ -198,9 +210,14 @@ ${operations
   .join('\n')}
 };
 
-/** STOMP message payload validators by message name (asyncapi.yaml). */
+/** STOMP message payload validators by message name (asyncapi.yaml); frames without a body have none. */
 export const messageValidators = {
-${messages.map((m) => `  ${propertyKey(m.name)}: contracts.${validatorName('message', m.name)},`).join('\n')}
+${messages.filter((m) => m.payload).map((m) => `  ${propertyKey(m.name)}: contracts.${validatorName('message', m.name)},`).join('\n')}
+} as const satisfies Record<string, ValidateFunction>;
+
+/** STOMP frame header validators by message name (asyncapi.yaml): the headers of the frame that carries the message. */
+export const messageHeaderValidators = {
+${messages.filter((m) => m.headers).map((m) => `  ${propertyKey(m.name)}: contracts.${validatorName('message', m.name, 'headers')},`).join('\n')}
 } as const satisfies Record<string, ValidateFunction>;
 
 /** Every named schema of both documents, e.g. for checking examples. */

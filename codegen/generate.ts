@@ -4,6 +4,7 @@ import YAML from 'yaml';
 import { bundle, readYaml } from './bundle.js';
 import { readChannels, readMessages } from './asyncapiModel.js';
 import { readErrorCodes } from './errorCodeModel.js';
+import { checkErrorFrameCodes } from './errorFrameCodes.js';
 import { emitAsyncapiRegistry } from './emitAsyncapiRegistry.js';
 import { emitErrorCodes } from './emitErrorCodes.js';
 import { emitOperationTypes } from './emitOperationTypes.js';
@@ -12,7 +13,7 @@ import { emitAsyncapiTypes, emitOpenapiTypes } from './emitTypes.js';
 import { emitValidators } from './emitValidators.js';
 import { GENERATED_HEADER } from './naming.js';
 import { readOperations } from './openapiModel.js';
-import { asyncapiPath, openapiPath } from './specFiles.js';
+import { asyncapiPath, internalEventsPath, openapiPath } from './specFiles.js';
 
 export interface Generated {
   files: Record<string, string>;
@@ -25,13 +26,18 @@ export async function generate(): Promise<Generated> {
   const operations = readOperations(openapi);
   const messages = readMessages(asyncapi);
   const channels = readChannels(asyncapi);
+  const errorCodes = readErrorCodes(openapi);
+  checkErrorFrameCodes(asyncapi, messages, errorCodes);
+  // Events the service sends itself: types only (the worker and the HTTP side share them), never published.
+  const internalEvents = bundle(internalEventsPath);
   const files: Record<string, string> = {
     'openapi.ts': await emitOpenapiTypes(openapi),
     'asyncapi-types.ts': await emitAsyncapiTypes(asyncapi),
+    'internal-events-types.ts': await emitAsyncapiTypes(internalEvents),
     'operations.ts': emitOperationTypes(openapi, operations),
     'routes.ts': emitRouteTable(operations),
-    'errorCodes.ts': emitErrorCodes(readErrorCodes(openapi)),
-    'asyncapi.ts': emitAsyncapiRegistry(asyncapi, channels),
+    'errorCodes.ts': emitErrorCodes(errorCodes),
+    'asyncapi.ts': emitAsyncapiRegistry(asyncapi, channels, messages),
     // Self-contained copy of asyncapi.yaml (cross-file refs inlined): served at /asyncapi.yaml and
     // the input of any AsyncAPI tool that cannot follow relative refs.
     'asyncapi.bundled.yaml': `# ${GENERATED_HEADER.slice(3)}${YAML.stringify(asyncapi, { lineWidth: 0, aliasDuplicateObjects: false })}`,

@@ -1,23 +1,24 @@
-// `npm run lint:spec`: Spectral (spectral:oas, spectral:asyncapi, OWASP; see .spectral.yaml) on both
-// specs, failing on any warning, then the official AsyncAPI parser's validation of asyncapi.yaml
-// and of its bundled copy. Exit code 0 only when both are clean.
+// `npm run lint:spec`: Spectral (spectral:oas, spectral:asyncapi, OWASP; see .spectral.yaml) on the
+// specs (the internal events document included), failing on any warning, then the official AsyncAPI
+// parser's validation of asyncapi.yaml, of its bundled copy and of the internal events document.
+// Exit code 0 only when all are clean.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fromFile, Parser } from '@asyncapi/parser';
-import { asyncapiPath, generatedDir, openapiPath, repoRoot } from './specFiles.js';
+import { asyncapiPath, generatedDir, internalEventsPath, openapiPath, repoRoot } from './specFiles.js';
 
 const severityNames = ['error', 'warning', 'info', 'hint'];
 let failed = false;
 
 const spectral = spawnSync(
   path.join(repoRoot, 'node_modules', '.bin', 'spectral'),
-  ['lint', openapiPath, asyncapiPath, '--ruleset', path.join(repoRoot, '.spectral.yaml'), '--fail-severity', 'warn'],
+  ['lint', openapiPath, asyncapiPath, internalEventsPath, '--ruleset', path.join(repoRoot, '.spectral.yaml'), '--fail-severity', 'warn'],
   { stdio: 'inherit', cwd: repoRoot },
 );
 if (spectral.status !== 0) failed = true;
 
 const parser = new Parser();
-for (const file of [asyncapiPath, path.join(generatedDir, 'asyncapi.bundled.yaml')]) {
+for (const file of [asyncapiPath, path.join(generatedDir, 'asyncapi.bundled.yaml'), internalEventsPath]) {
   const { document, diagnostics } = await fromFile(parser, file).parse();
   const problems = diagnostics.filter((d) => d.severity <= 1);
   for (const d of diagnostics) {

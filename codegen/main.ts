@@ -1,4 +1,4 @@
-// `npm run codegen`: specs/openapi.yaml + specs/asyncapi.yaml -> generated/. Deterministic: the
+// `npm run codegen`: specs/openapi.yaml + specs/asyncapi.yaml (+ specs/internal/) -> generated/. Deterministic: the
 // same specs always produce byte-identical files.
 import { generate } from './generate.js';
 import { generatedDir } from './specFiles.js';

@@ -7,3 +7,5 @@ export const specsDir = path.join(repoRoot, 'specs');
 export const generatedDir = path.join(repoRoot, 'generated');
 export const openapiPath = path.join(specsDir, 'openapi.yaml');
 export const asyncapiPath = path.join(specsDir, 'asyncapi.yaml');
+/** not published: events the service sends itself (see its info.description) */
+export const internalEventsPath = path.join(specsDir, 'internal', 'events.asyncapi.yaml');

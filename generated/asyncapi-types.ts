@@ -3,7 +3,7 @@ export type paths = Record<string, never>;
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description Headers of a STOMP MESSAGE frame sent by the server. */
+        /** @description Headers of a STOMP MESSAGE frame sent by the server (every one it sends). */
         StompMessageHeaders: {
             /**
              * @description Always `application/json`.
@@ -16,8 +16,8 @@ export interface components {
             subscription: string;
             /** @description The subscribed destination, e.g. `/user/sub/chat/42`. */
             destination: string;
-            /** @description Length of the body in bytes (STOMP framing). */
-            "content-length"?: string;
+            /** @description Length of the JSON body in UTF-8 bytes (STOMP framing). */
+            "content-length": string;
         };
         /** @description Headers of the client's STOMP SEND frame. */
         StompSendHeaders: {
@@ -36,6 +36,146 @@ export interface components {
             /** @description Asks for a RECEIPT frame once the message has been accepted. */
             receipt?: string;
         };
+        /**
+         * @description Headers of the client's CONNECT (or STOMP) frame that the server reads; it ignores any
+         *     other. `Authorization` may be left out only when the WebSocket upgrade request carried the
+         *     token (security scheme `bearerAuth`).
+         */
+        StompConnectHeaders: {
+            /**
+             * @description The STOMP versions the client speaks, comma-separated (stompjs: `1.2,1.1,1.0`). The
+             *     server picks the highest of `1.2`, `1.1`, `1.0` offered; none of them → `ERROR` `WS102`.
+             *     Absent means `1.0` (STOMP 1.0 had no such header).
+             * @example 1.2,1.1,1.0
+             */
+            "accept-version"?: string;
+            /**
+             * @description The virtual host (STOMP 1.2 asks clients to send it); the server ignores it.
+             * @example localhost
+             */
+            host?: string;
+            /**
+             * @description `cx,cy`: the client can send a heart-beat every `cx` ms and wants one every `cy` ms
+             *     (`0` = none). Each side sends at the larger of its own and the peer's wish; absent
+             *     means `0,0`.
+             * @example 10000,10000
+             */
+            "heart-beat"?: string;
+            /**
+             * @description `Bearer <accessToken>`: the access token of `devLogin` / `reissueToken`.
+             * @example Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI3IiwidHlwIjoiYWNjZXNzIn0.c2lnbmF0dXJl
+             */
+            Authorization?: string;
+        };
+        /** @description Headers of the CONNECTED frame (every one the server sends). */
+        StompConnectedHeaders: {
+            /**
+             * @description The STOMP version of this connection (the highest both sides speak).
+             * @enum {string}
+             */
+            version: "1.2" | "1.1" | "1.0";
+            /**
+             * @description `sx,sy`: the server's heart-beat proposal, `STOMP_HEARTBEAT_MS` both ways (`10000,10000`
+             *     by default; `0,0` when the operator turned heart-beats off).
+             * @example 10000,10000
+             */
+            "heart-beat": string;
+            /**
+             * @description The id of the member the token belongs to (`MemberResponse.id`), as decimal text.
+             * @example 7
+             */
+            "user-name": string;
+            /**
+             * @description `trip-itinerary/<major>.<minor>`: the service and the major and minor version of the
+             *     AsyncAPI document it implements (`info.version` of this document), e.g.
+             *     `trip-itinerary/2.0`.
+             * @example trip-itinerary/2.0
+             */
+            server: string;
+        };
+        /** @description Headers of the client's SUBSCRIBE frame that the server reads; it ignores any other (`ack` included). */
+        StompSubscribeHeaders: {
+            /**
+             * @description Unique among the connection's live subscriptions; MESSAGE frames quote it in `subscription`.
+             * @example sub-0
+             */
+            id: string;
+            /**
+             * @description An address of the channels `chatStream`, `scheduleUpdates` or `errors` with one of the
+             *     caller's ids; anything else → `ERROR` `WS004`.
+             * @example /user/sub/schedule/42
+             */
+            destination: string;
+            /**
+             * @description Asks for a RECEIPT once the subscription is live; wait for it before starting a generation.
+             * @example r-1
+             */
+            receipt?: string;
+        };
+        /** @description Headers of the client's UNSUBSCRIBE frame that the server reads; it ignores any other. */
+        StompUnsubscribeHeaders: {
+            /**
+             * @description The `id` of a live subscription of this connection (else `ERROR` `WS102`).
+             * @example sub-0
+             */
+            id: string;
+            /**
+             * @description Asks for a RECEIPT once the subscription has ended.
+             * @example r-9
+             */
+            receipt?: string;
+        };
+        /** @description Headers of the client's DISCONNECT frame that the server reads; it ignores any other. */
+        StompDisconnectHeaders: {
+            /**
+             * @description Asks for a RECEIPT before the server closes the WebSocket.
+             * @example r-10
+             */
+            receipt?: string;
+        };
+        /** @description Headers of the RECEIPT frame (every one the server sends). */
+        StompReceiptHeaders: {
+            /**
+             * @description The `receipt` header of the client frame this answers.
+             * @example r-1
+             */
+            "receipt-id": string;
+        };
+        /** @description Headers of the ERROR frame (every one the server sends). */
+        StompErrorHeaders: {
+            /**
+             * @description Why the connection is closed: one of the codes of `ErrorCode` (openapi.yaml) whose
+             *     `x-stomp` lists `error-frame`. Those are the `WS` codes, so the code list is referenced
+             *     here and narrowed by `pattern`, not written twice (codegen checks that the two agree).
+             * @example WS001
+             */
+            "error-code": string & components["schemas"]["ErrorCode"];
+            /**
+             * @description What went wrong, for people; do not parse it (the code says what happened).
+             * @example The access token is invalid.
+             */
+            message: string;
+            /**
+             * @description The body is the `message` text.
+             * @enum {string}
+             */
+            "content-type": "text/plain";
+            /**
+             * @description Length of the body in UTF-8 bytes (STOMP framing).
+             * @example 28
+             */
+            "content-length": string;
+            /**
+             * @description The `receipt` header of the client frame that caused the error, when it had one.
+             * @example r-1
+             */
+            "receipt-id"?: string;
+        };
+        /**
+         * @description The body of an ERROR frame, the same text as its `message` header.
+         * @example The access token is invalid.
+         */
+        StompErrorBody: string;
         /**
          * @description One message of the chat stream: a text (`CHAT`, see ChatTextMessage) or an event of the
          *     plan (`COMPLETED`, `CANCELLED`, `UPDATED`, see ChatEventMessage); `messageStreamType`
@@ -113,13 +253,6 @@ export interface components {
             message?: string;
             /** @description Reserved; an error code as in `ErrorResponse.code`. */
             errorCode?: string;
-        };
-        /** @description Generate the days of trip plan `tripPlanId` of member `memberId` from `request`. */
-        TripPlanGenerationRequestedEvent: {
-            chatRoomId: components["schemas"]["Id"];
-            tripPlanId: components["schemas"]["Id"];
-            memberId: components["schemas"]["Id"];
-            request: components["schemas"]["TripPlanCreateRequest"];
         };
         /** @description One day of the itinerary; also the payload of schedule messages on STOMP. */
         DailyPlanResponse: {
@@ -261,24 +394,6 @@ export interface components {
          * @enum {string}
          */
         Transportation: "NONE" | "WALKING" | "PUBLIC_TRANSIT" | "CAR";
-        TripPlanCreateRequest: {
-            themes: components["schemas"]["PlaceThemeType"][];
-            startDate: components["schemas"]["LocalDate"];
-            /**
-             * Format: int32
-             * @description Number of days.
-             */
-            duration: number;
-            /**
-             * @description Region name in Korean or English, e.g. `Busan` or `부산`: one of the regions of
-             *     `listRegions` (its name or an alias), else `400 TRIP107`.
-             */
-            region: string;
-            /** Format: int32 */
-            peopleCount: number;
-            /** @default PUBLIC_TRANSIT */
-            transportation: components["schemas"]["Transportation"];
-        };
     };
     responses: never;
     parameters: never;

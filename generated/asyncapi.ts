@@ -4,6 +4,42 @@ import type { components } from './asyncapi-types.js';
 
 export type AsyncSchemas = components['schemas'];
 
+/** `info.version` of asyncapi.yaml (CONNECTED's `server` header quotes its major.minor). */
+export const asyncapiVersion = "2.0.0";
+
+/** The messages of asyncapi.yaml each STOMP command carries (their `x-stomp-command`). */
+export const stompFrameMessages = {
+  "CONNECT": [
+    "StompConnect"
+  ],
+  "CONNECTED": [
+    "StompConnected"
+  ],
+  "SUBSCRIBE": [
+    "StompSubscribe"
+  ],
+  "UNSUBSCRIBE": [
+    "StompUnsubscribe"
+  ],
+  "SEND": [
+    "ChatMessageRequest"
+  ],
+  "MESSAGE": [
+    "ChatStreamDto",
+    "TripPlanProgressMessage",
+    "ErrorResponse"
+  ],
+  "RECEIPT": [
+    "StompReceipt"
+  ],
+  "ERROR": [
+    "StompError"
+  ],
+  "DISCONNECT": [
+    "StompDisconnect"
+  ]
+} as const;
+
 export const channels = {
   "chatStream": {
     "address": "/user/sub/chat/{chatRoomId}",
@@ -88,23 +124,6 @@ export const channels = {
     "messages": [
       "ChatMessageRequest"
     ]
-  },
-  "tripPlanGenerationRequested": {
-    "address": "trip-plan.generation-requested",
-    "parameters": [],
-    "parameterPatterns": {},
-    "actions": [
-      "send"
-    ],
-    "operationIds": [
-      "publishTripPlanGenerationRequested"
-    ],
-    "servers": [
-      "internal"
-    ],
-    "messages": [
-      "TripPlanGenerationRequestedEvent"
-    ]
   }
 } as const;
 
@@ -115,7 +134,6 @@ export interface ChannelPayloads {
   scheduleUpdates: AsyncSchemas["TripPlanProgressMessage"];
   errors: AsyncSchemas["ErrorResponse"];
   chatMessages: AsyncSchemas["ChatMessageRequest"];
-  tripPlanGenerationRequested: AsyncSchemas["TripPlanGenerationRequestedEvent"];
 }
 /** The message names of each channel, as in components.messages. */
 export interface ChannelMessages {
@@ -123,7 +141,6 @@ export interface ChannelMessages {
   scheduleUpdates: "TripPlanProgressMessage";
   errors: "ErrorResponse";
   chatMessages: "ChatMessageRequest";
-  tripPlanGenerationRequested: "TripPlanGenerationRequestedEvent";
 }
 export type ChannelParameters<C extends ChannelName> = { [P in (typeof channels)[C]['parameters'][number]]: string | number };
 
@@ -139,7 +156,6 @@ const matchers: { name: ChannelName; pattern: RegExp }[] = [
   { name: "scheduleUpdates", pattern: new RegExp("^/user/sub/schedule/((?:[1-9][0-9]{0,15}))$") },
   { name: "errors", pattern: new RegExp("^/user/sub/errors/((?:[1-9][0-9]{0,15}))$") },
   { name: "chatMessages", pattern: new RegExp("^/pub/chat/((?:[1-9][0-9]{0,15}))/message$") },
-  { name: "tripPlanGenerationRequested", pattern: new RegExp("^trip-plan\\.generation-requested$") },
 ];
 
 /**

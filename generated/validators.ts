@@ -54,13 +54,28 @@ export const operationValidators: Readonly<Record<OperationId, OperationValidato
   getAsyncApiDocs: { params: params.getAsyncApiDocs_params, body: null, sizeGuards: { params: guards.getAsyncApiDocs_params_size_guard, body: null }, responses: { 200: contracts.getAsyncApiDocs_response_200, 429: contracts.openapi_schema_ErrorEnvelope, 500: contracts.openapi_schema_ErrorEnvelope } },
 };
 
-/** STOMP message payload validators by message name (asyncapi.yaml). */
+/** STOMP message payload validators by message name (asyncapi.yaml); frames without a body have none. */
 export const messageValidators = {
   ChatStreamDto: contracts.message_ChatStreamDto,
   TripPlanProgressMessage: contracts.message_TripPlanProgressMessage,
   ErrorResponse: contracts.message_ErrorResponse,
   ChatMessageRequest: contracts.message_ChatMessageRequest,
-  TripPlanGenerationRequestedEvent: contracts.message_TripPlanGenerationRequestedEvent,
+  StompError: contracts.message_StompError,
+} as const satisfies Record<string, ValidateFunction>;
+
+/** STOMP frame header validators by message name (asyncapi.yaml): the headers of the frame that carries the message. */
+export const messageHeaderValidators = {
+  ChatStreamDto: contracts.message_ChatStreamDto_headers,
+  TripPlanProgressMessage: contracts.message_TripPlanProgressMessage_headers,
+  ErrorResponse: contracts.message_ErrorResponse_headers,
+  ChatMessageRequest: contracts.message_ChatMessageRequest_headers,
+  StompConnect: contracts.message_StompConnect_headers,
+  StompConnected: contracts.message_StompConnected_headers,
+  StompSubscribe: contracts.message_StompSubscribe_headers,
+  StompUnsubscribe: contracts.message_StompUnsubscribe_headers,
+  StompReceipt: contracts.message_StompReceipt_headers,
+  StompError: contracts.message_StompError_headers,
+  StompDisconnect: contracts.message_StompDisconnect_headers,
 } as const satisfies Record<string, ValidateFunction>;
 
 /** Every named schema of both documents, e.g. for checking examples. */
@@ -130,6 +145,14 @@ export const schemaValidators = {
   asyncapi: {
     StompMessageHeaders: contracts.asyncapi_schema_StompMessageHeaders,
     StompSendHeaders: contracts.asyncapi_schema_StompSendHeaders,
+    StompConnectHeaders: contracts.asyncapi_schema_StompConnectHeaders,
+    StompConnectedHeaders: contracts.asyncapi_schema_StompConnectedHeaders,
+    StompSubscribeHeaders: contracts.asyncapi_schema_StompSubscribeHeaders,
+    StompUnsubscribeHeaders: contracts.asyncapi_schema_StompUnsubscribeHeaders,
+    StompDisconnectHeaders: contracts.asyncapi_schema_StompDisconnectHeaders,
+    StompReceiptHeaders: contracts.asyncapi_schema_StompReceiptHeaders,
+    StompErrorHeaders: contracts.asyncapi_schema_StompErrorHeaders,
+    StompErrorBody: contracts.asyncapi_schema_StompErrorBody,
     ChatStreamDto: contracts.asyncapi_schema_ChatStreamDto,
     ChatTextMessage: contracts.asyncapi_schema_ChatTextMessage,
     ChatEventMessage: contracts.asyncapi_schema_ChatEventMessage,
@@ -137,7 +160,6 @@ export const schemaValidators = {
     TripPlanProgressMessage: contracts.asyncapi_schema_TripPlanProgressMessage,
     TripPlanDayMessage: contracts.asyncapi_schema_TripPlanDayMessage,
     TripPlanUpdateStartedMessage: contracts.asyncapi_schema_TripPlanUpdateStartedMessage,
-    TripPlanGenerationRequestedEvent: contracts.asyncapi_schema_TripPlanGenerationRequestedEvent,
     DailyPlanResponse: contracts.asyncapi_schema_DailyPlanResponse,
     ErrorCode: contracts.asyncapi_schema_ErrorCode,
     ErrorResponse: contracts.asyncapi_schema_ErrorResponse,
@@ -151,6 +173,5 @@ export const schemaValidators = {
     ScheduledPlaceResponse: contracts.asyncapi_schema_ScheduledPlaceResponse,
     TimeOfDay: contracts.asyncapi_schema_TimeOfDay,
     Transportation: contracts.asyncapi_schema_Transportation,
-    TripPlanCreateRequest: contracts.asyncapi_schema_TripPlanCreateRequest,
   },
 } as const satisfies Record<string, Record<string, ValidateFunction>>;

@@ -1,29 +1,38 @@
-// `npm run mock`: a mock of the whole HTTP API (specs/openapi.yaml) answering from the spec's
-// examples, for client teams who build against the contract without running the service. Listens on
-// MOCK_PORT (default 4010); `Prefer: code=404` / `Prefer: example=<name>` pick other documented
-// responses, as with Prism.
+// `npm run mock`: a mock of both contracts for client teams who build against them without running
+// the service. HTTP answers every operation of specs/openapi.yaml from its examples after checking
+// the request as the service does; STOMP at /ws-stomp follows asyncapi.yaml's rules and streams its
+// example messages after a start. Listens on MOCK_PORT (default 4010); `Prefer: code=404` /
+// `Prefer: example=<name>` pick other documented responses, as with Prism.
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
-import { Hono } from 'hono';
-import { cors } from 'hono/cors';
-import type { OpenAPIBackend } from 'openapi-backend';
-import { createMockBackend } from './mock/mockBackend.js';
+import { createMock, type Mock } from './mock/createMock.js';
 
-const defaultSpec = fileURLToPath(new URL('../specs/openapi.yaml', import.meta.url));
+export interface RunningMock {
+  mock: Mock;
+  url: string;
+  close(): Promise<void>;
+}
 
-export async function createMockApp(api?: OpenAPIBackend): Promise<Hono> {
-  const backend = api ?? (await createMockBackend(defaultSpec));
-  const app = new Hono();
-  // Browser clients on another origin call the mock directly, as they would the service.
-  app.use('*', cors({ origin: '*', exposeHeaders: ['Location', 'Allow', 'Retry-After'], maxAge: 600 }));
-  app.all('*', async (c) => {
-    const url = new URL(c.req.url);
-    const body = c.req.method === 'GET' || c.req.method === 'HEAD' ? undefined : await c.req.text();
-    const response: unknown = await backend.handleRequest({ method: c.req.method, path: url.pathname, query: url.search.slice(1), headers: c.req.header(), body }, c);
-    return response as Response;
+export function startMockServer(port: number, hostname = '127.0.0.1', env: NodeJS.ProcessEnv = process.env): Promise<RunningMock> {
+  const mock = createMock(env);
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch: mock.hono.fetch, port, hostname, websocket: { server: mock.stomp.server } }, (info: AddressInfo) => {
+      resolve({
+        mock,
+        url: `http://${hostname === '0.0.0.0' ? 'localhost' : hostname}:${info.port}`,
+        close: () =>
+          new Promise<void>((done) => {
+            mock.close();
+            server.close(() => done());
+            // Idle keep-alive sockets would otherwise hold close() open for seconds.
+            (server as import('node:http').Server).closeAllConnections?.();
+          }),
+      });
+    });
+    server.once('error', reject);
   });
-  return app;
 }
 
 function portFromEnv(): number {
@@ -34,25 +43,18 @@ function portFromEnv(): number {
 }
 
 async function main(): Promise<void> {
-  const api = await createMockBackend(defaultSpec);
-  const app = await createMockApp(api);
-  const hostname = process.env.MOCK_HOST ?? '127.0.0.1';
-  const server = serve({ fetch: app.fetch, port: portFromEnv(), hostname }, (info) => {
-    const shown = hostname === '0.0.0.0' ? 'localhost' : hostname;
-    process.stdout.write(`mock server on http://${shown}:${info.port} serving ${api.getOperations().length} operations of ${path.relative(process.cwd(), defaultSpec)} from their examples\n`);
-  });
-  const stop = () => {
-    server.close(() => process.exit(0));
-    // Idle keep-alive sockets would otherwise hold close() open for seconds.
-    if ('closeAllConnections' in server) server.closeAllConnections();
-  };
+  const running = await startMockServer(portFromEnv(), process.env.MOCK_HOST ?? '127.0.0.1');
+  process.stdout.write(
+    `mock server: HTTP on ${running.url} (specs/openapi.yaml, answers from its examples) and STOMP on ${running.url.replace(/^http/, 'ws')}/ws-stomp (specs/asyncapi.yaml, streams its examples)\n`,
+  );
+  const stop = () => void running.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   main().catch((error: unknown) => {
-    process.stderr.write(`mock server failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.stderr.write(`mock server failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   });
 }

@@ -2,7 +2,7 @@
 // every message. What a client does on a channel (its operations' `action`, written from the
 // client's side) decides the direction: `send` is judged like a request, `receive` like a response.
 import { resolveRef } from '../openapiModel.js';
-import { collector, type Change, type Direction, type Report } from './change.js';
+import { collector, type Api, type Change, type Direction, type Report } from './change.js';
 import { diffSchema } from './schemaDiff.js';
 import { diffSchemaNames } from './schemaNamesDiff.js';
 
@@ -14,6 +14,8 @@ interface ChannelView {
   address: string;
   messages: Map<string, Json>; // channel message key -> resolved message
   actions: Set<Action>;
+  /** per message key, what clients do with it: the actions of the operations (and replies) naming it */
+  messageActions: Map<string, Set<Action>>;
 }
 
 interface OperationView {
@@ -30,13 +32,21 @@ function readChannelViews(doc: Json): Map<string, ChannelView> {
   for (const [key, raw] of Object.entries<Json>(doc.channels ?? {})) {
     const channel = resolveRef(doc, raw);
     const messages = new Map(Object.entries<Json>(channel.messages ?? {}).map(([name, m]) => [name, resolveRef(doc, m)]));
-    channels.set(key, { key, address: String(channel.address ?? ''), messages, actions: new Set() });
+    // A channel that is not a destination (address null: the STOMP connection's own frames) is keyed by name.
+    channels.set(key, { key, address: channel.address === null || channel.address === undefined ? `(${key})` : String(channel.address), messages, actions: new Set(), messageActions: new Map() });
   }
+  // An operation that lists no messages uses every message of its channel (AsyncAPI 3).
+  const note = (channel: ChannelView | undefined, action: Action, refs: Json[] | undefined) => {
+    if (!channel) return;
+    channel.actions.add(action);
+    const keys = refs ? refs.map((m) => String(m.$ref ?? '').split('/').pop()!) : [...channel.messages.keys()];
+    for (const key of keys) channel.messageActions.set(key, (channel.messageActions.get(key) ?? new Set()).add(action));
+  };
   for (const raw of Object.values<Json>(doc.operations ?? {})) {
     const op = resolveRef(doc, raw);
-    channels.get(channelKey(op.channel?.$ref))?.actions.add(op.action);
+    note(channels.get(channelKey(op.channel?.$ref)), op.action, op.messages);
     // A reply travels the other way: the client that sends gets the reply.
-    if (op.reply?.channel) channels.get(channelKey(op.reply.channel.$ref))?.actions.add(op.action === 'send' ? 'receive' : 'send');
+    if (op.reply?.channel) note(channels.get(channelKey(op.reply.channel.$ref)), op.action === 'send' ? 'receive' : 'send', op.reply.messages);
   }
   return channels;
 }
@@ -56,8 +66,8 @@ function headersOf(doc: Json, message: Json): Json {
   return parts.length === 0 ? undefined : { allOf: parts };
 }
 
-export function diffAsyncapi(oldDoc: Json, newDoc: Json): Change[] {
-  const { changes, report } = collector('asyncapi');
+export function diffAsyncapi(oldDoc: Json, newDoc: Json, api: Api = 'asyncapi'): Change[] {
+  const { changes, report } = collector(api);
   const oldChannels = readChannelViews(oldDoc);
   const newChannels = readChannelViews(newDoc);
   const addresses = new Map([...newChannels.values()].map((c) => [c.address, c]));
@@ -106,10 +116,17 @@ function diffChannel(oldDoc: Json, newDoc: Json, old: ChannelView, next: Channel
   const known = new Set([...old.actions, ...next.actions]);
   // A channel no operation uses has no side yet: judge it both ways, the strictest reading.
   const actions: Action[] = known.size > 0 ? [...known] : ['send', 'receive'];
+  // A message is judged in the directions operations use it in (CONNECT is sent, ERROR received on
+  // the same channel); one no operation names falls back to the channel's.
+  const usedIn = (name: string, action: Action): boolean => {
+    const own = new Set([...(old.messageActions.get(name) ?? []), ...(next.messageActions.get(name) ?? [])]);
+    return own.size === 0 || own.has(action);
+  };
   for (const action of actions) {
     const where = `channel ${next.key} ${next.address} ${action}`;
     const direction = directionOf(action);
     for (const [name, message] of old.messages) {
+      if (!usedIn(name, action)) continue;
       const replacement = next.messages.get(name);
       if (!replacement) {
         const why = action === 'send' ? 'clients sending it are rejected' : 'clients handling it never get it';
@@ -125,7 +142,7 @@ function diffChannel(oldDoc: Json, newDoc: Json, old: ChannelView, next: Channel
       if (oldHeaders || newHeaders) diffSchema(context('headers'), oldHeaders ?? {}, newHeaders ?? {});
     }
     for (const name of next.messages.keys()) {
-      if (old.messages.has(name)) continue;
+      if (old.messages.has(name) || !usedIn(name, action)) continue;
       const note = action === 'send' ? 'clients may send it' : 'clients must ignore message types they do not know';
       report('non-breaking', 'message-added', `${where} ${name}`, `new message; ${note}`);
     }

@@ -1,7 +1,8 @@
 // One finding of a comparison. `location` names what a client touches (operation, status and field,
 // or channel, message and field), so a reader finds it without knowing how the YAML is factored.
 export type Severity = 'breaking' | 'non-breaking';
-export type Api = 'openapi' | 'asyncapi';
+/** which document: the two published ones, or specs/internal/events.asyncapi.yaml */
+export type Api = 'openapi' | 'asyncapi' | 'internal-events';
 
 // Who produces the data decides what hurts: clients produce requests (and STOMP sends), so
 // narrowing what is accepted breaks them; clients consume responses (and STOMP receives), so

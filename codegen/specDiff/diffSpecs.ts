@@ -34,17 +34,22 @@ function result(api: Api, file: string, oldDoc: unknown, newDoc: unknown, change
   };
 }
 
-function asyncapiChanges(old: Specs, current: Specs): Change[] {
-  if (old.asyncapi && current.asyncapi) return diffAsyncapi(old.asyncapi, current.asyncapi);
-  if (old.asyncapi) return [{ api: 'asyncapi', severity: 'breaking', rule: 'document-removed', location: 'specs/asyncapi.yaml', reason: 'the AsyncAPI document was deleted' }];
-  if (current.asyncapi) return [{ api: 'asyncapi', severity: 'non-breaking', rule: 'document-added', location: 'specs/asyncapi.yaml', reason: 'new AsyncAPI document; everything in it is new' }];
+function asyncapiChanges(api: Api, file: string, oldDoc: unknown, newDoc: unknown): Change[] {
+  if (oldDoc && newDoc) return diffAsyncapi(oldDoc, newDoc, api);
+  if (oldDoc) return [{ api, severity: 'breaking', rule: 'document-removed', location: file, reason: 'the AsyncAPI document was deleted' }];
+  if (newDoc) return [{ api, severity: 'non-breaking', rule: 'document-added', location: file, reason: 'new AsyncAPI document; everything in it is new' }];
   return [];
 }
 
 export function diffSpecs(old: Specs, current: Specs): SpecDiff {
   const documents = [
     result('openapi', 'specs/openapi.yaml', old.openapi, current.openapi, diffOpenapi(old.openapi, current.openapi)),
-    result('asyncapi', 'specs/asyncapi.yaml', old.asyncapi, current.asyncapi, asyncapiChanges(old, current)),
+    result('asyncapi', 'specs/asyncapi.yaml', old.asyncapi, current.asyncapi, asyncapiChanges('asyncapi', 'specs/asyncapi.yaml', old.asyncapi, current.asyncapi)),
   ];
+  // The internal events document is compared like the others once it exists on either side.
+  if (old.internalEvents || current.internalEvents) {
+    const file = 'specs/internal/events.asyncapi.yaml';
+    documents.push(result('internal-events', file, old.internalEvents, current.internalEvents, asyncapiChanges('internal-events', file, old.internalEvents, current.internalEvents)));
+  }
   return { changes: documents.flatMap((d) => d.changes), documents };
 }

@@ -1,7 +1,7 @@
-// Both specs as the checker compares them: openapi.yaml parsed, asyncapi.yaml bundled against the
-// openapi.yaml next to it. For a git ref both files are written to one temp dir first, so the
-// asyncapi of that ref resolves its cross-file refs against the openapi.yaml of the same ref, never
-// the working tree's.
+// The specs as the checker compares them: openapi.yaml parsed, asyncapi.yaml and
+// internal/events.asyncapi.yaml bundled against the openapi.yaml of the same tree. For a git ref the
+// files are written to one temp dir first, so the AsyncAPI documents of that ref resolve their
+// cross-file refs against the openapi.yaml of the same ref, never the working tree's.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,11 +13,15 @@ type Json = any;
 export interface Specs {
   openapi: Json;
   asyncapi: Json | null; // null: no asyncapi.yaml (it came later than openapi.yaml)
+  /** internal/events.asyncapi.yaml; null or absent where it did not exist yet (its channel was in asyncapi.yaml) */
+  internalEvents?: Json | null;
 }
 
+export const internalEventsFile = path.join('internal', 'events.asyncapi.yaml');
+
 export function loadSpecsFromDir(dir: string): Specs {
-  const asyncapiFile = path.join(dir, 'asyncapi.yaml');
-  return { openapi: readYaml(path.join(dir, 'openapi.yaml')), asyncapi: fs.existsSync(asyncapiFile) ? bundle(asyncapiFile) : null };
+  const bundled = (file: string) => (fs.existsSync(path.join(dir, file)) ? bundle(path.join(dir, file)) : null);
+  return { openapi: readYaml(path.join(dir, 'openapi.yaml')), asyncapi: bundled('asyncapi.yaml'), internalEvents: bundled(internalEventsFile) };
 }
 
 function git(root: string, args: string[]): { ok: boolean; stdout: string; stderr: string } {
@@ -37,10 +41,15 @@ export function loadSpecsAtRef(root: string, ref: string): Specs | null {
   const openapi = show('openapi.yaml');
   if (openapi === null) return null;
   const asyncapi = show('asyncapi.yaml');
+  const internalEvents = show(internalEventsFile.split(path.sep).join('/'));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spec-diff-'));
   try {
     fs.writeFileSync(path.join(dir, 'openapi.yaml'), openapi);
     if (asyncapi !== null) fs.writeFileSync(path.join(dir, 'asyncapi.yaml'), asyncapi);
+    if (internalEvents !== null) {
+      fs.mkdirSync(path.join(dir, 'internal'));
+      fs.writeFileSync(path.join(dir, internalEventsFile), internalEvents);
+    }
     return loadSpecsFromDir(dir);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

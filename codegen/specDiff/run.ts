@@ -8,10 +8,11 @@ import { formatDiff, verdict } from './report.js';
 
 export const usage = `Usage: npm run spec:diff -- <git-ref> [--fail-on-breaking]
 
-Compares specs/openapi.yaml and specs/asyncapi.yaml at <git-ref> (asyncapi bundled against the
-openapi.yaml of that same ref) with the working tree, and prints every change as BREAKING or
-non-breaking with its location and reason. Requests and STOMP sends break when they accept less;
-responses and STOMP receives break when they may carry more or lose fields.
+Compares specs/openapi.yaml, specs/asyncapi.yaml and specs/internal/events.asyncapi.yaml at
+<git-ref> (the AsyncAPI documents bundled against the openapi.yaml of that same ref) with the
+working tree, and prints every change as BREAKING or non-breaking with its location and reason.
+Requests and STOMP sends break when they accept less; responses and STOMP receives break when they
+may carry more or lose fields.
 
 Exit codes:
   0  no breaking change; or breaking changes in a document whose info.version major went up

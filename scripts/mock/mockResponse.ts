@@ -1,10 +1,17 @@
-// Answers one matched operation from the spec: the lowest documented 2xx with its first example,
-// unless the client's `Prefer` header asks for another documented status or named example. The body
-// comes from openapi-backend's mockResponseForOperation; status, content type and required headers
-// (e.g. `Location` on a 201) come from the same response object of the spec.
-import type { Operation, OpenAPIBackend } from 'openapi-backend';
+// Answers one valid request from the spec: the lowest documented 2xx with its first example, unless
+// the client's `Prefer` header asks for another documented status or named example (as Prism does).
+// Every header the chosen response declares is sent with its example value (X-Request-Id and
+// RateLimit-* are then overwritten by the middlewares with real ones) and `Location` is a real path.
 import type { MockPreference } from './preferHeader.js';
-import { mediaOf, requiredHeaderExamples, responsesOf, type SpecResponse } from './specResponses.js';
+import { createdLocation, type DocumentedResponse, type OperationAnswers } from './specAnswers.js';
+
+export interface MockAnswer {
+  status: number;
+  /** null: no body */
+  contentType: string | null;
+  body: unknown;
+  headers: Record<string, string>;
+}
 
 const isJson = (type: string) => type === 'application/json' || type.endsWith('+json');
 
@@ -14,7 +21,9 @@ function preferProblem(detail: string): Response {
   return new Response(JSON.stringify(body), { status: 400, headers: { 'content-type': 'application/problem+json' } });
 }
 
-function pickStatus(operationId: string, responses: Map<number, SpecResponse>, preference: MockPreference): number | Response {
+const exampleNames = (response: DocumentedResponse) => response.examples.map((e) => e.name);
+
+function pickStatus(operationId: string, responses: Map<number, DocumentedResponse>, preference: MockPreference): number | Response {
   const documented = [...responses.keys()];
   if (preference.code !== undefined) {
     if (responses.has(preference.code)) return preference.code;
@@ -23,30 +32,29 @@ function pickStatus(operationId: string, responses: Map<number, SpecResponse>, p
   const success = documented.find((status) => status >= 200 && status < 300);
   if (success === undefined) return preferProblem(`${operationId} documents no 2xx response.`);
   const { example } = preference;
-  if (example === undefined || mediaOf(responses.get(success)!)?.exampleNames.includes(example)) return success;
+  if (example === undefined || exampleNames(responses.get(success)!).includes(example)) return success;
   // `Prefer: example=expiredToken` alone: the name is enough to find the (lowest) status that has it.
-  const holder = documented.find((status) => mediaOf(responses.get(status)!)?.exampleNames.includes(example));
+  const holder = documented.find((status) => exampleNames(responses.get(status)!).includes(example));
   return holder ?? preferProblem(`${operationId} has no example named "${example}".`);
 }
 
-export function mockResponse(api: OpenAPIBackend, operation: Operation, preference: MockPreference): Response {
-  const operationId = operation.operationId!;
-  const responses = responsesOf(operation);
-  const status = pickStatus(operationId, responses, preference);
+export function mockAnswer(answers: OperationAnswers, all: Iterable<OperationAnswers>, preference: MockPreference): MockAnswer | Response {
+  const { operation, responses } = answers;
+  const status = pickStatus(operation.operationId, responses, preference);
   if (status instanceof Response) return status;
-
   const response = responses.get(status)!;
-  const headers = new Headers(requiredHeaderExamples(response));
-  const media = mediaOf(response);
-  if (!media) return new Response(null, { status, headers });
+  const headers = { ...response.headerExamples };
+  if (response.contentType === null) return { status, contentType: null, body: undefined, headers };
 
-  const { example } = preference;
-  if (example !== undefined && !media.exampleNames.includes(example)) {
-    return preferProblem(`The ${status} response of ${operationId} has no example "${example}"; it has: ${media.exampleNames.join(', ')}.`);
+  const { example: wanted } = preference;
+  const example = wanted === undefined ? response.examples[0] : response.examples.find((e) => e.name === wanted);
+  if (!example) {
+    return preferProblem(`The ${status} response of ${operation.operationId} has no example "${wanted}"; it has: ${exampleNames(response).join(', ') || 'none'}.`);
   }
-  const { mock } = api.mockResponseForOperation(operationId, { code: status, mediaType: media.type, ...(example !== undefined && { example }) });
-  const json = isJson(media.type);
-  headers.set('content-type', json ? media.type : `${media.type}; charset=utf-8`);
-  const body = json || typeof mock !== 'string' ? JSON.stringify(mock) : mock;
-  return new Response(body, { status, headers });
+  if ('Location' in headers) {
+    const location = createdLocation(all, operation, example.value);
+    if (location) headers.Location = location;
+  }
+  const contentType = isJson(response.contentType) ? response.contentType : `${response.contentType}; charset=utf-8`;
+  return { status, contentType, body: example.value, headers };
 }

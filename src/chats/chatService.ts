@@ -33,7 +33,8 @@ export interface ChatService {
 }
 
 
-function validate(body: string): ChatMessageRequest | ChatRefusal {
+/** A SEND body as a ChatMessageRequest, or the refusal the errors channel gets (asyncapi.yaml sendChatMessage). */
+export function readChatMessage(body: string): ChatMessageRequest | ChatRefusal {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
@@ -139,7 +140,7 @@ export function createChatService(deps: {
 
   return {
     receive(principal, chatRoomId, body) {
-      const request = validate(body);
+      const request = readChatMessage(body);
       if ('code' in request) return request;
       const room = findOwnChatRoom(db, principal.memberId, chatRoomId);
       if (!room) return { code: 'COMMON001', message: 'Chat room not found.' };

@@ -47,7 +47,8 @@ export function loadSpecIndex(openapiFile: string, asyncapiFile: string): SpecIn
     return validate;
   };
   const byId = new Map(operations.map((op) => [op.operationId, op]));
-  const channelEntries = Object.entries<any>((asyncapi as any).channels ?? {});
+  // Destinations only: the channel of the connection's own frames (CONNECT, RECEIPT, ...) has address null.
+  const channelEntries = Object.entries<any>((asyncapi as any).channels ?? {}).filter(([, channel]) => typeof channel.address === 'string');
   const channelList = channelEntries.map(([name, channel]) => {
     const op = Object.values<any>((asyncapi as any).operations ?? {}).find((o) => o.channel?.$ref === `#/channels/${name}`);
     return {

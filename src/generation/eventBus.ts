@@ -1,8 +1,9 @@
 // The event bus between HTTP and generation. An interface with an in-process implementation (the
 // embedded default); a distributed one must drop in without touching publishers or consumers.
-import type { AsyncSchemas } from '../../generated/asyncapi.js';
+import type { components } from '../../generated/internal-events-types.js';
 
-export type TripPlanGenerationRequestedEvent = AsyncSchemas['TripPlanGenerationRequestedEvent'];
+/** specs/internal/events.asyncapi.yaml: an internal event, not part of the published asyncapi.yaml */
+export type TripPlanGenerationRequestedEvent = components['schemas']['TripPlanGenerationRequestedEvent'];
 
 export interface DomainEvents {
   tripPlanGenerationRequested: TripPlanGenerationRequestedEvent;

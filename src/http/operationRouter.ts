@@ -37,20 +37,7 @@ async function runOperation(c: Context<HttpEnv>, route: RouteDefinition, options
   const principal = route.secured ? await services.auth.authenticate(c.req.header('authorization')) : null;
   if (route.requiredRole && principal?.role !== route.requiredRole) throw new AppError('COMMON403');
 
-  const validators = operationValidators[route.operationId];
-  const params = readParams(c, route);
-  // The size guard first: an oversized value is refused after linear work, before the full
-  // validator's uniqueItems, patterns and formats see it (openapi.yaml, info.description).
-  validate(validators.sizeGuards.params, params, '');
-  validate(validators.params, params, '');
-  let body: unknown;
-  if (route.body && validators.body) {
-    body = await readJsonBody(c, route.body.required);
-    if (body !== undefined) {
-      validate(validators.sizeGuards.body!, body, 'body');
-      validate(validators.body, body, 'body');
-    }
-  }
+  const { path, query, body } = await readValidRequest(c, route);
 
   const ctx: RequestContext = {
     services,
@@ -62,7 +49,7 @@ async function runOperation(c: Context<HttpEnv>, route: RouteDefinition, options
     origin: () => requestOrigin(c),
   };
   const handler = handlers[route.operationId] as unknown as AnyHandler;
-  const result = await handler({ path: params.path, query: params.query, body }, ctx);
+  const result = await handler({ path, query, body }, ctx);
   return sendResult(c, route, result, checker);
 }
 
@@ -77,6 +64,29 @@ function sendResult(c: Context<HttpEnv>, route: RouteDefinition, result: AnyResu
   if (contentType === null) return c.body(null, result.status as 204, headers);
   if (contentType === 'application/json') return c.json(payload, result.status as 200, headers);
   return c.body(String(payload), result.status as 200, { ...headers, 'content-type': `${contentType}; charset=utf-8` });
+}
+
+/**
+ * Path, query and body of a request, checked against the operation's generated validators (strings
+ * coerced, defaults applied): COMMON001 with every failing field, COMMON002 for a body that is not
+ * JSON. Shared with the mock server (scripts/mock), so its errors are the service's.
+ */
+export async function readValidRequest(c: Context, route: RouteDefinition): Promise<{ path: Record<string, unknown>; query: Record<string, unknown>; body: unknown }> {
+  const validators = operationValidators[route.operationId];
+  const params = readParams(c, route);
+  // The size guard first: an oversized value is refused after linear work, before the full
+  // validator's uniqueItems, patterns and formats see it (openapi.yaml, Trips tag, conventions).
+  validate(validators.sizeGuards.params, params, '');
+  validate(validators.params, params, '');
+  let body: unknown;
+  if (route.body && validators.body) {
+    body = await readJsonBody(c, route.body.required);
+    if (body !== undefined) {
+      validate(validators.sizeGuards.body!, body, 'body');
+      validate(validators.body, body, 'body');
+    }
+  }
+  return { path: params.path as Record<string, unknown>, query: params.query as Record<string, unknown>, body };
 }
 
 export function registerOperations(app: Hono<HttpEnv>, options: OperationRouterOptions): void {

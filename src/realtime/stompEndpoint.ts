@@ -80,7 +80,9 @@ export function registerStompEndpoint(
 
   app.get(
     '/ws-stomp',
-    upgradeWebSocket(() => {
+    upgradeWebSocket((c) => {
+      // Tools that apply asyncapi.yaml's http bearer scheme send the token on the upgrade request.
+      const upgrade = { authorization: c.req.header('authorization') };
       let session: StompSession | null = null;
       return {
         onOpen(_event, ws) {
@@ -91,6 +93,7 @@ export function registerStompEndpoint(
               close: (code, reason) => raw.close(code, reason),
             },
             sessionDeps,
+            upgrade,
           );
           open.set(raw, session);
           raw.once('close', () => {

@@ -2,7 +2,7 @@
 // ownership checks, SEND to the chat, receipts, and ERROR-then-close for everything the contract
 // forbids (CONTRACT.md §5, asyncapi.yaml). The transport is the WebSocket; the codec is
 // stompFrame/stompParser.
-import { channelAddress, channels, matchChannel } from '../../generated/asyncapi.js';
+import { asyncapiVersion, channelAddress, channels, matchChannel } from '../../generated/asyncapi.js';
 import type { AuthService, Principal } from '../auth/authService.js';
 import type { Config } from '../config.js';
 import type { ErrorsChannelCode, StompErrorFrameCode } from '../../generated/errorCodes.js';
@@ -23,7 +23,7 @@ export interface StompTransport {
 export type SubscribableChannel = 'chatStream' | 'scheduleUpdates' | 'errors';
 
 export interface StompSessionDeps {
-  auth: AuthService;
+  auth: Pick<AuthService, 'authenticateToken' | 'isSessionLive'>;
   broker: Broker;
   log: Logger;
   clock: () => number;
@@ -49,6 +49,8 @@ export interface StompSession {
 }
 
 const SUPPORTED_VERSIONS = ['1.2', '1.1', '1.0'];
+/** CONNECTED's `server` header: the major.minor of the asyncapi.yaml implemented (StompConnectedHeaders). */
+const SERVER_HEADER = `trip-itinerary/${asyncapiVersion.split('.').slice(0, 2).join('.')}`;
 /** `/pub/chat/` from the asyncapi.yaml address `/pub/chat/{chatRoomId}/message` */
 const chatRoomPrefix = channels.chatMessages.address.slice(0, channels.chatMessages.address.indexOf('{'));
 /** the `x-pattern` of the parameter ChatRoomId in asyncapi.yaml: canonical decimal integers only */
@@ -62,7 +64,13 @@ function idOf(text: string | undefined, pattern: RegExp): number | null {
 }
 let sessionCounter = 0;
 
-export function createStompSession(transport: StompTransport, deps: StompSessionDeps): StompSession {
+/** What the WebSocket upgrade request said that the session needs. */
+export interface UpgradeRequest {
+  /** its `Authorization` header: the token's fallback when CONNECT has none (asyncapi.yaml, bearerAuth) */
+  authorization?: string;
+}
+
+export function createStompSession(transport: StompTransport, deps: StompSessionDeps, upgrade: UpgradeRequest = {}): StompSession {
   const sessionId = (++sessionCounter).toString(36);
   const parser = createStompParser({ maxFrameBytes: deps.settings.maxFrameBytes, escapeHeaders: true });
   const subscriptions = new Map<string, { destination: string; end: () => void }>();
@@ -112,7 +120,8 @@ export function createStompSession(transport: StompTransport, deps: StompSession
     if (!chosen) return fail('WS102', `Supported STOMP versions are ${SUPPORTED_VERSIONS.join(', ')}.`, frame);
     version = chosen;
     parser.setEscapeHeaders(version !== '1.0');
-    const authorization = frame.headers.Authorization ?? frame.headers.authorization;
+    // The CONNECT header wins over the upgrade request's; a bad token from either is WS001 here.
+    const authorization = frame.headers.Authorization ?? frame.headers.authorization ?? upgrade.authorization;
     const token = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] : undefined;
     if (!token) return fail('WS001', 'CONNECT needs the header Authorization: Bearer <accessToken>.', frame);
     try {
@@ -133,7 +142,7 @@ export function createStompSession(transport: StompTransport, deps: StompSession
     const serverMs = deps.settings.heartbeatMs;
     const outgoing = serverMs > 0 && clientWants! > 0 ? Math.max(serverMs, clientWants!) : 0;
     const incoming = serverMs > 0 && clientSends! > 0 ? Math.max(serverMs, clientSends!) : 0;
-    write('CONNECTED', { version, 'heart-beat': `${serverMs},${serverMs}`, 'user-name': String(principal.memberId), server: 'trip-itinerary/1.0' });
+    write('CONNECTED', { version, 'heart-beat': `${serverMs},${serverMs}`, 'user-name': String(principal.memberId), server: SERVER_HEADER });
     if (outgoing > 0) timers.push(setInterval(() => open && transport.send('\n'), outgoing));
     if (incoming > 0) {
       // Generous grace for the peer, as the spec suggests: twice the agreed interval.

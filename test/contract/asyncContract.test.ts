@@ -1,17 +1,19 @@
 // asyncapi.yaml replayed with a real STOMP client (@stomp/stompjs): every message is checked against
-// its channel's schema (the generated validators), the documented order of a generation is exact,
-// what was streamed equals what was saved, and the STOMP rules (auth, ownership, frame limits,
-// receipts) hold.
+// its channel's schema (the generated validators), every frame the server sends (CONNECTED, RECEIPT,
+// ERROR, MESSAGE) against the headers and body of its documented message, the documented order of a
+// generation is exact, what was streamed equals what was saved, and the STOMP rules (auth on CONNECT
+// or on the upgrade request, ownership, frame limits, receipts) hold.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { matchChannel, channels, type ChannelName } from '../../generated/asyncapi.js';
+import { asyncapiVersion, matchChannel, channels, type ChannelName } from '../../generated/asyncapi.js';
 import { messageValidators } from '../../generated/validators.js';
 import { PlannerError, type Planner, type PlannedDay } from '../../src/generation/planner.js';
 import { abortableDelay } from '../../src/generation/abortableDelay.js';
-import { connectStomp, wsUrl, type ReceivedMessage, type StompTestClient } from '../support/stompTestClient.js';
+import { createFrameReader, frameProblems, type ObservedFrame } from '../support/documentedFrames.js';
+import { connectStomp, wsUrl, type ConnectOptions, type ReceivedMessage, type StompTestClient } from '../support/stompTestClient.js';
 import { startTestServer, type TestServer } from '../support/testServer.js';
 import { busanTrip } from '../support/testApp.js';
 
@@ -24,10 +26,16 @@ async function server(env: Record<string, string> = {}, planner?: Planner): Prom
   return s;
 }
 
-async function connect(s: TestServer, token: string | null): Promise<StompTestClient> {
-  const c = await connectStomp(wsUrl(s.url), token);
+async function connect(s: TestServer, token: string | null, options: ConnectOptions = {}): Promise<StompTestClient> {
+  const c = await connectStomp(wsUrl(s.url), token, options);
   clients.push(c);
   return c;
+}
+
+/** Every frame the server sent matches its documented message, headers and body (asyncapi.yaml). */
+function expectDocumentedFrames(frames: ObservedFrame[]): void {
+  expect(frames.length, 'frames received').toBeGreaterThan(0);
+  expect(frames.flatMap(frameProblems)).toEqual([]);
 }
 
 /** Every message matches its channel's payload schema and carries the STOMP MESSAGE headers. */
@@ -61,7 +69,9 @@ async function subscribeAll(c: StompTestClient, plan: { tripPlanId: number; chat
 const isChat = (type: string) => (m: ReceivedMessage) => m.destination.startsWith('/user/sub/chat/') && m.body.messageStreamType === type;
 
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.disconnect()));
+  const used = clients.splice(0);
+  await Promise.all(used.map((c) => c.disconnect()));
+  for (const c of used) expectDocumentedFrames(c.frames);
 });
 afterAll(async () => {
   for (const s of servers) {
@@ -87,6 +97,13 @@ describe('a 3-day generation over STOMP', () => {
 
   it('sends only messages valid against their channel schema, with the MESSAGE headers', () => {
     expectValidMessages(c.messages);
+  });
+
+  it('sends only frames that match their documented message: CONNECTED, RECEIPT and MESSAGE headers and bodies', () => {
+    expectDocumentedFrames(c.frames);
+    expect(new Set(c.frames.map((f) => f.command))).toEqual(new Set(['CONNECTED', 'RECEIPT', 'MESSAGE']));
+    const [major, minor] = asyncapiVersion.split('.');
+    expect(c.frames[0]!.headers).toMatchObject({ version: '1.2', server: `trip-itinerary/${major}.${minor}` });
   });
 
   it('follows the documented order: per day DAILY_PLAN_GENERATED, summary chunks, full summary; then COMPLETED', () => {
@@ -220,6 +237,8 @@ describe('STOMP rules', () => {
       const c = await connect(s, intruder.accessToken);
       await expect(c.subscribe(destination)).rejects.toThrow(/WS004/);
       expect(c.errors[0]?.headers['error-code']).toBe('WS004');
+      // The SUBSCRIBE asked for a receipt, so the ERROR names it (StompErrorHeaders receipt-id).
+      expect(c.frames.find((f) => f.command === 'ERROR')?.headers['receipt-id']).toMatch(/^r-\d+$/);
     }
   });
 
@@ -286,6 +305,7 @@ describe('STOMP rules', () => {
     expect(await closed).toBe(1002);
     expect(received).toMatch(/ERROR\n[^\0]*error-code:WS102/);
     expect(received).toContain('No heart-beat');
+    expectDocumentedFrames(createFrameReader()(received));
   });
 
   it('negotiates heart-beats: the server sends them when asked', async () => {
@@ -302,6 +322,44 @@ describe('STOMP rules', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(pings).toBeGreaterThanOrEqual(2);
     expect(c.client.connected).toBe(true);
+  });
+});
+
+describe('the access token on the WebSocket upgrade request (asyncapi.yaml, securitySchemes.bearerAuth)', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await server();
+  });
+
+  it('accepts a CONNECT without Authorization when the upgrade request carried the token, as the member of that token', async () => {
+    const plan = await planFor(s, 'upgrade@example.com');
+    const me = (await s.request('GET', '/api/v1/members/me', { token: plan.accessToken })).body.data as { id: number };
+    const c = await connect(s, null, { upgradeToken: plan.accessToken });
+    expect(c.client.connected).toBe(true);
+    expect(c.frames[0]).toMatchObject({ command: 'CONNECTED', headers: { 'user-name': String(me.id) } });
+    await subscribeAll(c, plan);
+    expect((await s.request('POST', `/api/v1/trips/${plan.tripPlanId}`, { token: plan.accessToken })).status).toBe(200);
+    await c.waitFor(isChat('COMPLETED'));
+    expectValidMessages(c.messages);
+  });
+
+  it('lets the CONNECT header win when both carry a token, whichever of the two is the bad one', async () => {
+    const { accessToken } = await s.signIn('both@example.com');
+    const goodConnect = await connect(s, accessToken, { upgradeToken: 'garbage.not-a.jwt' });
+    expect(goodConnect.client.connected).toBe(true);
+    const badConnect = await connect(s, 'garbage.not-a.jwt', { upgradeToken: accessToken });
+    expect(badConnect.errors[0]?.headers['error-code']).toBe('WS001');
+    await badConnect.closed;
+  });
+
+  it('opens the WebSocket for a bad upgrade token and answers its CONNECT with ERROR WS001 (never a 401 on the upgrade)', async () => {
+    const { accessToken } = await s.signIn('expired-upgrade@example.com');
+    for (const upgradeToken of ['garbage.not-a.jwt', accessToken]) {
+      if (upgradeToken === accessToken) s.advance(3601 * 1000); // the real token, expired by now
+      const c = await connect(s, null, { upgradeToken });
+      expect(c.frames.map((f) => [f.command, f.headers['error-code']])).toEqual([['ERROR', 'WS001']]);
+      await c.closed;
+    }
   });
 });
 

@@ -11,7 +11,7 @@ import { diffSpecs } from '../../codegen/specDiff/diffSpecs.js';
 import { loadSpecsFromDir, type Specs } from '../../codegen/specDiff/loadSpecs.js';
 import { verdict } from '../../codegen/specDiff/report.js';
 import { runSpecDiff } from '../../codegen/specDiff/run.js';
-import { asyncapiPath, openapiPath, specsDir } from '../../codegen/specFiles.js';
+import { asyncapiPath, internalEventsPath, openapiPath, specsDir } from '../../codegen/specFiles.js';
 
 type Json = any;
 
@@ -24,25 +24,30 @@ const tempDir = (): string => {
 afterAll(() => tempDirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
 
 // JSON is YAML too, and writing it is much faster than YAML.stringify.
-function writeSpecs(dir: string, openapi: Json, asyncapi: Json): void {
-  fs.mkdirSync(dir, { recursive: true });
+function writeSpecs(dir: string, openapi: Json, asyncapi: Json, internalEvents?: Json): void {
+  fs.mkdirSync(path.join(dir, 'internal'), { recursive: true });
   fs.writeFileSync(path.join(dir, 'openapi.yaml'), JSON.stringify(openapi, null, 1));
   fs.writeFileSync(path.join(dir, 'asyncapi.yaml'), JSON.stringify(asyncapi, null, 1));
+  if (internalEvents) fs.writeFileSync(path.join(dir, 'internal', 'events.asyncapi.yaml'), JSON.stringify(internalEvents, null, 1));
 }
 
 const base = loadSpecsFromDir(specsDir);
 const rawAsyncapi: Json = readYaml(asyncapiPath);
-// Schemas bundle() copied from openapi.yaml into the asyncapi document (refs inside them stay local).
-const imported = Object.keys(base.asyncapi.components.schemas).filter((name) => !(name in rawAsyncapi.components.schemas));
+const rawInternalEvents: Json = readYaml(internalEventsPath);
+// Schemas bundle() copied from openapi.yaml into the AsyncAPI documents (refs inside them stay local).
+const importedInto = (bundled: Json, raw: Json) => Object.keys(bundled.components.schemas).filter((name) => !(name in raw.components.schemas));
+const imported = importedInto(base.asyncapi, rawAsyncapi);
+const importedInternal = importedInto(base.internalEvents, rawInternalEvents);
 
 // The real specs with `edit` applied to copies, in memory: parsing YAML per case would make the suite
-// slow. The asyncapi copy is the bundled one, with its imported schemas refreshed from the edited
-// openapi copy, which is what bundle() would produce (the git test below goes through bundle() itself).
+// slow. The AsyncAPI copies are the bundled ones, with their imported schemas refreshed from the
+// edited openapi copy, which is what bundle() would produce (the git test below goes through bundle() itself).
 function variant(edit: (openapi: Json, asyncapi: Json) => void): Specs {
-  const [openapi, asyncapi] = [structuredClone(base.openapi), structuredClone(base.asyncapi)];
+  const [openapi, asyncapi, internalEvents] = [structuredClone(base.openapi), structuredClone(base.asyncapi), structuredClone(base.internalEvents)];
   edit(openapi, asyncapi);
   for (const name of imported) asyncapi.components.schemas[name] = structuredClone(openapi.components.schemas[name]);
-  return { openapi, asyncapi };
+  for (const name of importedInternal) internalEvents.components.schemas[name] = structuredClone(openapi.components.schemas[name]);
+  return { openapi, asyncapi, internalEvents };
 }
 
 const changesAgainstBase = (edit: (openapi: Json, asyncapi: Json) => void): Change[] => diffSpecs(base, variant(edit)).changes;
@@ -83,11 +88,12 @@ describe('spec diff', () => {
     ]);
   });
 
-  it('flags a request field that became required, over HTTP and on the STOMP send that embeds it', () => {
+  it('flags a request field that became required, over HTTP and on the internal event that embeds it', () => {
     const changes = changesAgainstBase((openapi) => schemaOf(openapi, 'TripPlanCreateRequest').required.push('transportation'));
-    expect(breaking(changes).map((c) => [c.rule, c.location])).toEqual([
-      ['request-property-became-required', 'createTripPlanSession POST /api/v1/trips request body: transportation'],
+    expect(breaking(changes).map((c) => [c.api, c.rule, c.location])).toEqual([
+      ['openapi', 'request-property-became-required', 'createTripPlanSession POST /api/v1/trips request body: transportation'],
       [
+        'internal-events',
         'request-property-became-required',
         'channel tripPlanGenerationRequested trip-plan.generation-requested send TripPlanGenerationRequestedEvent payload: request.transportation',
       ],
@@ -163,6 +169,17 @@ describe('spec diff', () => {
     ]);
   });
 
+  it('judges each frame of the STOMP connection channel in the direction clients use it', () => {
+    const changes = changesAgainstBase((_openapi, asyncapi) => {
+      schemaOf(asyncapi, 'StompConnectHeaders').required = ['Authorization'];
+      schemaOf(asyncapi, 'StompReceiptHeaders').required = [];
+    });
+    expect(breaking(changes).map((c) => [c.rule, c.location])).toEqual([
+      ['request-property-became-required', 'channel stompConnection (stompConnection) send StompConnect headers: Authorization'],
+      ['response-property-became-optional', 'channel stompConnection (stompConnection) receive StompReceipt headers: receipt-id'],
+    ]);
+  });
+
   it('flags a field removed from a received STOMP message', () => {
     const changes = changesAgainstBase((_openapi, asyncapi) => dropProperty(schemaOf(asyncapi, 'ChatTextMessage'), 'timestamp'));
     expect(breaking(changes)).toEqual([
@@ -234,8 +251,9 @@ describe('spec diff', () => {
   });
 
   it('sees a free code string with a pattern becoming the list of codes as fewer possible values, not more', () => {
-    const freeString = variant((openapi) => {
+    const freeString = variant((openapi, asyncapi) => {
       schemaOf(openapi, 'ErrorResponse').properties.code = { type: 'string', maxLength: 20, pattern: '^[A-Z]+[0-9]{3}$' };
+      schemaOf(asyncapi, 'StompErrorHeaders').properties['error-code'] = { type: 'string', maxLength: 16, pattern: '^WS[0-9]{3}$' };
       delete openapi.components.schemas.ErrorCode;
     });
     const changes = diffSpecs(freeString, base).changes.filter((c) => c.rule !== 'schema-added');
@@ -317,13 +335,13 @@ describe('npm run spec:diff', () => {
     fs.writeFileSync(path.join(repo, 'README.md'), 'before the specs\n');
     git(repo, 'add', '.');
     git(repo, 'commit', '-q', '-m', 'no specs yet');
-    const [openapi, asyncapi] = [readYaml(openapiPath), structuredClone(rawAsyncapi)];
-    writeSpecs(path.join(repo, 'specs'), openapi, asyncapi);
+    const [openapi, asyncapi, internalEvents] = [readYaml(openapiPath), structuredClone(rawAsyncapi), structuredClone(rawInternalEvents)];
+    writeSpecs(path.join(repo, 'specs'), openapi, asyncapi, internalEvents);
     git(repo, 'add', '.');
     git(repo, 'commit', '-q', '-m', 'specs');
     // Only openapi.yaml changes, in a schema asyncapi.yaml borrows: both documents must see it.
     dropProperty(schemaOf(openapi, 'ErrorResponse'), 'path');
-    writeSpecs(path.join(repo, 'specs'), openapi, asyncapi);
+    writeSpecs(path.join(repo, 'specs'), openapi, asyncapi, internalEvents);
     git(repo, 'commit', '-q', '-am', 'drop ErrorResponse.path');
 
     const failing = run('HEAD~1', '--fail-on-breaking');
@@ -331,6 +349,8 @@ describe('npm run spec:diff', () => {
     expect(failing.output).toContain('getTripPlan GET /api/v1/trips/{tripPlanId} responses 400, 401, 404, 429, 500 body: data.path');
     expect(failing.output).toContain('channel errors /user/sub/errors/{chatRoomId} receive ErrorResponse payload: path');
     expect(failing.output).toMatch(/FAIL: specs\/asyncapi\.yaml/);
+    // The internal document of the ref was found and bundled against the ref's openapi.yaml.
+    expect(failing.output).toContain('specs/internal/events.asyncapi.yaml  info.version 1.0.0 → 1.0.0: no changes');
 
     expect(run('HEAD~2')).toMatchObject({ code: 0, output: expect.stringContaining('has no specs/openapi.yaml') });
     expect(run('no-such-ref').code).toBe(2);

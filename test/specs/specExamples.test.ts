@@ -6,12 +6,15 @@ import { describe, expect, it } from 'vitest';
 import { bundle, readYaml } from '../../codegen/bundle.js';
 import { readMessages } from '../../codegen/asyncapiModel.js';
 import { readOperations } from '../../codegen/openapiModel.js';
-import { messageValidators, operationValidators, schemaValidators, type ValidateFunction } from '../../generated/validators.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { addSpecFormats, rebaseRefs } from '../../codegen/specAjv.js';
+import { messageHeaderValidators, messageValidators, operationValidators, schemaValidators, type ValidateFunction } from '../../generated/validators.js';
 import type { OperationId } from '../../generated/operations.js';
 
 const specs = path.resolve(import.meta.dirname, '../../specs');
 const openapi = readYaml(path.join(specs, 'openapi.yaml'));
 const asyncapi = bundle(path.join(specs, 'asyncapi.yaml'));
+const internalEvents = bundle(path.join(specs, 'internal', 'events.asyncapi.yaml'));
 const operations = readOperations(openapi);
 
 function check(validate: ValidateFunction, value: unknown): string[] {
@@ -45,7 +48,19 @@ const schemaCases = (doc: any, validators: Record<string, ValidateFunction>): Ca
     (schema.examples ?? []).map((value: unknown, i: number): Case => [`schema ${name} example ${i + 1}`, validators[name]!, value]),
   );
 const messageCases: Case[] = readMessages(asyncapi).flatMap((m) =>
-  m.examples.map((ex): Case => [`message ${m.name} "${ex.name}"`, (messageValidators as Record<string, ValidateFunction>)[m.name]!, ex.payload]),
+  m.examples.flatMap((ex): Case[] => [
+    ...(m.payload ? [[`message ${m.name} "${ex.name}" payload`, (messageValidators as Record<string, ValidateFunction>)[m.name]!, ex.payload] as Case] : []),
+    ...(m.headers ? [[`message ${m.name} "${ex.name}" headers`, (messageHeaderValidators as Record<string, ValidateFunction>)[m.name]!, ex.headers] as Case] : []),
+  ]),
+);
+// The internal document has no generated validators (nothing validates its events at run time).
+function internalValidator(schema: unknown): ValidateFunction {
+  const ajv = addSpecFormats(new Ajv2020({ strict: false, allErrors: true }));
+  ajv.addSchema({ $id: 'urn:spec:internal-events', components: internalEvents.components } as object);
+  return ajv.compile(rebaseRefs(schema, 'urn:spec:internal-events') as object);
+}
+const internalMessageCases: Case[] = readMessages(internalEvents, { overStomp: false }).flatMap((m) =>
+  m.examples.map((ex): Case => [`internal message ${m.name} "${ex.name}"`, internalValidator(m.payload), ex.payload]),
 );
 
 describe('openapi.yaml examples', () => {
@@ -66,8 +81,21 @@ describe('asyncapi.yaml examples', () => {
   it('has an example for every message', () => {
     expect(readMessages(asyncapi).filter((m) => m.examples.length === 0).map((m) => m.name)).toEqual([]);
   });
+  it('has headers in every example of a message that declares headers, and a payload where it has one', () => {
+    const incomplete = readMessages(asyncapi).flatMap((m) =>
+      m.examples.filter((ex) => (m.headers && ex.headers === undefined) || (m.payload && ex.payload === undefined)).map((ex) => `${m.name} "${ex.name}"`),
+    );
+    expect(incomplete).toEqual([]);
+  });
   it.each(messageCases)('%s is valid', (_name, validate, value) => expect(check(validate, value)).toEqual([]));
   it.each(schemaCases(asyncapi, schemaValidators.asyncapi))('%s is valid', (_name, validate, value) => expect(check(validate, value)).toEqual([]));
+});
+
+describe('internal/events.asyncapi.yaml examples', () => {
+  it('has an example for every message', () => {
+    expect(readMessages(internalEvents, { overStomp: false }).filter((m) => m.examples.length === 0).map((m) => m.name)).toEqual([]);
+  });
+  it.each(internalMessageCases)('%s is valid', (_name, validate, value) => expect(check(validate, value)).toEqual([]));
 });
 
 describe('the example check itself', () => {

@@ -1,7 +1,9 @@
 // A real STOMP client (@stomp/stompjs, unchanged) for tests, on `ws` since Node 20 has no global
-// WebSocket. Records every MESSAGE in arrival order across subscriptions, and ERROR frames.
+// WebSocket. Records every MESSAGE in arrival order across subscriptions, and ERROR frames; and,
+// read off the socket next to stompjs, every frame the server sent (for the frame contract checks).
 import { Client, type IFrame, type IMessage, type IStompSocket } from '@stomp/stompjs';
 import WebSocket from 'ws';
+import { createFrameReader, type ObservedFrame } from './documentedFrames.js';
 
 export interface ReceivedMessage {
   destination: string;
@@ -13,6 +15,8 @@ export interface StompTestClient {
   client: Client;
   messages: ReceivedMessage[];
   errors: IFrame[];
+  /** every frame the server sent on this connection, in order */
+  frames: ObservedFrame[];
   closed: Promise<{ code: number }>;
   /** subscribes and resolves once the server's RECEIPT arrived (the subscription is live) */
   subscribe(destination: string): Promise<string>;
@@ -26,10 +30,18 @@ export function wsUrl(httpUrl: string): string {
   return `${httpUrl.replace(/^http/, 'ws')}/ws-stomp`;
 }
 
-/** Connects; resolves after CONNECTED, or after the ERROR frame if the server refuses. */
-export function connectStomp(url: string, token: string | null, options: { heartbeatMs?: number } = {}): Promise<StompTestClient> {
+export interface ConnectOptions {
+  heartbeatMs?: number;
+  /** sent as `Authorization: Bearer <token>` on the WebSocket upgrade request (asyncapi.yaml, bearerAuth) */
+  upgradeToken?: string;
+}
+
+/** Connects (`token` in the CONNECT frame, if any); resolves after CONNECTED, or after the ERROR frame if the server refuses. */
+export function connectStomp(url: string, token: string | null, options: ConnectOptions = {}): Promise<StompTestClient> {
   const messages: ReceivedMessage[] = [];
   const errors: IFrame[] = [];
+  const frames: ObservedFrame[] = [];
+  const readFrames = createFrameReader();
   const waiters: { predicate: (m: ReceivedMessage) => boolean; resolve: (m: ReceivedMessage) => void }[] = [];
   let receiptCounter = 0;
   let subscriptionCounter = 0;
@@ -37,7 +49,13 @@ export function connectStomp(url: string, token: string | null, options: { heart
   const closed = new Promise<{ code: number }>((resolve) => (resolveClosed = resolve));
 
   const client = new Client({
-    webSocketFactory: () => new WebSocket(url, ['v12.stomp', 'v11.stomp', 'v10.stomp']) as unknown as IStompSocket,
+    webSocketFactory: () => {
+      const headers = options.upgradeToken ? { Authorization: `Bearer ${options.upgradeToken}` } : {};
+      const socket = new WebSocket(url, ['v12.stomp', 'v11.stomp', 'v10.stomp'], { headers });
+      // stompjs sets binaryType to arraybuffer, so `ws` hands listeners an ArrayBuffer (a Buffer before that).
+      socket.on('message', (data: Buffer | ArrayBuffer | Buffer[]) => frames.push(...readFrames(Array.isArray(data) ? Buffer.concat(data) : new Uint8Array(data))));
+      return socket as unknown as IStompSocket;
+    },
     connectHeaders: token ? { Authorization: `Bearer ${token}` } : {},
     reconnectDelay: 0,
     heartbeatIncoming: options.heartbeatMs ?? 0,
@@ -59,6 +77,7 @@ export function connectStomp(url: string, token: string | null, options: { heart
     client,
     messages,
     errors,
+    frames,
     closed,
     subscribe(destination) {
       const receipt = `r-${++receiptCounter}`;

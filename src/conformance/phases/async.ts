@@ -53,7 +53,7 @@ export function orderProblems(messages: ProbeMessage[], days: number): string[] 
 export async function runAsyncPhase(ctx: RunContext): Promise<PhaseRecorder> {
   const recorder = new PhaseRecorder('async');
   const { wsUrl, timeoutMs, generationTimeoutMs } = ctx.options;
-  // Channels of the STOMP server (the internal event channel has no destination a client can use).
+  // Channels a client reaches by destination on the STOMP server.
   const stompChannels = ctx.spec.channels.filter((c) => c.address.startsWith('/'));
   const receiveChannels = stompChannels.filter((c) => c.action === 'receive');
   const plan = await createTripPlan(ctx, ctx.a.token);
