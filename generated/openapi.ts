@@ -183,6 +183,10 @@ export interface paths {
          * @description The days saved so far, ordered by `dayNumber`, each with its stops ordered by `visitOrder`.
          *     The path is the original service's and is kept for existing clients. An empty array while
          *     nothing has been generated yet.
+         *
+         *     Linters that compare path templates warn that this path and
+         *     `/api/v1/trips/{tripPlanId}/cancel` could match the same URL. They cannot: `tripPlanId` is a
+         *     canonical decimal integer, never `daily-plans`. The warning is kept, not the path changed.
          */
         get: operations["listDailyPlans"];
         put?: never;
@@ -825,7 +829,8 @@ export interface components {
          * @description The envelope of every JSON response: `{success, status, data}`, with `status` repeating the
          *     HTTP status. OpenAPI has no generic `CommonResponse<T>` that SDK generators can type, so each
          *     operation's envelope is its own closed schema with a concrete `data` (`TripPlanDetailEnvelope`,
-         *     `ErrorEnvelope`, ...). This schema is their union, for client code that handles any response.
+         *     `ErrorEnvelope`, ...). This schema is their union, for client code that handles any response;
+         *     no operation references it, so linters report it as an unused component (kept on purpose).
          */
         CommonResponse: components["schemas"]["ChannelIdEnvelope"] | components["schemas"]["TripPlanPageEnvelope"] | components["schemas"]["TripPlanDetailEnvelope"] | components["schemas"]["MessageEnvelope"] | components["schemas"]["DailyPlanListEnvelope"] | components["schemas"]["TokenEnvelope"] | components["schemas"]["MemberEnvelope"] | components["schemas"]["MemberNameEnvelope"] | components["schemas"]["ChatMessagePageEnvelope"] | components["schemas"]["PromptTemplateEnvelope"] | components["schemas"]["PromptTemplatePageEnvelope"] | components["schemas"]["HealthEnvelope"] | components["schemas"]["LandingPageEnvelope"] | components["schemas"]["RegionListEnvelope"] | components["schemas"]["ErrorEnvelope"];
         /**
@@ -907,7 +912,8 @@ export interface components {
          *     generic `PageResponse<T>` that SDK generators can type, so each list has its own page with a
          *     concrete `content`: `TripPlanPageResponse`, `ChatMessagePageResponse` and
          *     `AiPromptTemplatePageResponse`. This schema is their union, for client code that pages
-         *     through any list.
+         *     through any list; no operation references it, so linters report it as an unused component
+         *     (kept on purpose: it is the original design's name).
          */
         PageResponse: components["schemas"]["TripPlanPageResponse"] | components["schemas"]["ChatMessagePageResponse"] | components["schemas"]["AiPromptTemplatePageResponse"];
         /**
