@@ -16,13 +16,16 @@ import type { PgDatabase } from 'drizzle-orm/pg-core';
 import { createAsyncMutex } from './asyncMutex.js';
 import type { Database, Db } from './database.js';
 import type { PgDb, PostgresDatabase } from './postgresDatabase.js';
-import type * as pgSchema from './schema.pg.js';
+import * as pgSchema from './schema.pg.js';
+import * as sqliteSchema from './schema.js';
 
 /** What a callback queries with on PostgreSQL: the pool, or the transaction's connection. */
 export type PgQueries = PgDatabase<NodePgQueryResultHKT, typeof pgSchema, ExtractTablesWithRelations<typeof pgSchema>>;
 
-interface Port<Dialect extends string, Handle, Queries> {
+interface Port<Dialect extends string, Tables, Handle, Queries> {
   dialect: Dialect;
+  /** the tables of this dialect's schema (identical row types in both) */
+  t: Tables;
   /** the drizzle handle; statements on it bypass `tx`/`run` (and on SQLite, their mutex) */
   db: Handle;
   /** fn's statements commit together when it resolves and roll back when it throws */
@@ -33,21 +36,23 @@ interface Port<Dialect extends string, Handle, Queries> {
   close(): Promise<void>;
 }
 
-export type SqlitePort = Port<'sqlite', Db, Db>;
-export type PostgresPort = Port<'postgres', PgDb, PgQueries>;
+export type SqlitePort = Port<'sqlite', typeof sqliteSchema, Db, Db>;
+export type PostgresPort = Port<'postgres', typeof pgSchema, PgDb, PgQueries>;
 export type DatabasePort = SqlitePort | PostgresPort;
 
-/** Which port's callback the current async context runs in, while it runs. */
+/** Which port's callback the current async context runs in, while the callback runs. */
 const inCallback = new AsyncLocalStorage<{ port: object; open: boolean }>();
 
-async function asCallbackOf<T>(port: object, fn: () => Promise<T>): Promise<T> {
-  const scope = { port, open: true };
-  try {
-    return await inCallback.run(scope, fn);
-  } finally {
-    // Work the callback started and left running is no longer inside it.
-    scope.open = false;
-  }
+function asCallbackOf<Q, T>(port: object, fn: (q: Q) => Promise<T>): (q: Q) => Promise<T> {
+  return async (q) => {
+    const scope = { port, open: true };
+    try {
+      return await inCallback.run(scope, () => fn(q));
+    } finally {
+      // Work the callback started and left running is no longer inside it (even before COMMIT).
+      scope.open = false;
+    }
+  };
 }
 
 function refuseReentry(port: object, method: string): void {
@@ -62,27 +67,26 @@ export function sqlitePort(database: Database): SqlitePort {
   const mutex = createAsyncMutex();
   const port: SqlitePort = {
     dialect: 'sqlite',
+    t: sqliteSchema,
     db,
     tx: async (fn) => {
       refuseReentry(port, 'tx');
-      return mutex.exclusive(() =>
-        asCallbackOf(port, async () => {
-          sqlite.exec('BEGIN IMMEDIATE');
-          try {
-            const result = await fn(db);
-            sqlite.exec('COMMIT');
-            return result;
-          } catch (error) {
-            // A failed COMMIT (disk full, I/O error) can leave the transaction open: end it.
-            if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
-            throw error;
-          }
-        }),
-      );
+      return mutex.exclusive(async () => {
+        sqlite.exec('BEGIN IMMEDIATE');
+        try {
+          const result = await asCallbackOf(port, fn)(db);
+          sqlite.exec('COMMIT');
+          return result;
+        } catch (error) {
+          // A failed COMMIT (disk full, I/O error) can leave the transaction open: end it.
+          if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
+          throw error;
+        }
+      });
     },
     run: async (fn) => {
       refuseReentry(port, 'run');
-      return mutex.exclusive(() => asCallbackOf(port, () => fn(db)));
+      return mutex.exclusive(() => asCallbackOf(port, fn)(db));
     },
     close: () => mutex.exclusive(async () => database.close()),
   };
@@ -93,14 +97,15 @@ export function postgresPort(database: PostgresDatabase): PostgresPort {
   const { db } = database;
   const port: PostgresPort = {
     dialect: 'postgres',
+    t: pgSchema,
     db,
     tx: async (fn) => {
       refuseReentry(port, 'tx');
-      return asCallbackOf(port, () => db.transaction((q) => fn(q)));
+      return db.transaction(asCallbackOf(port, fn));
     },
     run: async (fn) => {
       refuseReentry(port, 'run');
-      return asCallbackOf(port, () => fn(db));
+      return asCallbackOf(port, fn)(db);
     },
     close: () => database.close(),
   };

@@ -11,8 +11,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/db/database.js';
 import { postgresPort, sqlitePort, type DatabasePort, type PgQueries, type PostgresPort, type SqlitePort } from '../../src/db/databasePort.js';
 import { openPostgresDatabase } from '../../src/db/postgresDatabase.js';
-import * as pgSchema from '../../src/db/schema.pg.js';
-import * as sqliteSchema from '../../src/db/schema.js';
 import { describeOnPostgres, freshPostgresDatabase, type FreshPostgresDatabase } from '../support/postgres.js';
 
 /** The port with its queries typed once per engine, so one suite can drive both. */
@@ -31,8 +29,8 @@ function sqliteEngine(port: SqlitePort): Engine {
     port,
     tx: (fn) => port.tx(fn),
     run: (fn) => port.run(fn),
-    addMember: async (q, email) => void (await (q as Db).insert(sqliteSchema.members).values(member(email))),
-    emails: async (q) => (await (q as Db).select({ email: sqliteSchema.members.email }).from(sqliteSchema.members).orderBy(asc(sqliteSchema.members.id))).map((r) => r.email),
+    addMember: async (q, email) => void (await (q as Db).insert(port.t.members).values(member(email))),
+    emails: async (q) => (await (q as Db).select({ email: port.t.members.email }).from(port.t.members).orderBy(asc(port.t.members.id))).map((r) => r.email),
   };
 }
 
@@ -41,8 +39,8 @@ function postgresEngine(port: PostgresPort): Engine {
     port,
     tx: (fn) => port.tx(fn),
     run: (fn) => port.run(fn),
-    addMember: async (q, email) => void (await (q as PgQueries).insert(pgSchema.members).values(member(email))),
-    emails: async (q) => (await (q as PgQueries).select({ email: pgSchema.members.email }).from(pgSchema.members).orderBy(asc(pgSchema.members.id))).map((r) => r.email),
+    addMember: async (q, email) => void (await (q as PgQueries).insert(port.t.members).values(member(email))),
+    emails: async (q) => (await (q as PgQueries).select({ email: port.t.members.email }).from(port.t.members).orderBy(asc(port.t.members.id))).map((r) => r.email),
   };
 }
 
@@ -118,15 +116,18 @@ function transactionSemantics(engine: () => Engine) {
     expect(await run(emails)).toEqual([]);
   });
 
-  it('lets work a callback left running use the database after the callback ended', async () => {
+  it('lets work a callback started and left running use the database once the callback has returned (even before COMMIT)', async () => {
     const { tx, run, emails } = engine();
+    const returned = gate();
     let later: Promise<string[]> | undefined;
-    await tx(async () => {
+    const callback = async () => {
       later = (async () => {
-        await letOthersRun();
+        await returned.opened;
+        await new Promise((resolve) => setImmediate(resolve));
         return run(emails);
       })();
-    });
+    };
+    await tx(() => callback().finally(returned.open));
     expect(await later).toEqual([]);
   });
 }
@@ -256,9 +257,9 @@ describeOnPostgres('database port on PostgreSQL', () => {
   transactionSemantics(() => engine);
 
   async function aPlan(): Promise<number> {
-    const [owner] = await port.db.insert(pgSchema.members).values(member('owner@example.com')).returning();
+    const [owner] = await port.db.insert(port.t.members).values(member('owner@example.com')).returning();
     const [plan] = await port.db
-      .insert(pgSchema.tripPlans)
+      .insert(port.t.tripPlans)
       .values({ memberId: owner!.id, title: 't', region: 'Busan', startDate: '2026-12-24', endDate: '2026-12-24', duration: 1, peopleCount: 1, themes: [], transportation: 'CAR', generationStatus: 'GENERATING', createdAt: 1, updatedAt: 1 })
       .returning();
     return plan!.id;
@@ -274,7 +275,7 @@ describeOnPostgres('database port on PostgreSQL', () => {
 
   it('SELECT … FOR UPDATE: a second transaction waits for the row and then reads what the first committed', async () => {
     const planId = await aPlan();
-    const { tripPlans } = pgSchema;
+    const { tripPlans } = port.t;
     const attemptOf = (q: PgQueries) => q.select({ attempt: tripPlans.genAttempt }).from(tripPlans).where(eq(tripPlans.id, planId)).for('update');
     const first = gate();
     const held = gate();
@@ -306,7 +307,7 @@ describeOnPostgres('database port on PostgreSQL', () => {
 
   it('FOR UPDATE SKIP LOCKED: a claim skips the row another transaction holds, and gets it once that one committed', async () => {
     const planId = await aPlan();
-    const { tripPlans } = pgSchema;
+    const { tripPlans } = port.t;
     const claimable = (q: PgQueries) => q.select({ id: tripPlans.id }).from(tripPlans).where(eq(tripPlans.generationStatus, 'GENERATING')).for('update', { skipLocked: true });
     const first = gate();
     const held = gate();
