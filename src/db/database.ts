@@ -17,7 +17,7 @@ export interface Database {
   close(): void;
 }
 
-const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations', 'sqlite');
 
 /**
  * A write with RETURNING read by `get()` outside a transaction loses its commit error: better-sqlite3

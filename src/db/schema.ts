@@ -1,5 +1,7 @@
 // The SQLite schema (drizzle). Instants are epoch milliseconds, calendar dates 'YYYY-MM-DD' text,
 // lists JSON text. Keyset paging relies on the (owner, sort field, id) indexes below.
+// schema.pg.ts is the same schema for PostgreSQL: a change here is made there too, and
+// test/types/schemaParity.ts fails to compile while their row types differ.
 import { sql } from 'drizzle-orm';
 import { blob, index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
@@ -49,11 +51,23 @@ export const tripPlans = sqliteTable(
     imageUrl: text('image_url'),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
+    // The plan row is the generation job (../shared/design/SCALEOUT.md §4.2): the lease-based runner
+    // claims it, renews the lease with heartbeats and fences every write with the attempt.
+    /** +1 on every start: the run the plan's realtime log belongs to */
+    genRun: integer('gen_run').notNull().default(0),
+    /** +1 on every claim: the fencing token every write of the owner checks */
+    genAttempt: integer('gen_attempt').notNull().default(0),
+    /** the instance running the generation; null when nobody holds it */
+    genOwner: text('gen_owner'),
+    genLeaseUntil: integer('gen_lease_until'),
+    genHeartbeatAt: integer('gen_heartbeat_at'),
   },
   (t) => [
     index('trip_plan_member_created_idx').on(t.memberId, t.createdAt, t.id),
     index('trip_plan_member_start_idx').on(t.memberId, t.startDate, t.id),
     index('trip_plan_status_idx').on(t.generationStatus),
+    // The runner's claim and the sweeper look only at GENERATING plans, by lease expiry.
+    index('trip_plan_generating_idx').on(t.generationStatus, t.genLeaseUntil).where(sql`${t.generationStatus} = 'GENERATING'`),
   ],
 );
 

@@ -1,0 +1,113 @@
+// One transaction helper, two engines (../shared/design/SCALEOUT.md §5): repositories call
+// `tx(fn)` for work that must commit or roll back as one, and `run(fn)` for statements that need no
+// transaction, and get the same semantics on SQLite and PostgreSQL.
+// - PostgreSQL: drizzle's async transaction on a connection of the pool; `run` uses the pool.
+// - SQLite: better-sqlite3 refuses async transaction callbacks ("Transaction function cannot return
+//   a promise") and has one connection, so a statement issued while a transaction awaits would
+//   land inside it (and vanish with its rollback). Every `tx` and `run` therefore takes one async
+//   mutex: a transaction is BEGIN IMMEDIATE … COMMIT / ROLLBACK with nothing else on the
+//   connection in between, and `run` waits for it.
+// Calling `tx` or `run` again from inside a callback would wait for itself on SQLite (and leave
+// the transaction on PostgreSQL), so it throws instead: use the handle the callback was given.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import type { NodePgQueryResultHKT } from 'drizzle-orm/node-postgres';
+import type { PgDatabase } from 'drizzle-orm/pg-core';
+import { createAsyncMutex } from './asyncMutex.js';
+import type { Database, Db } from './database.js';
+import type { PgDb, PostgresDatabase } from './postgresDatabase.js';
+import * as pgSchema from './schema.pg.js';
+import * as sqliteSchema from './schema.js';
+
+/** What a callback queries with on PostgreSQL: the pool, or the transaction's connection. */
+export type PgQueries = PgDatabase<NodePgQueryResultHKT, typeof pgSchema, ExtractTablesWithRelations<typeof pgSchema>>;
+
+interface Port<Dialect extends string, Tables, Handle, Queries> {
+  dialect: Dialect;
+  /** the tables of this dialect's schema (identical row types in both) */
+  t: Tables;
+  /** the drizzle handle; statements on it bypass `tx`/`run` (and on SQLite, their mutex) */
+  db: Handle;
+  /** fn's statements commit together when it resolves and roll back when it throws */
+  tx<T>(fn: (q: Queries) => Promise<T>): Promise<T>;
+  /** statements without a transaction; on SQLite never inside another caller's open transaction */
+  run<T>(fn: (q: Queries) => Promise<T>): Promise<T>;
+  /** waits for the work in progress, then closes the connection(s) */
+  close(): Promise<void>;
+}
+
+export type SqlitePort = Port<'sqlite', typeof sqliteSchema, Db, Db>;
+export type PostgresPort = Port<'postgres', typeof pgSchema, PgDb, PgQueries>;
+export type DatabasePort = SqlitePort | PostgresPort;
+
+/** Which port's callback the current async context runs in, while the callback runs. */
+const inCallback = new AsyncLocalStorage<{ port: object; open: boolean }>();
+
+function asCallbackOf<Q, T>(port: object, fn: (q: Q) => Promise<T>): (q: Q) => Promise<T> {
+  return async (q) => {
+    const scope = { port, open: true };
+    try {
+      return await inCallback.run(scope, () => fn(q));
+    } finally {
+      // Work the callback started and left running is no longer inside it (even before COMMIT).
+      scope.open = false;
+    }
+  };
+}
+
+function refuseReentry(port: object, method: string): void {
+  const scope = inCallback.getStore();
+  if (scope?.open && scope.port === port) {
+    throw new Error(`${method}() called inside a tx()/run() callback of the same database: use the handle the callback was given`);
+  }
+}
+
+export function sqlitePort(database: Database): SqlitePort {
+  const { db, sqlite } = database;
+  const mutex = createAsyncMutex();
+  const port: SqlitePort = {
+    dialect: 'sqlite',
+    t: sqliteSchema,
+    db,
+    tx: async (fn) => {
+      refuseReentry(port, 'tx');
+      return mutex.exclusive(async () => {
+        sqlite.exec('BEGIN IMMEDIATE');
+        try {
+          const result = await asCallbackOf(port, fn)(db);
+          sqlite.exec('COMMIT');
+          return result;
+        } catch (error) {
+          // A failed COMMIT (disk full, I/O error) can leave the transaction open: end it.
+          if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
+          throw error;
+        }
+      });
+    },
+    run: async (fn) => {
+      refuseReentry(port, 'run');
+      return mutex.exclusive(() => asCallbackOf(port, fn)(db));
+    },
+    close: () => mutex.exclusive(async () => database.close()),
+  };
+  return port;
+}
+
+export function postgresPort(database: PostgresDatabase): PostgresPort {
+  const { db } = database;
+  const port: PostgresPort = {
+    dialect: 'postgres',
+    t: pgSchema,
+    db,
+    tx: async (fn) => {
+      refuseReentry(port, 'tx');
+      return db.transaction(asCallbackOf(port, fn));
+    },
+    run: async (fn) => {
+      refuseReentry(port, 'run');
+      return asCallbackOf(port, fn)(db);
+    },
+    close: () => database.close(),
+  };
+  return port;
+}

@@ -1,0 +1,66 @@
+// Opens a PostgreSQL database: a node-postgres pool, drizzle over it with the pg schema, and the
+// migrations of src/db/migrations/pg applied before anything else uses it. Several instances may
+// open the same database at once (a rolling deploy, a scaled-up service): the migrations run under
+// a session-level advisory lock, so the first instance migrates and the others wait for it and then
+// find nothing left to apply.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import type { Logger } from '../logger.js';
+import * as schema from './schema.pg.js';
+
+export type PgDb = NodePgDatabase<typeof schema> & { $client: pg.Pool };
+
+export interface PostgresDatabase {
+  db: PgDb;
+  pool: pg.Pool;
+  close(): Promise<void>;
+}
+
+export interface PostgresOptions {
+  /** connections this instance may hold (DATABASE_POOL_MAX) */
+  poolMax: number;
+  /** idle connections that fail (the server restarted, the network dropped) are reported here */
+  log?: Pick<Logger, 'warn'>;
+}
+
+const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations', 'pg');
+
+/** The advisory lock key every instance of this service takes to migrate: 'tripmigr' in ASCII. */
+export const MIGRATION_LOCK_KEY = '8390875190346737522';
+
+export async function openPostgresDatabase(url: string, options: PostgresOptions): Promise<PostgresDatabase> {
+  const pool = new pg.Pool({ connectionString: url, max: options.poolMax, application_name: 'trip-itinerary-service' });
+  // Without a listener, an idle connection's error (e.g. the server restarting) is thrown as an
+  // unhandled 'error' event and ends the process; the pool drops that connection by itself.
+  pool.on('error', (error) => options.log?.warn({ err: error }, 'idle PostgreSQL connection failed; the pool drops it'));
+  try {
+    await migrateUnderLock(pool);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  let closing: Promise<void> | undefined;
+  return { db: drizzle(pool, { schema }), pool, close: () => (closing ??= pool.end()) };
+}
+
+async function migrateUnderLock(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    try {
+      await migrate(drizzle(client, { schema }), { migrationsFolder });
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+    }
+  } catch (error) {
+    // A connection whose unlock may not have run must not go back to the pool holding the lock.
+    broken = error as Error;
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}

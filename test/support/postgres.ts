@@ -1,0 +1,43 @@
+// PostgreSQL for tests: `describeOnPostgres` runs a suite only when PostgreSQL answered the global
+// setup (test/support/postgresGlobalSetup.ts prints the one line saying why it was skipped), and
+// `freshPostgresDatabase()` creates an empty database of this run (trip_<run>_<random>), dropped
+// by `drop()` or, at the latest, when the run ends.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { describe, inject } from 'vitest';
+
+export const postgresForTests = inject('postgres');
+
+export const describeOnPostgres = describe.skipIf(!postgresForTests.available);
+
+export interface FreshPostgresDatabase {
+  name: string;
+  url: string;
+  drop(): Promise<void>;
+}
+
+export async function freshPostgresDatabase(): Promise<FreshPostgresDatabase> {
+  if (!postgresForTests.available) throw new Error(`PostgreSQL is not available: ${postgresForTests.reason}`);
+  const { adminUrl, runPrefix } = postgresForTests;
+  const name = `${runPrefix}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { name, url: url.toString(), drop: () => dropDatabase(adminUrl, name) };
+}
+
+async function dropDatabase(adminUrl: string, name: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}
