@@ -2,9 +2,9 @@
 import type { AuthService, Principal } from './auth/authService.js';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/database.js';
-import type { EventBus } from './generation/eventBus.js';
+import type { EventBus } from './events/eventBus.js';
 import type { RequestOrigin } from './http/requestOrigin.js';
-import type { PlannerRegions } from './generation/plannerRegions.js';
+import type { PlannerRegions } from './catalogue/plannerRegions.js';
 import type { Logger } from './logger.js';
 
 export interface Services {

@@ -4,10 +4,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { asc, eq } from 'drizzle-orm';
-import type { components } from '../../../generated/openapi.js';
-import type { Db } from '../../db/database.js';
-import { places } from '../../db/schema.js';
-import type { PlaceRow } from '../../trips/dailyPlanRepository.js';
+import type { components } from '../../generated/openapi.js';
+import type { Db } from '../db/database.js';
+import { places } from '../db/schema.js';
+import type { PlaceRow } from '../trips/dailyPlanRepository.js';
 
 type PlaceThemeType = components['schemas']['PlaceThemeType'];
 

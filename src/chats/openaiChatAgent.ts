@@ -4,7 +4,7 @@
 import type OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { Db } from '../db/database.js';
-import { regionDisplayName } from '../generation/catalogue/placeCatalogue.js';
+import { regionDisplayName } from '../catalogue/placeCatalogue.js';
 import type { Logger } from '../logger.js';
 import { findActivePromptTemplate } from '../prompts/promptTemplateRepository.js';
 import type { ChatAgent, ChatDecision, ChatEdit, ChatTurn } from './chatAgent.js';

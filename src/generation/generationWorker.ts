@@ -15,7 +15,7 @@ import type { Publishers } from '../realtime/publishers.js';
 import { insertDay } from '../trips/dailyPlanRepository.js';
 import { toDailyPlanResponse } from '../trips/tripPlanMappers.js';
 import { findTripPlanById, transitionStatus } from '../trips/tripPlanRepository.js';
-import type { EventBus, TripPlanGenerationRequestedEvent } from './eventBus.js';
+import type { EventBus, TripPlanGenerationRequestedEvent } from '../events/eventBus.js';
 import { pickNextGeneration } from './nextGeneration.js';
 import { PlannerError, type Planner, type PlanRequest } from './planner.js';
 

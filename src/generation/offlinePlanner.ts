@@ -11,13 +11,13 @@
 // No place is used twice in a trip: long trips take unthemed sights too, then get shorter days.
 import type { Db } from '../db/database.js';
 import type { PlaceRow } from '../trips/dailyPlanRepository.js';
-import { addDays } from '../trips/tripDates.js';
-import { longDate, placeLabel, stopCountText, travelText, travelTotalLine } from '../trips/dayMarkdown.js';
+import { addDays } from '../itinerary/tripDates.js';
+import { longDate, placeLabel, stopCountText, travelText, travelTotalLine } from '../itinerary/dayMarkdown.js';
 import { abortableDelay } from './abortableDelay.js';
-import { chunkText } from './textChunks.js';
-import { knownRegionNames, placesOfRegion, regionDisplayName, resolveRegion } from './catalogue/placeCatalogue.js';
+import { chunkText } from '../text/textChunks.js';
+import { knownRegionNames, placesOfRegion, regionDisplayName, resolveRegion } from '../catalogue/placeCatalogue.js';
 import { PlannerError, type PlanRequest, type PlannedDay, type PlannedStop, type Planner } from './planner.js';
-import { haversineMetres, travelBetween, type Coordinates, type Transportation } from './travel.js';
+import { haversineMetres, travelBetween, type Coordinates, type Transportation } from '../itinerary/travel.js';
 
 type TimeOfDay = PlannedStop['category'];
 

@@ -9,7 +9,7 @@ import { createOfflinePlanner } from './offlinePlanner.js';
 import { createOpenAiClient } from './openai/openaiClient.js';
 import { createOpenAiPlanner } from './openai/openaiPlanner.js';
 import type { Planner } from './planner.js';
-import { catalogueRegionsOnly, type PlannerRegions } from './plannerRegions.js';
+import { catalogueRegionsOnly, type PlannerRegions } from '../catalogue/plannerRegions.js';
 
 export function createPlanner(config: Config, db: Db, log: Logger): Planner {
   if (config.planner === 'openai') {

@@ -1,7 +1,7 @@
 // The markdown of a day (DailyPlanResponse.description): shared wording for the offline planner and
 // for days rewritten by an edit (swap, replace, remove), so an edited day never describes the old order.
-import type { Transportation } from '../generation/travel.js';
-import type { PlaceRow, StopWithPlace } from './dailyPlanRepository.js';
+import type { Transportation } from './travel.js';
+import type { PlaceRow, StopWithPlace } from '../trips/dailyPlanRepository.js';
 
 export function durationText(minutes: number): string {
   return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;

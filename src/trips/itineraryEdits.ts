@@ -2,9 +2,9 @@
 // Every edit recomputes the day's travel times and distances from the new sequence of places.
 import { AppError } from '../http/appError.js';
 import type { Db } from '../db/database.js';
-import { travelBetween, type Transportation } from '../generation/travel.js';
+import { travelBetween, type Transportation } from '../itinerary/travel.js';
 import { findDay, rewriteStops, updateDayDescription, type DayWithStops, type PlaceRow } from './dailyPlanRepository.js';
-import { editedDayMarkdown } from './dayMarkdown.js';
+import { editedDayMarkdown } from '../itinerary/dayMarkdown.js';
 
 function stopIndex(day: DayWithStops, visitOrder: number): number {
   const index = day.stops.findIndex((s) => s.visitOrder === visitOrder);

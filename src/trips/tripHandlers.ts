@@ -7,11 +7,11 @@ import { AppError, invalidField } from '../http/appError.js';
 import { operationPath } from '../http/operationPath.js';
 import { principalOf } from '../http/principal.js';
 import { toCursorPage } from '../db/cursorPage.js';
-import type { Transportation } from '../generation/travel.js';
+import type { Transportation } from '../itinerary/travel.js';
 import { listDays } from './dailyPlanRepository.js';
 import { loadDay, swapStops } from './itineraryEdits.js';
 import { toDailyPlanResponse, toTripPlanDetailResponse, toTripPlanResponse } from './tripPlanMappers.js';
-import { addDays, defaultTitle } from './tripDates.js';
+import { addDays, defaultTitle } from '../itinerary/tripDates.js';
 import {
   beginGeneration,
   deleteTripPlan,

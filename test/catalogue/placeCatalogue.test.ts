@@ -11,7 +11,7 @@ import {
   placesOfRegion,
   resolveRegion,
   syncCatalogue,
-} from '../../src/generation/catalogue/placeCatalogue.js';
+} from '../../src/catalogue/placeCatalogue.js';
 
 const regionIds = ['busan', 'gangneung', 'gyeongju', 'jeju', 'jeonju', 'seoul'];
 

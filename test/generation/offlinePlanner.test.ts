@@ -4,10 +4,10 @@ import { and, eq, notInArray } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
 import { places } from '../../src/db/schema.js';
-import { knownRegionNames, placesOfRegion, resolveRegion, syncCatalogue } from '../../src/generation/catalogue/placeCatalogue.js';
+import { knownRegionNames, placesOfRegion, resolveRegion, syncCatalogue } from '../../src/catalogue/placeCatalogue.js';
 import { createOfflinePlanner } from '../../src/generation/offlinePlanner.js';
 import { PlannerError, type PlanRequest, type PlannedDay } from '../../src/generation/planner.js';
-import { haversineMetres } from '../../src/generation/travel.js';
+import { haversineMetres } from '../../src/itinerary/travel.js';
 import type { PlaceRow } from '../../src/trips/dailyPlanRepository.js';
 
 const database = openDatabase(':memory:');

@@ -13,9 +13,9 @@ import type { Logger } from '../../logger.js';
 import { findActivePromptTemplate } from '../../prompts/promptTemplateRepository.js';
 import type { PlaceRow } from '../../trips/dailyPlanRepository.js';
 import { abortableDelay } from '../abortableDelay.js';
-import { knownRegionNames, placesOfRegion, regionDisplayName, resolveRegion } from '../catalogue/placeCatalogue.js';
+import { knownRegionNames, placesOfRegion, regionDisplayName, resolveRegion } from '../../catalogue/placeCatalogue.js';
 import { PlannerError, type PlannedDay, type PlannedStop, type Planner, type PlanRequest } from '../planner.js';
-import { travelBetween } from '../travel.js';
+import { travelBetween } from '../../itinerary/travel.js';
 import { dayPlanJsonSchema } from './dayPlanJsonSchema.js';
 
 type DailyPlanResponse = components['schemas']['DailyPlanResponse'];
