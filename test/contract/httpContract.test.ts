@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readYaml } from '../../codegen/bundle.js';
 import { readOperations, type OperationFact } from '../../codegen/openapiModel.js';
 import { routes } from '../../generated/routes.js';
+import { fillTemplate, mapPlaceholders } from '../../src/text/fillTemplate.js';
 import type { Handlers } from '../../generated/operations.js';
 import type { RequestContext } from '../../src/services.js';
 import type { Planner } from '../../src/generation/planner.js';
@@ -52,7 +53,7 @@ function newApp(env: Record<string, string> = {}, handlerOverrides?: Partial<Han
 
 /** A concrete path for an operation, with its path parameters filled in. */
 function pathOf(op: OperationFact, values: Record<string, number | string>): string {
-  return op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => String(values[name]));
+  return fillTemplate(op.path, values);
 }
 
 beforeAll(async () => {
@@ -249,7 +250,7 @@ describe('statuses that need a differently configured app', () => {
   it('every operation: 429 COMMON429 with Retry-After past the rate limit', async () => {
     const limited = newApp({ RATE_LIMIT_PER_MINUTE: '1' });
     for (const route of routes) {
-      const url = route.path.replace(/\{[^}]+\}/g, '1');
+      const url = mapPlaceholders(route.path, () => '1');
       await limited.request(route.method, url);
       const res = await limited.request(route.method, url);
       expect([res.status, res.body.data.code], route.operationId).toEqual([429, 'COMMON429']);
