@@ -36,7 +36,7 @@ import { tripHandlers } from './trips/tripHandlers.js';
 import type { ChatAgent } from './chats/chatAgent.js';
 import { findOwnChatRoom } from './chats/chatRepository.js';
 import { createChatService, type ChatService } from './chats/chatService.js';
-import { placesOfRegion, resolveRegion, syncCatalogue } from './catalogue/placeCatalogue.js';
+import { syncCatalogue } from './catalogue/placeRepository.js';
 import { startGenerationWorker, type GenerationWorker } from './generation/generationWorker.js';
 import type { Planner } from './generation/planner.js';
 import { createChatAgent, createPlanner, createPlannerRegions } from './generation/plannerFactory.js';
@@ -45,7 +45,7 @@ import { createPublishers, type Publishers } from './realtime/publishers.js';
 import { registerStompEndpoint, type StompEndpoint } from './realtime/stompEndpoint.js';
 import { findDay } from './trips/dailyPlanRepository.js';
 import { toDailyPlanResponse } from './trips/tripPlanMappers.js';
-import { findOwnTripPlanRow, findTripPlanById, markInterruptedGenerationsFailed } from './trips/tripPlanRepository.js';
+import { findOwnTripPlanRow, markInterruptedGenerationsFailed } from './trips/tripPlanRepository.js';
 
 export interface AppOptions {
   clock?: () => number;
@@ -102,18 +102,12 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     concurrency: config.generationConcurrency,
     concurrencyPerMember: config.generationConcurrencyPerUser,
   });
-  const placesFor = (region: string) => {
-    const regionId = resolveRegion(region);
-    return regionId ? placesOfRegion(database.db, regionId) : [];
-  };
   const chat = createChatService({
     db: database.db,
     agent: options.chatAgent ?? createChatAgent(config, database.db, log),
     publishers,
     log,
     clock,
-    placesOfRegion: placesFor,
-    isGenerating: (tripPlanId) => findTripPlanById(database.db, tripPlanId)?.generationStatus === 'GENERATING',
   });
   events.subscribe('tripPlanDayUpdated', ({ memberId, tripPlanId, chatRoomId, dayNumber, summary }) => {
     const day = findDay(database.db, tripPlanId, dayNumber);

@@ -96,10 +96,7 @@ export function startGenerationWorker(deps: {
     try {
       for await (const day of deps.planner.plan(request, signal)) {
         if (signal.aborted) throw signal.reason;
-        const saved = insertDay(db, tripPlanId, {
-          ...day,
-          stops: day.stops.map((stop, i) => ({ ...stop, visitOrder: i + 1, transportation: request.transportation })),
-        });
+        const saved = insertDay(db, tripPlanId, day, request.transportation);
         days++;
         publishers.schedule(memberId, tripPlanId, { type: 'DAILY_PLAN_GENERATED', tripPlanId, dailyPlan: toDailyPlanResponse(saved) });
         let summary = '';

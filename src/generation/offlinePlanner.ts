@@ -10,13 +10,15 @@
 //    and for dinner, drop a sight when the day runs past 21:00, add a nearby fitting one when it is short.
 // No place is used twice in a trip: long trips take unthemed sights too, then get shorter days.
 import type { Db } from '../db/database.js';
-import type { PlaceRow } from '../trips/dailyPlanRepository.js';
+import type { PlaceRow } from '../catalogue/placeRepository.js';
 import { addDays } from '../itinerary/tripDates.js';
 import { longDate, placeLabel, stopCountText, travelText, travelTotalLine } from '../itinerary/dayMarkdown.js';
 import { abortableDelay } from './abortableDelay.js';
 import { chunkText } from '../text/textChunks.js';
-import { knownRegionNames, placesOfRegion, regionDisplayName, resolveRegion } from '../catalogue/placeCatalogue.js';
-import { PlannerError, type PlanRequest, type PlannedDay, type PlannedStop, type Planner } from './planner.js';
+import { knownRegionNames, regionDisplayName, resolveRegion } from '../catalogue/placeCatalogue.js';
+import { placesOfRegion } from '../catalogue/placeRepository.js';
+import type { PlannedDay, PlannedStop } from '../itinerary/plannedDay.js';
+import { PlannerError, type PlanRequest, type Planner } from './planner.js';
 import { haversineMetres, travelBetween, type Coordinates, type Transportation } from '../itinerary/travel.js';
 
 type TimeOfDay = PlannedStop['category'];

@@ -1,71 +1,84 @@
-// Edits of a saved day (swap, remove, replace a stop), shared by the HTTP swap and the chat agent.
-// Every edit recomputes the day's travel times and distances from the new sequence of places.
-import { AppError } from '../http/appError.js';
-import type { Db } from '../db/database.js';
-import { travelBetween, type Transportation } from '../itinerary/travel.js';
-import { findDay, rewriteStops, updateDayDescription, type DayWithStops, type PlaceRow } from './dailyPlanRepository.js';
-import { editedDayMarkdown } from '../itinerary/dayMarkdown.js';
+// Edits of a saved day — swap two stops, remove one, replace one — whoever asks for them (the HTTP
+// swap, the chat agent). Pure: given the day's stops they return its new sequence and the sentence
+// that announces the edit; trips/savedDayEdits.ts loads the day and saves the result. Stops keep
+// their ids and time-of-day slots, so a client that holds a scheduledPlaceId can keep using it;
+// visit orders are renumbered from 1 and travel is recomputed between the new neighbours.
+import type { Place, Stop } from './place.js';
+import { haversineMetres, travelBetween, type Transportation } from './travel.js';
 
-function stopIndex(day: DayWithStops, visitOrder: number): number {
-  const index = day.stops.findIndex((s) => s.visitOrder === visitOrder);
-  if (index < 0) throw new AppError('TRIP104', `Day ${day.dayNumber} has no stop at visit order ${visitOrder}.`);
-  return index;
+export type DayEdit =
+  | { kind: 'swap'; dayNumber: number; visitOrderA: number; visitOrderB: number }
+  | { kind: 'remove'; dayNumber: number; visitOrder: number }
+  | { kind: 'replace'; dayNumber: number; visitOrder: number };
+
+/** The stops that remain, in their new order, and the place each one holds. */
+export interface EditedSequence<P extends Place = Place> {
+  stops: Stop<P>[];
+  places: P[];
 }
 
-export function loadDay(db: Db, tripPlanId: number, dayNumber: number): DayWithStops {
-  const day = findDay(db, tripPlanId, dayNumber);
-  if (!day) throw new AppError('TRIP103', `Day ${dayNumber} of this trip plan does not exist.`);
-  return day;
+/** A stop of the edited day as it is saved. */
+export interface ResequencedStop {
+  id: number;
+  visitOrder: number;
+  placeId: number;
+  travelTime: number | null;
+  travelDistance: number | null;
 }
 
-type Stop = DayWithStops['stops'][number];
+/** The index of the stop at `visitOrder`, or -1. */
+export function stopIndex(stops: readonly Stop[], visitOrder: number): number {
+  return stops.findIndex((s) => s.visitOrder === visitOrder);
+}
 
-/**
- * Saves the day as `stops` (existing stops, in their new order) holding `places`: stops keep their
- * ids and time-of-day slots, visit orders are renumbered from 1, dropped stops are deleted, travel is
- * recomputed. Keeping ids lets a client that holds a scheduledPlaceId keep using it.
- */
-function saveSequence(db: Db, day: DayWithStops, stops: Stop[], places: PlaceRow[]): DayWithStops {
-  const transportation = (day.stops[0]?.transportation ?? 'PUBLIC_TRANSIT') as Transportation;
-  return db.transaction(() => {
-    rewriteStops(
-      db,
-      day.id,
-      stops.map((stop, i) => {
-        const travel = i > 0 ? travelBetween(places[i - 1]!, places[i]!, transportation) : null;
-        return { id: stop.id, visitOrder: i + 1, placeId: places[i]!.id, travelTime: travel?.minutes ?? null, travelDistance: travel?.distanceMetres ?? null };
-      }),
-    );
-    const edited = findDay(db, day.tripPlanId, day.dayNumber)!;
-    // The planner's text described the old order; describe the day as it is now.
-    const description = editedDayMarkdown(edited.title, edited.date, edited.stops);
-    updateDayDescription(db, edited.id, description);
-    return { ...edited, description };
+/** Exchanges the places of two stops (by index); the stops keep their positions, ids and slots. */
+export function swapStops<P extends Place>(stops: readonly Stop<P>[], a: number, b: number): EditedSequence<P> {
+  const places = stops.map((s) => s.place);
+  [places[a], places[b]] = [places[b]!, places[a]!];
+  return { stops: [...stops], places };
+}
+
+export function removeStop<P extends Place>(stops: readonly Stop<P>[], index: number): EditedSequence<P> {
+  const keep = stops.filter((_, i) => i !== index);
+  return { stops: keep, places: keep.map((s) => s.place) };
+}
+
+export function replaceStop<P extends Place>(stops: readonly Stop<P>[], index: number, replacement: P): EditedSequence<P> {
+  const places = stops.map((s) => s.place);
+  places[index] = replacement;
+  return { stops: [...stops], places };
+}
+
+/** The saved form of a sequence: visit orders from 1, travel from each place to the next. */
+export function resequence(sequence: EditedSequence, transportation: Transportation): ResequencedStop[] {
+  const { stops, places } = sequence;
+  return stops.map((stop, i) => {
+    const travel = i > 0 ? travelBetween(places[i - 1]!, places[i]!, transportation) : null;
+    return { id: stop.id, visitOrder: i + 1, placeId: places[i]!.id, travelTime: travel?.minutes ?? null, travelDistance: travel?.distanceMetres ?? null };
   });
 }
 
-/** Exchanges the places of two stops; the stops keep their positions, ids and slots. */
-export function swapStops(db: Db, day: DayWithStops, visitOrderA: number, visitOrderB: number): DayWithStops {
-  const a = stopIndex(day, visitOrderA);
-  const b = stopIndex(day, visitOrderB);
-  const places = day.stops.map((s) => s.place);
-  [places[a], places[b]] = [places[b]!, places[a]!];
-  return saveSequence(db, day, day.stops, places);
+/**
+ * What to put in place of `current`: among `free` places of the same kind, the nearest, a place that
+ * shares one of the trip's themes counting as 3 km nearer; ties go to the lower id.
+ */
+export function pickReplacement<P extends Place>(current: Place, free: readonly P[], themes: readonly string[]): P | undefined {
+  const wanted = new Set(themes);
+  const candidates = free.filter((p) => p.kind === current.kind);
+  if (candidates.length === 0) return undefined;
+  const score = (p: P) => haversineMetres(current, p) - (p.themes.some((t) => wanted.has(t)) ? 3000 : 0);
+  return candidates.reduce((best, p) => (score(p) < score(best) || (score(p) === score(best) && p.id < best.id) ? p : best));
 }
 
-export function removeStop(db: Db, day: DayWithStops, visitOrder: number): DayWithStops {
-  const index = stopIndex(day, visitOrder);
-  const keep = day.stops.filter((_, i) => i !== index);
-  return saveSequence(db, day, keep, keep.map((s) => s.place));
-}
-
-export function replaceStop(db: Db, day: DayWithStops, visitOrder: number, replacement: PlaceRow): DayWithStops {
-  const index = stopIndex(day, visitOrder);
-  const places = day.stops.map((s) => s.place);
-  places[index] = replacement;
-  return saveSequence(db, day, day.stops, places);
-}
-
-export function describeStop(day: DayWithStops, visitOrder: number): string {
-  return day.stops[stopIndex(day, visitOrder)]!.place.name;
+/** The sentence that announces an edit, naming the stops as they were before it. */
+export function editSummary(edit: DayEdit, before: readonly Stop[], replacement?: Place): string {
+  const name = (visitOrder: number) => before[stopIndex(before, visitOrder)]!.place.name;
+  switch (edit.kind) {
+    case 'swap':
+      return `Swapped stop ${edit.visitOrderA} (${name(edit.visitOrderA)}) and stop ${edit.visitOrderB} (${name(edit.visitOrderB)}) on day ${edit.dayNumber}.`;
+    case 'remove':
+      return `Removed stop ${edit.visitOrder} (${name(edit.visitOrder)}) from day ${edit.dayNumber}.`;
+    case 'replace':
+      return `Replaced stop ${edit.visitOrder} (${name(edit.visitOrder)}) on day ${edit.dayNumber} with ${replacement!.name}: ${replacement!.description}`;
+  }
 }

@@ -9,7 +9,7 @@ import { principalOf } from '../http/principal.js';
 import { toCursorPage } from '../db/cursorPage.js';
 import type { Transportation } from '../itinerary/travel.js';
 import { listDays } from './dailyPlanRepository.js';
-import { loadDay, swapStops } from './itineraryEdits.js';
+import { applyDayEdit } from './savedDayEdits.js';
 import { toDailyPlanResponse, toTripPlanDetailResponse, toTripPlanResponse } from './tripPlanMappers.js';
 import { addDays, defaultTitle } from '../itinerary/tripDates.js';
 import {
@@ -150,14 +150,8 @@ export const tripHandlers: TripHandlers = {
     if (body.visitOrderA === body.visitOrderB) throw invalidField('body.visitOrderB', body.visitOrderB, 'must differ from visitOrderA');
     // The itinerary belongs to the generator until the run ends (openapi.yaml, swapScheduledPlaces).
     if (plan.generationStatus === 'GENERATING') throw new AppError('TRIP106', 'The itinerary is being generated; swap its stops once it is complete.');
-    const day = swapStops(ctx.services.db, loadDay(ctx.services.db, plan.id, path.dayNumber), body.visitOrderA, body.visitOrderB);
-    ctx.services.events.publish('tripPlanDayUpdated', {
-      tripPlanId: plan.id,
-      memberId: plan.memberId,
-      chatRoomId: plan.chatRoomId,
-      dayNumber: day.dayNumber,
-      summary: `Swapped stops ${body.visitOrderA} and ${body.visitOrderB} of day ${day.dayNumber}.`,
-    });
+    const { day, summary } = applyDayEdit(ctx.services.db, plan, { kind: 'swap', dayNumber: path.dayNumber, visitOrderA: body.visitOrderA, visitOrderB: body.visitOrderB });
+    ctx.services.events.publish('tripPlanDayUpdated', { tripPlanId: plan.id, memberId: plan.memberId, chatRoomId: plan.chatRoomId, dayNumber: day.dayNumber, summary });
     return { status: 204 };
   },
 };
