@@ -6,9 +6,9 @@
 // messages and applies no edit (TRIP106 on the errors channel, asyncapi.yaml sendChatMessage).
 import { channelAddress, type AsyncSchemas } from '../../generated/asyncapi.js';
 import { messageValidators } from '../../generated/validators.js';
-import type { Principal } from '../auth/authService.js';
 import type { Db } from '../db/database.js';
 import { AppError } from '../http/appError.js';
+import type { Principal } from '../http/principal.js';
 import type { Logger } from '../logger.js';
 import type { Publishers } from '../realtime/publishers.js';
 import { chunkText } from '../text/textChunks.js';

@@ -7,8 +7,6 @@ export type TripPlanGenerationRequestedEvent = AsyncSchemas['TripPlanGenerationR
 export interface DomainEvents {
   tripPlanGenerationRequested: TripPlanGenerationRequestedEvent;
   tripPlanGenerationCancelRequested: { tripPlanId: number; memberId: number; chatRoomId: number; reason: 'cancel' | 'delete' };
-  /** a day was edited outside generation (swap over HTTP): realtime sends UPDATED */
-  tripPlanDayUpdated: { tripPlanId: number; memberId: number; chatRoomId: number; dayNumber: number; summary: string };
 }
 
 export type EventName = keyof DomainEvents;
