@@ -322,7 +322,7 @@ describe('cancel, failure and crash recovery', () => {
   }
 
   it('cancel mid-run sends CANCELLED, stops, and leaves the plan CANCELLED', async () => {
-    const { createOfflinePlanner } = await import('../../src/generation/offlinePlanner.js');
+    const { createOfflinePlanner } = await import('../../src/generation/offline/offlinePlanner.js');
     let planner!: Planner;
     const s = await startTestServer({}, { planner: { name: 'lazy', plan: (r, sig) => planner.plan(r, sig), summarize: (d, r, sig) => planner.summarize(d, r, sig) } });
     servers.push(s);

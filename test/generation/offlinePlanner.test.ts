@@ -6,7 +6,7 @@ import { openDatabase } from '../../src/db/database.js';
 import { places } from '../../src/db/schema.js';
 import { knownRegionNames, resolveRegion } from '../../src/catalogue/placeCatalogue.js';
 import { placesOfRegion, syncCatalogue, type PlaceRow } from '../../src/catalogue/placeRepository.js';
-import { createOfflinePlanner } from '../../src/generation/offlinePlanner.js';
+import { createOfflinePlanner } from '../../src/generation/offline/offlinePlanner.js';
 import { PlannerError, type PlanRequest } from '../../src/generation/planner.js';
 import type { PlannedDay } from '../../src/itinerary/plannedDay.js';
 import { haversineMetres } from '../../src/itinerary/travel.js';
