@@ -74,41 +74,33 @@ const inFront = (broken: Front): TestAppOptions => ({
 const forward = (c: Context, app: App, request: Request = c.req.raw) => app.hono.fetch(request, c.env);
 const json = (c: Context, status: number, data: unknown) => c.json(envelope(status, data), status as 200);
 
+/** A GET whose real answer, when it is a 200, is replaced by what `spoil` makes of its data. */
+const spoilGet = (route: string, spoil: (data: any, c: Context) => Response) =>
+  inFront((front, app) =>
+    front.get(route, async (c) => {
+      const real = await forward(c, app);
+      return real.status === 200 ? spoil(((await real.json()) as { data: unknown }).data, c) : real;
+    }),
+  );
+
 const variants: { name: string; options: TestAppOptions; phases: PhaseName[]; check: CheckName; target: string }[] = [
   {
     name: 'a handler returns an undocumented status',
-    options: inFront((front, app) =>
-      front.get('/api/v1/members/me/name', async (c) => {
-        const real = await forward(c, app);
-        return real.status === 200 ? json(c, 418, { name: 'teapot' }) : real;
-      }),
-    ),
+    options: spoilGet('/api/v1/members/me/name', (_data, c) => json(c, 418, { name: 'teapot' })),
     phases: ['examples'],
     check: 'status_documented',
     target: 'getMyName',
   },
   {
     name: 'a response drops a required field',
-    options: inFront((front, app) =>
-      front.get('/api/v1/trips/:tripPlanId', async (c) => {
-        const real = await forward(c, app);
-        if (real.status !== 200) return real;
-        const { title: _dropped, ...rest } = ((await real.json()) as { data: Record<string, unknown> }).data;
-        return json(c, 200, rest);
-      }),
-    ),
+    options: spoilGet('/api/v1/trips/:tripPlanId', ({ title: _dropped, ...rest }, c) => json(c, 200, rest)),
     phases: ['examples'],
     check: 'body_valid',
     target: 'getTripPlan',
   },
   {
     name: 'a response adds an undocumented field',
-    options: inFront((front, app) =>
-      front.get('/api/v1/members/me/name', async (c) => {
-        const real = await forward(c, app);
-        return real.status === 200 ? json(c, 200, { ...((await real.json()) as { data: object }).data, passwordHash: 'x' }) : real;
-      }),
-    ),
+    options: spoilGet('/api/v1/members/me/name', (data, c) => json(c, 200, { ...data, passwordHash: 'x' })),
     phases: ['examples'],
     check: 'body_valid',
     target: 'getMyName',
@@ -122,13 +114,9 @@ const variants: { name: string; options: TestAppOptions; phases: PhaseName[]; ch
   },
   {
     name: 'a handler throws (500)',
-    options: inFront((front, app) =>
-      front.get('/api/v1/trips/daily-plans/:tripPlanId', async (c) => {
-        const real = await forward(c, app);
-        if (real.status !== 200) return real;
-        throw new Error('boom');
-      }),
-    ),
+    options: spoilGet('/api/v1/trips/daily-plans/:tripPlanId', () => {
+      throw new Error('boom');
+    }),
     phases: ['examples'],
     check: 'not_5xx',
     target: 'listDailyPlans',
