@@ -231,7 +231,8 @@ export interface components {
         TripPlanProgressMessage: components["schemas"]["TripPlanDayMessage"] | components["schemas"]["TripPlanUpdateStartedMessage"];
         /**
          * @description `DAILY_PLAN_GENERATED`: a day was generated and saved. `UPDATED`: a day was changed by an
-         *     edit. `dailyPlan` is the day as saved. `errorCode` is reserved (same codes as
+         *     edit (`swapScheduledPlaces`, or a chat message the AI acts on); it follows that edit's
+         *     `UPDATE_STARTED`, and the chat channel's `UPDATED` follows it. `dailyPlan` is the day as saved. `errorCode` is reserved (same codes as
          *     `ErrorResponse.code`); it is not sent today, as failures go to the errors channel.
          */
         TripPlanDayMessage: {
@@ -244,7 +245,11 @@ export interface components {
             /** @description Reserved; an error code as in `ErrorResponse.code`. */
             errorCode?: string;
         };
-        /** @description An edit of the plan began; the changed day follows as `UPDATED`. */
+        /**
+         * @description An edit of a day began (`swapScheduledPlaces`, or a chat message the AI acts on); the
+         *     changed day follows as `UPDATED`, then the chat channel's `UPDATED`. Both kinds of edit
+         *     send this same sequence.
+         */
         TripPlanUpdateStartedMessage: {
             /** @constant */
             type: "UPDATE_STARTED";

@@ -235,7 +235,9 @@ export interface paths {
          * Swap two stops of a day
          * @description Exchanges the places of the stops at `visitOrderA` and `visitOrderB` of day `dayNumber`
          *     (their time-of-day categories stay), then recomputes the day's travel times and distances.
-         *     An `UPDATED` message with the changed day goes to the schedule and chat channels.
+         *     The edit is announced as a chat edit is (asyncapi.yaml, receiveScheduleUpdates): the schedule
+         *     channel gets `UPDATE_STARTED`, then `UPDATED` with the changed day, then the chat channel
+         *     `UPDATED` with the same summary.
          *     `chatRoomId` must be the plan's own room. `404 TRIP103` when the day does not exist,
          *     `404 TRIP104` when a visit order does not exist, `400 COMMON001` when A equals B.
          *     `409 TRIP106` while the plan is `GENERATING`, whether or not the day is saved yet: the

@@ -1,11 +1,41 @@
-// What handlers and workers are given: the process-wide services, built once in app.ts.
-import type { AuthService, Principal } from './auth/authService.js';
+// The service's parts behind HTTP: its ports (each with a production default built from the
+// configuration, or a test's own: the same seams production uses), the database, auth, generation,
+// chat and realtime delivery. app.ts puts the HTTP app in front of them.
+import { createAuthService, type AuthService } from './auth/authService.js';
+import { resolveJwtSecret } from './auth/jwtSecret.js';
+import { startSessionPurge, type SessionPurge } from './auth/sessionPurge.js';
+import { createInProcessSessionRevocations, type SessionRevocations } from './auth/sessionRevocations.js';
+import { createTokenSigner } from './auth/tokens.js';
+import type { PlannerRegions } from './catalogue/plannerRegions.js';
+import { syncCatalogue } from './catalogue/placeRepository.js';
+import type { ChatAgent } from './chats/chatAgent.js';
+import { findOwnChatRoom } from './chats/chatRepository.js';
+import { createChatService, type ChatService } from './chats/chatService.js';
 import type { Config } from './config.js';
-import type { Database, Db } from './db/database.js';
-import type { EventBus } from './generation/eventBus.js';
-import type { RequestOrigin } from './http/requestOrigin.js';
-import type { PlannerRegions } from './generation/plannerRegions.js';
-import type { Logger } from './logger.js';
+import { openDatabase, type Database, type Db } from './db/database.js';
+import { createInProcessEventBus, type EventBus } from './events/eventBus.js';
+import { startGenerationWorker, type GenerationWorker } from './generation/generationWorker.js';
+import type { Planner } from './generation/planner.js';
+import { createChatAgent, createPlanner, createPlannerRegions } from './generation/plannerFactory.js';
+import { createLogger, type Logger } from './logger.js';
+import { createInProcessBroker, type Broker } from './realtime/broker.js';
+import { createPublishers, type Publishers } from './realtime/publishers.js';
+import type { registerStompEndpoint } from './realtime/stompEndpoint.js';
+import { findOwnTripPlanRow, markInterruptedGenerationsFailed } from './trips/tripPlanRepository.js';
+
+/** What the service talks to, or runs on, that a test may replace. */
+export interface AppPorts {
+  clock: () => number;
+  logger: Logger;
+  /** between HTTP and generation */
+  events: EventBus;
+  /** delivers STOMP messages to subscriptions (a broken variant may tamper with them) */
+  broker: Broker;
+  /** default: PLANNER (offline or openai) */
+  planner: Planner;
+  /** default: PLANNER (offline or openai) */
+  chatAgent: ChatAgent;
+}
 
 export interface Services {
   config: Config;
@@ -14,22 +44,61 @@ export interface Services {
   log: Logger;
   clock: () => number;
   auth: AuthService;
+  revocations: SessionRevocations;
   events: EventBus;
   /** the regions the configured planner supports (listRegions, TRIP107) */
   regions: PlannerRegions;
+  broker: Broker;
+  publishers: Publishers;
+  worker: GenerationWorker;
+  chat: ChatService;
+  sessionPurge: SessionPurge;
 }
 
-/** The second argument of every operation handler. */
-export interface RequestContext {
-  services: Services;
-  /** null only on public operations */
-  principal: Principal | null;
-  requestId: string;
-  log: Logger;
-  /** the request path, for error bodies */
-  path: string;
-  /** the request's Accept header, for operations documenting several media types */
-  accept: string | undefined;
-  /** scheme, host and port the request reached (computed on demand) */
-  origin(): RequestOrigin;
+export function createServices(config: Config, ports: Partial<AppPorts> = {}): Services {
+  const log = ports.logger ?? createLogger(config.logLevel);
+  const clock = ports.clock ?? Date.now;
+  const database = openDatabase(config.databaseFile);
+  const db = database.db;
+  const signer = createTokenSigner(resolveJwtSecret(config), { access: config.accessTokenTtlSeconds, refresh: config.refreshTokenTtlSeconds });
+  const revocations = createInProcessSessionRevocations((error) => log.error({ err: error }, 'session revocation listener failed'));
+  const auth = createAuthService({ db, signer, clock, accessTtlSeconds: config.accessTokenTtlSeconds, refreshTtlSeconds: config.refreshTokenTtlSeconds, revocations });
+  const events = ports.events ?? createInProcessEventBus((error, name) => log.error({ err: error, event: name }, 'event listener failed'));
+  const regions = createPlannerRegions(config);
+  const sessionPurge = startSessionPurge({ db, clock, log, retentionDays: config.sessionRetentionDays, intervalMinutes: config.sessionPurgeIntervalMinutes });
+  syncCatalogue(db);
+  const interrupted = markInterruptedGenerationsFailed(db, clock());
+  if (interrupted.length > 0) log.warn({ tripPlanIds: interrupted }, 'generations interrupted by a restart or crash marked FAILED (AI002)');
+  const broker = ports.broker ?? createInProcessBroker((error) => log.error({ err: error }, 'message delivery failed'));
+  const publishers = createPublishers(broker, config.responseValidation, log);
+  const worker = startGenerationWorker({
+    db,
+    events,
+    planner: ports.planner ?? createPlanner(config, db, log),
+    publishers,
+    log,
+    clock,
+    concurrency: config.generationConcurrency,
+    concurrencyPerMember: config.generationConcurrencyPerUser,
+  });
+  const chat = createChatService({ db, agent: ports.chatAgent ?? createChatAgent(config, db, log), publishers, log, clock });
+  return { config, database, db, log, clock, auth, revocations, events, regions, broker, publishers, worker, chat, sessionPurge };
+}
+
+/** What the STOMP endpoint works with: the services, and who owns which channel. */
+export function stompEndpointDeps(services: Services): Parameters<typeof registerStompEndpoint>[1] {
+  const { config, auth, broker, log, clock, revocations, db, chat, publishers } = services;
+  return {
+    auth,
+    broker,
+    log,
+    clock,
+    settings: config.stomp,
+    revocations,
+    owns: (memberId, channel, id) =>
+      channel === 'scheduleUpdates' ? findOwnTripPlanRow(db, memberId, id) !== undefined : findOwnChatRoom(db, memberId, id) !== undefined,
+    onChatMessage: (principal, chatRoomId, body) => chat.receive(principal, chatRoomId, body),
+    publishError: (memberId, chatRoomId, code, message, path) =>
+      publishers.error(memberId, chatRoomId, { timestamp: new Date(clock()).toISOString(), code, message, path, errors: null }),
+  };
 }

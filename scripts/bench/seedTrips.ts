@@ -2,7 +2,7 @@
 // query joins) written with raw multi-row prepared statements in ONE transaction, so a million plans
 // take seconds. Values are varied (created_at over two years, start dates over three) and reproducible.
 import type { Database } from '../../src/db/database.js';
-import { addDays, defaultTitle } from '../../src/trips/tripDates.js';
+import { addDays, defaultTitle } from '../../src/itinerary/tripDates.js';
 
 type Sqlite = Database['sqlite'];
 

@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import type { components } from '../../generated/openapi.js';
 import type { Db } from '../db/database.js';
 import { AppError } from '../http/appError.js';
+import type { Principal } from '../http/principal.js';
 import { findOrCreateMember, type MemberRow } from '../members/memberRepository.js';
 import type { Role } from './roles.js';
 import type { SessionRevocations } from './sessionRevocations.js';
@@ -11,14 +12,8 @@ import type { TokenSigner } from './tokens.js';
 
 type TokenResponse = components['schemas']['TokenResponse'];
 
-export interface Principal {
-  memberId: number;
-  sessionId: string;
-  /** the session's role, decided at sign-in (roles.ts) */
-  role: Role;
-  /** epoch ms when the access token expires (the STOMP side closes the connection then) */
-  expiresAt: number;
-}
+// Principal is the HTTP layer's (a request's caller); realtime/ imports it from here.
+export type { Principal };
 
 export interface AuthService {
   /** A new session for `email` (the member is created on first use) with `role` (default MEMBER). */

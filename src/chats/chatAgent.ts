@@ -1,11 +1,7 @@
 // What a chat agent is: it reads the member's message and the current itinerary and decides on at
 // most one edit plus a reply. The chat service applies the edit and streams the reply.
+import type { DayEdit } from '../itinerary/dayEdits.js';
 import type { DayWithStops } from '../trips/dailyPlanRepository.js';
-
-export type ChatEdit =
-  | { kind: 'swap'; dayNumber: number; visitOrderA: number; visitOrderB: number }
-  | { kind: 'remove'; dayNumber: number; visitOrder: number }
-  | { kind: 'replace'; dayNumber: number; visitOrder: number };
 
 export interface ChatTurn {
   tripPlanId: number;
@@ -17,7 +13,7 @@ export interface ChatTurn {
 }
 
 export interface ChatDecision {
-  edit: ChatEdit | null;
+  edit: DayEdit | null;
   /** the answer when there is no edit, or the preface of the edit's confirmation */
   reply: string;
 }

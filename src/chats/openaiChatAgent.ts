@@ -1,13 +1,14 @@
 // The OpenAI chat agent: one chat completion that sees the itinerary and the member's message and
-// may call one of three tools, each of which is exactly one ChatEdit. The model only decides; the
+// may call one of three tools, each of which is exactly one DayEdit. The model only decides; the
 // chat service checks the edit against the plan and applies it.
 import type OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { Db } from '../db/database.js';
-import { regionDisplayName } from '../generation/catalogue/placeCatalogue.js';
+import { regionDisplayName } from '../catalogue/placeCatalogue.js';
 import type { Logger } from '../logger.js';
 import { findActivePromptTemplate } from '../prompts/promptTemplateRepository.js';
-import type { ChatAgent, ChatDecision, ChatEdit, ChatTurn } from './chatAgent.js';
+import type { DayEdit } from '../itinerary/dayEdits.js';
+import type { ChatAgent, ChatDecision, ChatTurn } from './chatAgent.js';
 
 const DEFAULT_SYSTEM = [
   'You are the assistant of a trip itinerary app. The traveller can ask you to change the itinerary:',
@@ -83,7 +84,7 @@ function positiveInteger(args: Record<string, unknown>, name: string): number | 
 }
 
 /** The edit a tool call stands for, or what is wrong with it. */
-function editOf(name: string, rawArguments: string): ChatEdit | string {
+function editOf(name: string, rawArguments: string): DayEdit | string {
   let args: unknown;
   try {
     args = JSON.parse(rawArguments);

@@ -1,7 +1,7 @@
 // What a planner is: given the trip conditions, it decides the itinerary day by day and writes a
 // summary of each day for the chat. The generation worker saves and publishes; planners only plan.
 import type { components } from '../../generated/openapi.js';
-import type { PlaceRow } from '../trips/dailyPlanRepository.js';
+import type { PlannedDay } from '../itinerary/plannedDay.js';
 
 type Schemas = components['schemas'];
 
@@ -16,25 +16,6 @@ export interface PlanRequest {
   transportation: Schemas['Transportation'];
 }
 
-export interface PlannedStop {
-  placeId: number;
-  category: Schemas['TimeOfDay'];
-  /** minutes from the previous stop; null for the first stop of the day */
-  travelTime: number | null;
-  /** metres from the previous stop; null for the first stop of the day */
-  travelDistance: number | null;
-}
-
-export interface PlannedDay {
-  dayNumber: number;
-  date: string;
-  title: string;
-  /** markdown */
-  description: string;
-  /** in visit order */
-  stops: PlannedStop[];
-}
-
 export interface Planner {
   readonly name: string;
   /** Yields the days in order, each as soon as it is decided. Throws PlannerError on failure. */
@@ -45,6 +26,3 @@ export interface Planner {
 
 /** A planner failure the user can be told about (sent as AI002 with this message). */
 export class PlannerError extends Error {}
-
-/** Places of a region as planners see them (rows of the `place` table). */
-export type CatalogPlace = PlaceRow;

@@ -5,11 +5,11 @@ import { createOpenAiChatAgent } from '../chats/openaiChatAgent.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { Logger } from '../logger.js';
-import { createOfflinePlanner } from './offlinePlanner.js';
+import { createOfflinePlanner } from './offline/offlinePlanner.js';
 import { createOpenAiClient } from './openai/openaiClient.js';
 import { createOpenAiPlanner } from './openai/openaiPlanner.js';
 import type { Planner } from './planner.js';
-import { catalogueRegionsOnly, type PlannerRegions } from './plannerRegions.js';
+import { catalogueRegionsOnly, type PlannerRegions } from '../catalogue/plannerRegions.js';
 
 export function createPlanner(config: Config, db: Db, log: Logger): Planner {
   if (config.planner === 'openai') {

@@ -5,11 +5,12 @@ import type { Context, Hono } from 'hono';
 import type { Handlers, OperationId } from '../../generated/operations.js';
 import { routes, type RouteDefinition } from '../../generated/routes.js';
 import { operationValidators, type ValidateFunction } from '../../generated/validators.js';
-import type { RequestContext, Services } from '../services.js';
 import { AppError } from './appError.js';
 import { envelope } from './envelope.js';
 import type { HttpEnv } from './httpEnv.js';
+import type { Principal } from './principal.js';
 import { readJsonBody } from './readJsonBody.js';
+import type { RequestContext } from './requestContext.js';
 import { requestOrigin } from './requestOrigin.js';
 import { readParams } from './requestParams.js';
 import type { ResponseChecker } from './responseValidation.js';
@@ -19,8 +20,9 @@ type AnyResult = { status: number; body?: unknown; headers?: Record<string, stri
 type AnyHandler = (request: { path: unknown; query: unknown; body: unknown }, ctx: RequestContext) => AnyResult | Promise<AnyResult>;
 
 export interface OperationRouterOptions {
-  services: Services;
   handlers: Handlers<RequestContext>;
+  /** the caller of a secured operation, from its Authorization header; throws AUTH011, AUTH001, AUTH002 */
+  authenticate(authorization: string | undefined): Promise<Principal>;
   checker: ResponseChecker;
   /** operations left out of this server (e.g. devLogin when AUTH_DEV_LOGIN is off) */
   disabled: ReadonlySet<OperationId>;
@@ -33,14 +35,13 @@ function validate(validator: ValidateFunction, value: unknown, prefix: string): 
 
 async function runOperation(c: Context<HttpEnv>, route: RouteDefinition, options: OperationRouterOptions): Promise<Response> {
   c.set('route', route);
-  const { services, handlers, checker } = options;
-  const principal = route.secured ? await services.auth.authenticate(c.req.header('authorization')) : null;
+  const { handlers, checker } = options;
+  const principal = route.secured ? await options.authenticate(c.req.header('authorization')) : null;
   if (route.requiredRole && principal?.role !== route.requiredRole) throw new AppError('COMMON403');
 
   const { path, query, body } = await readValidRequest(c, route);
 
   const ctx: RequestContext = {
-    services,
     principal,
     requestId: c.get('requestId'),
     log: c.get('log'),

@@ -1,25 +1,12 @@
 // Turns Ajv errors into the contract's FieldError list: one entry per failing field, with a path
 // like `body.themes[2]`, `query.size` or `path.tripPlanId`, the rejected value and a message.
 import type { ErrorObject } from 'ajv';
+import { pointerTokens, valueAtPointer } from '../text/jsonPointer.js';
 import type { FieldError } from './appError.js';
-
-function valueAt(root: unknown, pointer: string): unknown {
-  if (!pointer) return root;
-  let node: unknown = root;
-  for (const raw of pointer.split('/').slice(1)) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (node === null || typeof node !== 'object') return undefined;
-    node = (node as Record<string, unknown>)[key];
-  }
-  return node;
-}
 
 function fieldPath(prefix: string, pointer: string): string {
   let out = prefix;
-  for (const raw of pointer.split('/').slice(1)) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    out += /^\d+$/.test(key) ? `[${key}]` : out ? `.${key}` : key;
-  }
+  for (const key of pointerTokens(pointer)) out += /^\d+$/.test(key) ? `[${key}]` : out ? `.${key}` : key;
   return out;
 }
 
@@ -45,7 +32,7 @@ export function toFieldErrors(errors: ErrorObject[] | null | undefined, root: un
     const key = `${field}\u0000${message}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    const rejected = error.keyword === 'required' ? null : valueAt(root, pointer);
+    const rejected = error.keyword === 'required' ? null : valueAtPointer(root, pointer);
     // Parsed JSON (or parameter text), so a JSON value; bounded when the error is rendered.
     out.push({ field, rejectedValue: rejected === undefined ? null : (rejected as FieldError['rejectedValue']), message });
   }

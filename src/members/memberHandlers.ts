@@ -1,10 +1,10 @@
 // Handlers of the Members operations.
 import type { Handlers } from '../../generated/operations.js';
 import type { components } from '../../generated/openapi.js';
-import type { Principal } from '../auth/authService.js';
+import type { Db } from '../db/database.js';
 import { AppError } from '../http/appError.js';
-import { principalOf } from '../http/principal.js';
-import type { RequestContext } from '../services.js';
+import { principalOf, type Principal } from '../http/principal.js';
+import type { RequestContext } from '../http/requestContext.js';
 import { findMemberById, type MemberRow } from './memberRepository.js';
 
 function toMemberResponse(member: MemberRow, role: Principal['role']): components['schemas']['MemberResponse'] {
@@ -20,14 +20,16 @@ function toMemberResponse(member: MemberRow, role: Principal['role']): component
   };
 }
 
-function me(ctx: RequestContext): MemberRow {
-  const member = findMemberById(ctx.services.db, principalOf(ctx).memberId);
+function me(db: Db, ctx: RequestContext): MemberRow {
+  const member = findMemberById(db, principalOf(ctx).memberId);
   if (!member) throw new AppError('MEMBER001');
   return member;
 }
 
-export const memberHandlers: Pick<Handlers<RequestContext>, 'getMe' | 'getMyName'> = {
-  // The role is the session's: the same member may hold sessions with different roles (roles.ts).
-  getMe: (_request, ctx) => ({ status: 200, body: toMemberResponse(me(ctx), principalOf(ctx).role) }),
-  getMyName: (_request, ctx) => ({ status: 200, body: { name: me(ctx).name } }),
-};
+export function createMemberHandlers({ db }: { db: Db }): Pick<Handlers<RequestContext>, 'getMe' | 'getMyName'> {
+  return {
+    // The role is the session's: the same member may hold sessions with different roles (roles.ts).
+    getMe: (_request, ctx) => ({ status: 200, body: toMemberResponse(me(db, ctx), principalOf(ctx).role) }),
+    getMyName: (_request, ctx) => ({ status: 200, body: { name: me(db, ctx).name } }),
+  };
+}

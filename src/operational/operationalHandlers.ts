@@ -3,7 +3,8 @@ import type { Handlers } from '../../generated/operations.js';
 import { storageFailureCode } from '../db/storageFailure.js';
 import { probeWrite } from '../db/writeProbe.js';
 import { AppError } from '../http/appError.js';
-import type { RequestContext } from '../services.js';
+import type { Database } from '../db/database.js';
+import type { RequestContext } from '../http/requestContext.js';
 import { preferredMediaType } from '../http/mediaType.js';
 import { renderAsyncapiPage } from './asyncapiPage.js';
 import { landingPageData, renderLandingPage } from './landingPage.js';
@@ -16,7 +17,7 @@ type OperationalHandlers = Pick<
   'getLandingPage' | 'getHealth' | 'getReadiness' | 'getOpenApiDocument' | 'getAsyncApiDocument' | 'getApiDocs' | 'getAsyncApiDocs'
 >;
 
-export function createOperationalHandlers(documents: SpecDocuments): OperationalHandlers {
+export function createOperationalHandlers({ documents, database }: { documents: SpecDocuments; database: Database }): OperationalHandlers {
   const asyncapiPage = renderAsyncapiPage(documents.asyncapi);
   const info = documents.openapi.info;
   const landing = { data: landingPageData(info), html: renderLandingPage(info) };
@@ -29,7 +30,7 @@ export function createOperationalHandlers(documents: SpecDocuments): Operational
     getHealth: () => ({ status: 200, body: { status: 'UP' } }),
     getReadiness(_request, ctx) {
       try {
-        probeWrite(ctx.services.database.sqlite);
+        probeWrite(database.sqlite);
       } catch (error) {
         const code = storageFailureCode(error);
         ctx.log.warn({ err: error, code }, 'readiness: the database does not take writes');

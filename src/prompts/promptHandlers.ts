@@ -4,7 +4,8 @@ import type { components } from '../../generated/openapi.js';
 import { toCursorPage } from '../db/cursorPage.js';
 import { AppError, invalidField } from '../http/appError.js';
 import { operationPath } from '../http/operationPath.js';
-import type { RequestContext } from '../services.js';
+import type { Db } from '../db/database.js';
+import type { RequestContext } from '../http/requestContext.js';
 import {
   createActivePromptTemplate,
   deletePromptTemplate,
@@ -27,44 +28,48 @@ function toPromptTemplateResponse(row: PromptTemplateRow): components['schemas']
   };
 }
 
-function existing(ctx: RequestContext, id: number): PromptTemplateRow {
-  const row = findPromptTemplate(ctx.services.db, id);
+function existing(db: Db, id: number): PromptTemplateRow {
+  const row = findPromptTemplate(db, id);
   if (!row) throw new AppError('AI005');
   return row;
 }
 
-export const promptHandlers: Pick<
+type PromptHandlers = Pick<
   Handlers<RequestContext>,
   'listPromptTemplates' | 'getPromptTemplate' | 'createPromptTemplate' | 'updatePromptTemplate' | 'deletePromptTemplate'
-> = {
-  listPromptTemplates({ query }, ctx) {
-    let cursor: PromptTemplateRow | null = null;
-    if (query.cursor !== undefined) {
-      cursor = findPromptTemplate(ctx.services.db, query.cursor) ?? null;
-      if (!cursor) throw invalidField('query.cursor', query.cursor, 'is not the id of a prompt template');
-    }
-    const rows = listPromptTemplates(ctx.services.db, query.size, cursor);
-    return { status: 200, body: toCursorPage(rows, query.size, toPromptTemplateResponse) };
-  },
+>;
 
-  getPromptTemplate: ({ path }, ctx) => ({ status: 200, body: toPromptTemplateResponse(existing(ctx, path.promptId)) }),
+export function createPromptHandlers({ db, clock }: { db: Db; clock: () => number }): PromptHandlers {
+  return {
+    listPromptTemplates({ query }) {
+      let cursor: PromptTemplateRow | null = null;
+      if (query.cursor !== undefined) {
+        cursor = findPromptTemplate(db, query.cursor) ?? null;
+        if (!cursor) throw invalidField('query.cursor', query.cursor, 'is not the id of a prompt template');
+      }
+      const rows = listPromptTemplates(db, query.size, cursor);
+      return { status: 200, body: toCursorPage(rows, query.size, toPromptTemplateResponse) };
+    },
 
-  createPromptTemplate({ body }, ctx) {
-    const row = createActivePromptTemplate(
-      ctx.services.db,
-      { promptType: body.promptType, agentType: body.agentType, prompt: body.prompt, description: body.description ?? null },
-      ctx.services.clock(),
-    );
-    return { status: 201, body: toPromptTemplateResponse(row), headers: { Location: operationPath('getPromptTemplate', { promptId: row.id }) } };
-  },
+    getPromptTemplate: ({ path }) => ({ status: 200, body: toPromptTemplateResponse(existing(db, path.promptId)) }),
 
-  updatePromptTemplate({ path, body }, ctx) {
-    const row = updatePromptTemplate(ctx.services.db, existing(ctx, path.promptId), body, ctx.services.clock());
-    return { status: 200, body: toPromptTemplateResponse(row) };
-  },
+    createPromptTemplate({ body }) {
+      const row = createActivePromptTemplate(
+        db,
+        { promptType: body.promptType, agentType: body.agentType, prompt: body.prompt, description: body.description ?? null },
+        clock(),
+      );
+      return { status: 201, body: toPromptTemplateResponse(row), headers: { Location: operationPath('getPromptTemplate', { promptId: row.id }) } };
+    },
 
-  deletePromptTemplate({ path }, ctx) {
-    deletePromptTemplate(ctx.services.db, existing(ctx, path.promptId).id);
-    return { status: 204 };
-  },
-};
+    updatePromptTemplate({ path, body }) {
+      const row = updatePromptTemplate(db, existing(db, path.promptId), body, clock());
+      return { status: 200, body: toPromptTemplateResponse(row) };
+    },
+
+    deletePromptTemplate({ path }) {
+      deletePromptTemplate(db, existing(db, path.promptId).id);
+      return { status: 204 };
+    },
+  };
+}

@@ -1,11 +1,14 @@
 // The itinerary: days of a plan, each with its stops and their places.
 import { and, asc, eq, inArray, notInArray } from 'drizzle-orm';
+import type { PlaceRow } from '../catalogue/placeRepository.js';
 import type { Db } from '../db/database.js';
 import { dailyPlans, places, scheduledPlaces } from '../db/schema.js';
+import type { ResequencedStop } from '../itinerary/dayEdits.js';
+import type { PlannedDay } from '../itinerary/plannedDay.js';
+import type { Transportation } from '../itinerary/travel.js';
 
 export type DailyPlanRow = typeof dailyPlans.$inferSelect;
 export type ScheduledPlaceRow = typeof scheduledPlaces.$inferSelect;
-export type PlaceRow = typeof places.$inferSelect;
 export type StopWithPlace = ScheduledPlaceRow & { place: PlaceRow };
 export type DayWithStops = DailyPlanRow & { stops: StopWithPlace[] };
 
@@ -35,23 +38,17 @@ export function findDay(db: Db, tripPlanId: number, dayNumber: number): DayWithS
   return { ...day, stops: stopsOf(db, [day.id]).get(day.id) ?? [] };
 }
 
-export interface NewDay {
-  dayNumber: number;
-  date: string;
-  title: string;
-  description: string;
-  stops: Omit<typeof scheduledPlaces.$inferInsert, 'dailyPlanId' | 'id'>[];
-}
-
-/** Saves one generated day in its own transaction (a crash later keeps it). */
-export function insertDay(db: Db, tripPlanId: number, day: NewDay): DayWithStops {
+/** Saves one generated day in its own transaction (a crash later keeps it); stops in visit order. */
+export function insertDay(db: Db, tripPlanId: number, day: PlannedDay, transportation: Transportation): DayWithStops {
   const id = db.transaction((tx) => {
     const row = tx
       .insert(dailyPlans)
       .values({ tripPlanId, dayNumber: day.dayNumber, date: day.date, title: day.title, description: day.description })
       .returning({ id: dailyPlans.id })
       .get();
-    if (day.stops.length > 0) tx.insert(scheduledPlaces).values(day.stops.map((stop) => ({ ...stop, dailyPlanId: row.id }))).run();
+    if (day.stops.length > 0) {
+      tx.insert(scheduledPlaces).values(day.stops.map((stop, i) => ({ ...stop, visitOrder: i + 1, transportation, dailyPlanId: row.id }))).run();
+    }
     return row.id;
   });
   return findDay(db, tripPlanId, day.dayNumber) ?? (() => { throw new Error(`day ${id} vanished`); })();
@@ -62,7 +59,7 @@ export function insertDay(db: Db, tripPlanId: number, day: NewDay): DayWithStops
  * stops of the day that are not listed are deleted. Visit orders only move down (a removal) or stay,
  * so renumbering in ascending order never collides with the (day, visit order) unique index.
  */
-export function rewriteStops(db: Db, dailyPlanId: number, stops: Pick<ScheduledPlaceRow, 'id' | 'visitOrder' | 'placeId' | 'travelTime' | 'travelDistance'>[]): void {
+export function rewriteStops(db: Db, dailyPlanId: number, stops: ResequencedStop[]): void {
   db.transaction((tx) => {
     const keep = stops.map((s) => s.id);
     tx.delete(scheduledPlaces)

@@ -1,9 +1,12 @@
 // listRegions: the regions the configured planner supports (public; openapi.yaml).
 import type { Handlers } from '../../generated/operations.js';
-import type { RequestContext } from '../services.js';
+import type { PlannerRegions } from '../catalogue/plannerRegions.js';
+import type { RequestContext } from '../http/requestContext.js';
 
-export const regionHandlers: Pick<Handlers<RequestContext>, 'listRegions'> = {
-  listRegions(_request, ctx) {
-    return { status: 200, body: ctx.services.regions.list() };
-  },
-};
+export function createRegionHandlers({ regions }: { regions: PlannerRegions }): Pick<Handlers<RequestContext>, 'listRegions'> {
+  return {
+    listRegions() {
+      return { status: 200, body: regions.list() };
+    },
+  };
+}

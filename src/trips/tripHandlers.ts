@@ -2,16 +2,21 @@
 // a missing one.
 import type { Handlers } from '../../generated/operations.js';
 import type { components } from '../../generated/openapi.js';
-import type { RequestContext } from '../services.js';
+import type { PlannerRegions } from '../catalogue/plannerRegions.js';
+import { toCursorPage } from '../db/cursorPage.js';
+import type { Db } from '../db/database.js';
+import type { EventBus } from '../events/eventBus.js';
 import { AppError, invalidField } from '../http/appError.js';
 import { operationPath } from '../http/operationPath.js';
 import { principalOf } from '../http/principal.js';
-import { toCursorPage } from '../db/cursorPage.js';
-import type { Transportation } from '../generation/travel.js';
+import type { RequestContext } from '../http/requestContext.js';
+import type { Transportation } from '../itinerary/travel.js';
+import type { Publishers } from '../realtime/publishers.js';
 import { listDays } from './dailyPlanRepository.js';
-import { loadDay, swapStops } from './itineraryEdits.js';
+import { announceDayEdit } from './dayEditAnnouncement.js';
+import { applyDayEdit } from './savedDayEdits.js';
 import { toDailyPlanResponse, toTripPlanDetailResponse, toTripPlanResponse } from './tripPlanMappers.js';
-import { addDays, defaultTitle } from './tripDates.js';
+import { addDays, defaultTitle } from '../itinerary/tripDates.js';
 import {
   beginGeneration,
   deleteTripPlan,
@@ -39,125 +44,130 @@ type TripHandlers = Pick<
   | 'swapScheduledPlaces'
 >;
 
-function ownPlan(ctx: RequestContext, tripPlanId: number) {
-  const plan = findOwnTripPlan(ctx.services.db, principalOf(ctx).memberId, tripPlanId);
+export interface TripHandlerDeps {
+  db: Db;
+  clock: () => number;
+  events: EventBus;
+  /** the regions the configured planner supports (TRIP107) */
+  regions: PlannerRegions;
+  publishers: Publishers;
+}
+
+function ownPlan(db: Db, ctx: RequestContext, tripPlanId: number) {
+  const plan = findOwnTripPlan(db, principalOf(ctx).memberId, tripPlanId);
   if (!plan) throw new AppError('TRIP101');
   return plan;
 }
 
-export const tripHandlers: TripHandlers = {
-  listTripPlans({ query }, ctx) {
-    const { memberId } = principalOf(ctx);
-    const [field, direction] = query.sort.split(':') as [TripSort['field'], TripSort['direction']];
-    let cursor = null;
-    if (query.cursor !== undefined) {
-      cursor = findOwnListCursor(ctx.services.db, memberId, query.cursor) ?? null;
-      if (!cursor) throw invalidField('query.cursor', query.cursor, 'is not the id of one of your trip plans');
-    }
-    const rows = listOwnTripPlans(ctx.services.db, memberId, { field, direction }, query.size, cursor);
-    return { status: 200, body: toCursorPage(rows, query.size, toTripPlanResponse) };
-  },
+export function createTripHandlers({ db, clock, events, regions, publishers }: TripHandlerDeps): TripHandlers {
+  return {
+    listTripPlans({ query }, ctx) {
+      const { memberId } = principalOf(ctx);
+      const [field, direction] = query.sort.split(':') as [TripSort['field'], TripSort['direction']];
+      let cursor = null;
+      if (query.cursor !== undefined) {
+        cursor = findOwnListCursor(db, memberId, query.cursor) ?? null;
+        if (!cursor) throw invalidField('query.cursor', query.cursor, 'is not the id of one of your trip plans');
+      }
+      const rows = listOwnTripPlans(db, memberId, { field, direction }, query.size, cursor);
+      return { status: 200, body: toCursorPage(rows, query.size, toTripPlanResponse) };
+    },
 
-  createTripPlanSession({ body }, ctx) {
-    const { memberId } = principalOf(ctx);
-    const now = ctx.services.clock();
-    const region = body.region.trim();
-    if (!ctx.services.regions.accepts(region)) {
-      throw new AppError('TRIP107', `The planner does not support the region "${region}"; GET /api/v1/regions lists the supported regions.`);
-    }
-    const endDate = addDays(body.startDate, body.duration - 1);
-    // Past 9999-12-31 the ISO text gets a sign and a five-digit year (`+010000-01`); LocalDate has
-    // four digits (openapi.yaml).
-    if (!/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(endDate)) throw invalidField('body.startDate', body.startDate, 'the trip must end by 9999-12-31 (startDate + duration - 1)');
-    const plan = insertTripPlan(ctx.services.db, {
-      memberId,
-      title: defaultTitle(region, body.duration),
-      region,
-      startDate: body.startDate,
-      endDate,
-      duration: body.duration,
-      peopleCount: body.peopleCount,
-      themes: body.themes,
-      transportation: body.transportation,
-      generationStatus: 'PENDING',
-      createdAt: now,
-      updatedAt: now,
-    });
-    return {
-      status: 201,
-      body: { chatRoomId: plan.chatRoomId, tripPlanId: plan.id, conversationId: plan.chatRoomId },
-      headers: { Location: operationPath('getTripPlan', { tripPlanId: plan.id }) },
-    };
-  },
+    createTripPlanSession({ body }, ctx) {
+      const { memberId } = principalOf(ctx);
+      const now = clock();
+      const region = body.region.trim();
+      if (!regions.accepts(region)) {
+        throw new AppError('TRIP107', `The planner does not support the region "${region}"; GET /api/v1/regions lists the supported regions.`);
+      }
+      const endDate = addDays(body.startDate, body.duration - 1);
+      // Past 9999-12-31 the ISO text gets a sign and a five-digit year (`+010000-01`); LocalDate has
+      // four digits (openapi.yaml).
+      if (!/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(endDate)) throw invalidField('body.startDate', body.startDate, 'the trip must end by 9999-12-31 (startDate + duration - 1)');
+      const plan = insertTripPlan(db, {
+        memberId,
+        title: defaultTitle(region, body.duration),
+        region,
+        startDate: body.startDate,
+        endDate,
+        duration: body.duration,
+        peopleCount: body.peopleCount,
+        themes: body.themes,
+        transportation: body.transportation,
+        generationStatus: 'PENDING',
+        createdAt: now,
+        updatedAt: now,
+      });
+      return {
+        status: 201,
+        body: { chatRoomId: plan.chatRoomId, tripPlanId: plan.id, conversationId: plan.chatRoomId },
+        headers: { Location: operationPath('getTripPlan', { tripPlanId: plan.id }) },
+      };
+    },
 
-  getTripPlan({ path }, ctx) {
-    return { status: 200, body: toTripPlanDetailResponse(ownPlan(ctx, path.tripPlanId)) };
-  },
+    getTripPlan({ path }, ctx) {
+      return { status: 200, body: toTripPlanDetailResponse(ownPlan(db, ctx, path.tripPlanId)) };
+    },
 
-  startTripPlanGeneration({ path }, ctx) {
-    const plan = ownPlan(ctx, path.tripPlanId);
-    if (!beginGeneration(ctx.services.db, plan.id, ctx.services.clock())) {
-      throw new AppError('TRIP106', `The trip plan cannot be started while it is ${plan.generationStatus === 'GENERATING' ? 'generating' : 'completed'}.`);
-    }
-    ctx.services.events.publish('tripPlanGenerationRequested', {
-      chatRoomId: plan.chatRoomId,
-      tripPlanId: plan.id,
-      memberId: plan.memberId,
-      request: {
-        themes: plan.themes as PlaceThemeType[],
-        startDate: plan.startDate,
-        duration: plan.duration,
-        region: plan.region,
-        peopleCount: plan.peopleCount,
-        transportation: plan.transportation as Transportation,
-      },
-    });
-    return { status: 200, body: { message: 'Trip plan generation started.' } };
-  },
+    startTripPlanGeneration({ path }, ctx) {
+      const plan = ownPlan(db, ctx, path.tripPlanId);
+      if (!beginGeneration(db, plan.id, clock())) {
+        throw new AppError('TRIP106', `The trip plan cannot be started while it is ${plan.generationStatus === 'GENERATING' ? 'generating' : 'completed'}.`);
+      }
+      events.publish('tripPlanGenerationRequested', {
+        chatRoomId: plan.chatRoomId,
+        tripPlanId: plan.id,
+        memberId: plan.memberId,
+        request: {
+          themes: plan.themes as PlaceThemeType[],
+          startDate: plan.startDate,
+          duration: plan.duration,
+          region: plan.region,
+          peopleCount: plan.peopleCount,
+          transportation: plan.transportation as Transportation,
+        },
+      });
+      return { status: 200, body: { message: 'Trip plan generation started.' } };
+    },
 
-  cancelTripPlanGeneration({ path }, ctx) {
-    const plan = ownPlan(ctx, path.tripPlanId);
-    if (!transitionStatus(ctx.services.db, plan.id, ['GENERATING'], 'CANCELLED', ctx.services.clock())) {
-      throw new AppError('TRIP106', 'No generation is running for this trip plan.');
-    }
-    ctx.services.events.publish('tripPlanGenerationCancelRequested', { tripPlanId: plan.id, memberId: plan.memberId, chatRoomId: plan.chatRoomId, reason: 'cancel' });
-    return { status: 200, body: { message: 'Trip plan generation cancelled.' } };
-  },
+    cancelTripPlanGeneration({ path }, ctx) {
+      const plan = ownPlan(db, ctx, path.tripPlanId);
+      if (!transitionStatus(db, plan.id, ['GENERATING'], 'CANCELLED', clock())) {
+        throw new AppError('TRIP106', 'No generation is running for this trip plan.');
+      }
+      events.publish('tripPlanGenerationCancelRequested', { tripPlanId: plan.id, memberId: plan.memberId, chatRoomId: plan.chatRoomId, reason: 'cancel' });
+      return { status: 200, body: { message: 'Trip plan generation cancelled.' } };
+    },
 
-  updateTripPlanTitle({ path, body }, ctx) {
-    const plan = ownPlan(ctx, path.tripPlanId);
-    updateTripPlanTitle(ctx.services.db, plan.id, body.title.trim(), ctx.services.clock());
-    return { status: 204 };
-  },
+    updateTripPlanTitle({ path, body }, ctx) {
+      const plan = ownPlan(db, ctx, path.tripPlanId);
+      updateTripPlanTitle(db, plan.id, body.title.trim(), clock());
+      return { status: 204 };
+    },
 
-  deleteTripPlan({ path }, ctx) {
-    const plan = ownPlan(ctx, path.tripPlanId);
-    if (plan.generationStatus === 'GENERATING') {
-      ctx.services.events.publish('tripPlanGenerationCancelRequested', { tripPlanId: plan.id, memberId: plan.memberId, chatRoomId: plan.chatRoomId, reason: 'delete' });
-    }
-    deleteTripPlan(ctx.services.db, plan.id);
-    return { status: 204 };
-  },
+    deleteTripPlan({ path }, ctx) {
+      const plan = ownPlan(db, ctx, path.tripPlanId);
+      if (plan.generationStatus === 'GENERATING') {
+        events.publish('tripPlanGenerationCancelRequested', { tripPlanId: plan.id, memberId: plan.memberId, chatRoomId: plan.chatRoomId, reason: 'delete' });
+      }
+      deleteTripPlan(db, plan.id);
+      return { status: 204 };
+    },
 
-  listDailyPlans({ path }, ctx) {
-    const plan = ownPlan(ctx, path.tripPlanId);
-    return { status: 200, body: listDays(ctx.services.db, plan.id).map(toDailyPlanResponse) };
-  },
+    listDailyPlans({ path }, ctx) {
+      const plan = ownPlan(db, ctx, path.tripPlanId);
+      return { status: 200, body: listDays(db, plan.id).map(toDailyPlanResponse) };
+    },
 
-  swapScheduledPlaces({ path, body }, ctx) {
-    const plan = ownPlan(ctx, path.tripPlanId);
-    if (body.chatRoomId !== plan.chatRoomId) throw new AppError('TRIP101', 'Trip plan not found for this chat room.');
-    if (body.visitOrderA === body.visitOrderB) throw invalidField('body.visitOrderB', body.visitOrderB, 'must differ from visitOrderA');
-    // The itinerary belongs to the generator until the run ends (openapi.yaml, swapScheduledPlaces).
-    if (plan.generationStatus === 'GENERATING') throw new AppError('TRIP106', 'The itinerary is being generated; swap its stops once it is complete.');
-    const day = swapStops(ctx.services.db, loadDay(ctx.services.db, plan.id, path.dayNumber), body.visitOrderA, body.visitOrderB);
-    ctx.services.events.publish('tripPlanDayUpdated', {
-      tripPlanId: plan.id,
-      memberId: plan.memberId,
-      chatRoomId: plan.chatRoomId,
-      dayNumber: day.dayNumber,
-      summary: `Swapped stops ${body.visitOrderA} and ${body.visitOrderB} of day ${day.dayNumber}.`,
-    });
-    return { status: 204 };
-  },
-};
+    swapScheduledPlaces({ path, body }, ctx) {
+      const plan = ownPlan(db, ctx, path.tripPlanId);
+      if (body.chatRoomId !== plan.chatRoomId) throw new AppError('TRIP101', 'Trip plan not found for this chat room.');
+      if (body.visitOrderA === body.visitOrderB) throw invalidField('body.visitOrderB', body.visitOrderB, 'must differ from visitOrderA');
+      // The itinerary belongs to the generator until the run ends (openapi.yaml, swapScheduledPlaces).
+      if (plan.generationStatus === 'GENERATING') throw new AppError('TRIP106', 'The itinerary is being generated; swap its stops once it is complete.');
+      const edit = applyDayEdit(db, plan, { kind: 'swap', dayNumber: path.dayNumber, visitOrderA: body.visitOrderA, visitOrderB: body.visitOrderB });
+      announceDayEdit(publishers, clock, plan, edit);
+      return { status: 204 };
+    },
+  };
+}

@@ -1,6 +1,7 @@
 // Rows to the wire types of the spec (generated/openapi.ts).
 import type { components } from '../../generated/openapi.js';
-import type { DayWithStops, PlaceRow, StopWithPlace } from './dailyPlanRepository.js';
+import type { PlaceRow } from '../catalogue/placeRepository.js';
+import type { DayWithStops, StopWithPlace } from './dailyPlanRepository.js';
 import type { TripPlanListItem, TripPlanWithRoom } from './tripPlanRepository.js';
 
 type Schemas = components['schemas'];

@@ -10,7 +10,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { asyncapiVersion, matchChannel, channels, type ChannelName } from '../../generated/asyncapi.js';
 import { messageValidators } from '../../generated/validators.js';
-import { PlannerError, type Planner, type PlannedDay } from '../../src/generation/planner.js';
+import { PlannerError, type Planner } from '../../src/generation/planner.js';
+import type { PlannedDay } from '../../src/itinerary/plannedDay.js';
 import { abortableDelay } from '../../src/generation/abortableDelay.js';
 import { createFrameReader, frameProblems, type ObservedFrame } from '../support/documentedFrames.js';
 import { connectStomp, wsUrl, type ConnectOptions, type ReceivedMessage, type StompTestClient } from '../support/stompTestClient.js';
@@ -379,7 +380,7 @@ describe('cancel, failure and crash recovery', () => {
   }
 
   it('cancel mid-run sends CANCELLED, stops, and leaves the plan CANCELLED', async () => {
-    const { createOfflinePlanner } = await import('../../src/generation/offlinePlanner.js');
+    const { createOfflinePlanner } = await import('../../src/generation/offline/offlinePlanner.js');
     let planner!: Planner;
     const s = await startTestServer({}, { planner: { name: 'lazy', plan: (r, sig) => planner.plan(r, sig), summarize: (d, r, sig) => planner.summarize(d, r, sig) } });
     servers.push(s);

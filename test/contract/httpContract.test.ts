@@ -8,14 +8,21 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readYaml } from '../../codegen/bundle.js';
 import { readOperations, type OperationFact } from '../../codegen/openapiModel.js';
-import { routes } from '../../generated/routes.js';
+import { Hono } from 'hono';
 import type { Handlers } from '../../generated/operations.js';
-import type { RequestContext } from '../../src/services.js';
-import type { Planner } from '../../src/generation/planner.js';
+import { routes } from '../../generated/routes.js';
+import type { App } from '../../src/app.js';
+import { storageUnavailable } from '../../src/db/storageFailure.js';
+import { handleErrors } from '../../src/http/errorHandlers.js';
+import type { HttpEnv } from '../../src/http/httpEnv.js';
+import { useMiddlewareStack } from '../../src/http/middlewareStack.js';
+import { registerOperations } from '../../src/http/operationRouter.js';
+import type { RequestContext } from '../../src/http/requestContext.js';
+import { fillTemplate, mapPlaceholders } from '../../src/text/fillTemplate.js';
 import { heldPlanner } from '../support/plannerStubs.js';
 import { createSecondOpinion, type SecondOpinion } from '../support/secondOpinion.js';
 import { seedItinerary } from '../support/seedItinerary.js';
-import { busanTrip, startTestApp, type TestApp, type TestResponse } from '../support/testApp.js';
+import { busanTrip, startTestApp, type TestApp, type TestAppOptions, type TestResponse } from '../support/testApp.js';
 
 const spec = readYaml(path.resolve(import.meta.dirname, '../../specs/openapi.yaml'));
 const operations = readOperations(spec);
@@ -44,15 +51,32 @@ function observe(operationId: string | null, res: TestResponse): void {
   produced.set(key, (produced.get(key) ?? 0) + 1);
 }
 
-function newApp(env: Record<string, string> = {}, handlerOverrides?: Partial<Handlers<RequestContext>>, planner?: Planner): TestApp {
-  const app = startTestApp(env, { observe, handlerOverrides, planner });
+function newApp(env: Record<string, string> = {}, options: TestAppOptions = {}): TestApp {
+  const app = startTestApp(env, { observe, ...options });
   apps.push(app);
   return app;
 }
 
+/**
+ * The app's HTTP stack (middleware, every operation, error handlers) on its own services, with
+ * handlers that all fail the same way: what a client gets when a handler fails, for every operation.
+ */
+function everyHandlerFails(failure: () => never): TestAppOptions['front'] {
+  return (app: App) => {
+    const { config, log, clock, auth } = app.services;
+    const handlers = Object.fromEntries(routes.map((r) => [r.operationId, failure])) as unknown as Handlers<RequestContext>;
+    const disabled = new Set<never>();
+    const http = new Hono<HttpEnv>();
+    useMiddlewareStack(http, config, log, clock);
+    registerOperations(http, { handlers, authenticate: (authorization) => auth.authenticate(authorization), checker: app.checker, disabled });
+    handleErrors(http, { log, checker: app.checker, disabled, storageUnavailable });
+    return http;
+  };
+}
+
 /** A concrete path for an operation, with its path parameters filled in. */
 function pathOf(op: OperationFact, values: Record<string, number | string>): string {
-  return op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => String(values[name]));
+  return fillTemplate(op.path, values);
 }
 
 beforeAll(async () => {
@@ -77,7 +101,7 @@ describe('the spec replayed against the app', () => {
 
   beforeAll(async () => {
     // Generations stay running until cancelled, so cancel and the 409s are reachable.
-    t = newApp({}, undefined, heldPlanner());
+    t = newApp({}, { planner: heldPlanner() });
     member = await t.signIn('traveller@example.com', 'Min-ji');
     other = await t.signIn('someone.else@example.com');
     admin = await t.signInAdmin('admin@example.com');
@@ -249,7 +273,7 @@ describe('statuses that need a differently configured app', () => {
   it('every operation: 429 COMMON429 with Retry-After past the rate limit', async () => {
     const limited = newApp({ RATE_LIMIT_PER_MINUTE: '1' });
     for (const route of routes) {
-      const url = route.path.replace(/\{[^}]+\}/g, '1');
+      const url = mapPlaceholders(route.path, () => '1');
       await limited.request(route.method, url);
       const res = await limited.request(route.method, url);
       expect([res.status, res.body.data.code], route.operationId).toEqual([429, 'COMMON429']);
@@ -259,8 +283,7 @@ describe('statuses that need a differently configured app', () => {
   });
 
   it('every operation: 500 COMMON500 without internals when a handler fails', async () => {
-    const failing = Object.fromEntries(routes.map((r) => [r.operationId, () => { throw new Error('SQLITE_CORRUPT: secret internals at /srv/app.ts:12'); }]));
-    const broken = newApp({}, failing as Partial<Handlers<RequestContext>>);
+    const broken = newApp({}, { front: everyHandlerFails(() => { throw new Error('SQLITE_CORRUPT: secret internals at /srv/app.ts:12'); }) });
     const admin = await broken.signInAdmin('admin@example.com');
     for (const route of routes) {
       const op = byId.get(route.operationId)!;
@@ -279,7 +302,7 @@ describe('statuses that need a differently configured app', () => {
       throw new BetterSqlite3.SqliteError('database or disk is full', 'SQLITE_FULL');
     };
     const writers = operations.filter((op) => op.responses.some((r) => r.status === 503) && op.operationId !== 'getReadiness');
-    const broken = newApp({}, Object.fromEntries(writers.map((op) => [op.operationId, full])) as Partial<Handlers<RequestContext>>);
+    const broken = newApp({}, { front: everyHandlerFails(full) });
     const admin = await broken.signInAdmin('admin@example.com');
     for (const op of writers) {
       const res = await broken.request(op.method.toUpperCase(), pathOf(op, { tripPlanId: 1, chatRoomId: 1, promptId: 1, dayNumber: 1 }), {

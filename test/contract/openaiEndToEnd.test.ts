@@ -4,7 +4,7 @@
 // prompt template is what the model is sent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageValidators } from '../../generated/validators.js';
-import { placesOfRegion } from '../../src/generation/catalogue/placeCatalogue.js';
+import { placesOfRegion } from '../../src/catalogue/placeRepository.js';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../support/fakeOpenAiServer.js';
 import { connectStomp, wsUrl, type StompTestClient } from '../support/stompTestClient.js';
 import { startTestServer, type TestServer } from '../support/testServer.js';

@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatAgent } from '../../src/chats/chatAgent.js';
 import { createOfflineChatAgent } from '../../src/chats/offlineChatAgent.js';
-import { createOfflinePlanner } from '../../src/generation/offlinePlanner.js';
+import { createOfflinePlanner } from '../../src/generation/offline/offlinePlanner.js';
 import type { Planner } from '../../src/generation/planner.js';
 import { gatedPlanner, type GatedPlanner } from '../support/plannerStubs.js';
 import { connectStomp, wsUrl, type ReceivedMessage, type StompTestClient } from '../support/stompTestClient.js';

@@ -4,7 +4,7 @@
 // runs start, with a planner whose runs end only when the test says so.
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { createOfflinePlanner } from '../../src/generation/offlinePlanner.js';
+import { createOfflinePlanner } from '../../src/generation/offline/offlinePlanner.js';
 import type { Planner } from '../../src/generation/planner.js';
 import { gatedPlanner, type GatedPlanner } from '../support/plannerStubs.js';
 import { busanTrip, startTestApp, type TestApp } from '../support/testApp.js';

@@ -4,11 +4,12 @@ import { and, eq, notInArray } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
 import { places } from '../../src/db/schema.js';
-import { knownRegionNames, placesOfRegion, resolveRegion, syncCatalogue } from '../../src/generation/catalogue/placeCatalogue.js';
-import { createOfflinePlanner } from '../../src/generation/offlinePlanner.js';
-import { PlannerError, type PlanRequest, type PlannedDay } from '../../src/generation/planner.js';
-import { haversineMetres } from '../../src/generation/travel.js';
-import type { PlaceRow } from '../../src/trips/dailyPlanRepository.js';
+import { knownRegionNames, resolveRegion } from '../../src/catalogue/placeCatalogue.js';
+import { placesOfRegion, syncCatalogue, type PlaceRow } from '../../src/catalogue/placeRepository.js';
+import { createOfflinePlanner } from '../../src/generation/offline/offlinePlanner.js';
+import { PlannerError, type PlanRequest } from '../../src/generation/planner.js';
+import type { PlannedDay } from '../../src/itinerary/plannedDay.js';
+import { haversineMetres } from '../../src/itinerary/travel.js';
 
 const database = openDatabase(':memory:');
 const { db } = database;

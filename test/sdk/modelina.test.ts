@@ -86,7 +86,7 @@ describe('@asyncapi/modelina on the published asyncapi.yaml', () => {
 
   it('received every kind of payload the scenario produces', () => {
     expect(new Set(payloadsOf('chat').map((p) => p.messageStreamType))).toEqual(new Set(['CHAT', 'COMPLETED', 'UPDATED']));
-    expect(new Set(payloadsOf('schedule').map((p) => p.type))).toEqual(new Set(['DAILY_PLAN_GENERATED', 'UPDATED']));
+    expect(new Set(payloadsOf('schedule').map((p) => p.type))).toEqual(new Set(['DAILY_PLAN_GENERATED', 'UPDATE_STARTED', 'UPDATED']));
     expect(payloadsOf('errors').map((p) => p.code)).toEqual(['CHAT102']);
   });
 

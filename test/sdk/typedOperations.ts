@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import { valueAtPointer } from '../../src/text/jsonPointer.js';
 import { clientCompilerOptions } from './strictCompile.js';
 
 type Json = any;
@@ -47,7 +48,7 @@ export interface TypedOperations {
 
 const resolve = (spec: Json, node: Json): Json => {
   let current = node;
-  while (current?.$ref) current = current.$ref.slice(2).split('/').reduce((acc: Json, key: string) => acc?.[key], spec);
+  while (current?.$ref) current = valueAtPointer(spec, current.$ref);
   return current;
 };
 

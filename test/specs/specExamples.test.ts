@@ -10,6 +10,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { addSpecFormats, rebaseRefs } from '../../codegen/specAjv.js';
 import { messageHeaderValidators, messageValidators, operationValidators, schemaValidators, type ValidateFunction } from '../../generated/validators.js';
 import type { OperationId } from '../../generated/operations.js';
+import { valueAtPointer } from '../../src/text/jsonPointer.js';
 
 const specs = path.resolve(import.meta.dirname, '../../specs');
 const openapi = readYaml(path.join(specs, 'openapi.yaml'));
@@ -37,7 +38,7 @@ const parameterCases: Case[] = operations
   .map((op): Case => {
     const paramsSpec = (openapi.paths as any)[op.path];
     const raw = [...(paramsSpec.parameters ?? []), ...(paramsSpec[op.method].parameters ?? [])].map((p: any) =>
-      p.$ref ? (openapi.components as any).parameters[p.$ref.split('/').pop()] : p,
+      p.$ref ? valueAtPointer(openapi, p.$ref) : p,
     );
     // A parameter may have no example (e.g. cursor: no fixed value is valid for every caller).
     const group = (where: string) => Object.fromEntries(raw.filter((p: any) => p.in === where && p.example !== undefined).map((p: any) => [p.name, String(p.example)]));

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readYaml } from '../../codegen/bundle.js';
 import { readOperations, resolveRef } from '../../codegen/openapiModel.js';
 import { addSpecFormats, rebaseRefs } from '../../codegen/specAjv.js';
+import { fillTemplate } from '../../src/text/fillTemplate.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 
 type Json = any;
@@ -84,7 +85,7 @@ describe('"Try it out" with the prefilled values', () => {
 
     const valueOf = (p: Json) => String(prefilled.get(p));
     const filled = parameters.filter((p) => prefilled.get(p) !== undefined);
-    const url = op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(valueOf(filled.find((p) => p.in === 'path' && p.name === name))));
+    const url = fillTemplate(op.path, (name) => valueOf(filled.find((p) => p.in === 'path' && p.name === name)));
     const query = Object.fromEntries(filled.filter((p) => p.in === 'query').map((p) => [p.name, valueOf(p)]));
     const headers = Object.fromEntries(filled.filter((p) => p.in === 'header').map((p) => [p.name, valueOf(p)]));
     const token = !op.secured ? undefined : op.requiredRole === 'ADMIN' ? admin : member;

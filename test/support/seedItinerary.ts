@@ -29,13 +29,11 @@ export function seedItinerary(db: Db, tripPlanId: number, startDate: string, day
       title: `Day ${day}`,
       description: `### Day ${day}\nA test day.`,
       stops: placeIds.slice(0, 3).map((placeId, i) => ({
-        visitOrder: i + 1,
         category: (['MORNING', 'AFTERNOON', 'EVENING'] as const)[i]!,
         travelTime: i === 0 ? null : 10,
         travelDistance: i === 0 ? null : 1000,
-        transportation: 'PUBLIC_TRANSIT',
         placeId,
       })),
-    });
+    }, 'PUBLIC_TRANSIT');
   }
 }

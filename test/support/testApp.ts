@@ -1,7 +1,11 @@
 // An in-process app on an in-memory database with a controllable clock and strict response
 // validation, plus a small HTTP client for tests. Fixtures go through the public API where cheap.
+// Tests replace what production lets them replace, the app's ports (planner, chat agent, broker,
+// logger, event bus); a deliberately broken variant is a small app in front of the real one.
+import type { Hono } from 'hono';
+import type { HttpEnv } from '../../src/http/httpEnv.js';
 import { routeFor } from '../../src/http/operationRouter.js';
-import { createApp, type App, type AppOptions } from '../../src/app.js';
+import { createApp, type App, type AppPorts } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 
 export interface TestResponse<T = any> {
@@ -24,6 +28,8 @@ export interface RequestOptions {
 
 export interface TestApp {
   app: App;
+  /** what requests go to: app.hono, or the front given in the options */
+  http: Hono<HttpEnv>;
   config: Config;
   now(): number;
   advance(ms: number): void;
@@ -49,10 +55,19 @@ export function testConfig(env: Record<string, string> = {}): Config {
 
 export type ResponseObserver = (operationId: string | null, response: TestResponse) => void;
 
-export function startTestApp(env: Record<string, string> = {}, options: AppOptions & { observe?: ResponseObserver } = {}): TestApp {
+export interface TestAppOptions extends Partial<AppPorts> {
+  /** sees every response of request() */
+  observe?: ResponseObserver;
+  /** an app in front of the real one that requests go to instead (it answers some paths itself and forwards the rest) */
+  front?: (app: App) => Hono<HttpEnv>;
+}
+
+export function startTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): TestApp {
   let now = Date.parse('2026-11-22T09:00:00Z');
   const config = testConfig(env);
-  const app = createApp(config, { clock: () => now, ...options });
+  const { observe, front, ...ports } = options;
+  const app = createApp(config, { clock: () => now, ...ports });
+  const http = front ? front(app) : app.hono;
 
   async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse<T>> {
     const headers: Record<string, string> = { ...opts.headers };
@@ -64,7 +79,7 @@ export function startTestApp(env: Record<string, string> = {}, options: AppOptio
       headers['content-type'] ??= 'application/json';
     }
     const query = opts.query ? `?${new URLSearchParams(Object.entries(opts.query).map(([k, v]): [string, string] => [k, String(v)]))}` : '';
-    const res = await app.hono.request(`${path}${query}`, { method, headers, body });
+    const res = await http.request(`${path}${query}`, { method, headers, body });
     const text = await res.text();
     const isJson = (res.headers.get('content-type') ?? '').includes('application/json');
     const response: TestResponse<T> = {
@@ -74,7 +89,7 @@ export function startTestApp(env: Record<string, string> = {}, options: AppOptio
       text,
       operationId: routeFor(method, path)?.operationId ?? null,
     };
-    options.observe?.(response.operationId, response);
+    observe?.(response.operationId, response);
     return response;
   }
 
@@ -86,6 +101,7 @@ export function startTestApp(env: Record<string, string> = {}, options: AppOptio
 
   return {
     app,
+    http,
     config,
     now: () => now,
     advance: (ms) => {

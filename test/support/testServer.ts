@@ -1,7 +1,6 @@
 // A test app behind a real HTTP + WebSocket server on a free loopback port.
 import { startServer, type RunningServer } from '../../src/server.js';
-import type { AppOptions } from '../../src/app.js';
-import { startTestApp, type ResponseObserver, type TestApp } from './testApp.js';
+import { startTestApp, type TestApp, type TestAppOptions } from './testApp.js';
 
 export interface TestServer extends TestApp {
   server: RunningServer;
@@ -9,9 +8,10 @@ export interface TestServer extends TestApp {
   stop(): Promise<void>;
 }
 
-export async function startTestServer(env: Record<string, string> = {}, options: AppOptions & { observe?: ResponseObserver } = {}): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestServer> {
   const t = startTestApp(env, options);
-  const server = await startServer(t.app, 0);
+  // A front, when there is one, also takes the WebSocket upgrades and forwards them.
+  const server = await startServer({ ...t.app, hono: t.http }, 0);
   return {
     ...t,
     server,

@@ -11,11 +11,14 @@ import type { Db } from '../../db/database.js';
 import { places } from '../../db/schema.js';
 import type { Logger } from '../../logger.js';
 import { findActivePromptTemplate } from '../../prompts/promptTemplateRepository.js';
-import type { PlaceRow } from '../../trips/dailyPlanRepository.js';
+import type { PlaceRow } from '../../catalogue/placeRepository.js';
 import { abortableDelay } from '../abortableDelay.js';
-import { knownRegionNames, placesOfRegion, regionDisplayName, resolveRegion } from '../catalogue/placeCatalogue.js';
-import { PlannerError, type PlannedDay, type PlannedStop, type Planner, type PlanRequest } from '../planner.js';
-import { travelBetween } from '../travel.js';
+import { knownRegionNames, regionDisplayName, resolveRegion } from '../../catalogue/placeCatalogue.js';
+import { placesOfRegion } from '../../catalogue/placeRepository.js';
+import type { PlannedDay, PlannedStop } from '../../itinerary/plannedDay.js';
+import { addDays } from '../../itinerary/tripDates.js';
+import { PlannerError, type Planner, type PlanRequest } from '../planner.js';
+import { travelBetween } from '../../itinerary/travel.js';
 import { dayPlanJsonSchema } from './dayPlanJsonSchema.js';
 
 type DailyPlanResponse = components['schemas']['DailyPlanResponse'];
@@ -64,12 +67,6 @@ const ANSWER_RULES = [
 
 function activePrompt(db: Db, promptType: 'SYSTEM' | 'USER', agentType: 'TRIP_AGENT' | 'PLACE_SUMMARY_AGENT', fallback: string): string {
   return findActivePromptTemplate(db, promptType, agentType)?.prompt ?? fallback;
-}
-
-function dateOfDay(startDate: string, dayNumber: number): string {
-  const date = new Date(`${startDate}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + dayNumber - 1);
-  return date.toISOString().slice(0, 10);
 }
 
 function shortText(text: string, max: number): string {
@@ -249,7 +246,7 @@ async function* planDays(deps: OpenAiPlannerDeps, request: PlanRequest, signal: 
     if (signal.aborted) throw signal.reason;
     const candidates = regionPlaces.filter((p) => !usedIds.has(p.id));
     if (candidates.length === 0) throw new PlannerError(`${regionDisplayName(region)} has no places left for day ${dayNumber}; try a shorter trip.`);
-    const ctx: DayContext = { request, regionName: regionDisplayName(region), dayNumber, date: dateOfDay(request.startDate, dayNumber), previousDays, candidates };
+    const ctx: DayContext = { request, regionName: regionDisplayName(region), dayNumber, date: addDays(request.startDate, dayNumber - 1), previousDays, candidates };
     const day = toPlannedDay(await askForDay(deps, ctx, usedIds, signal), ctx, placeById);
     for (const stop of day.stops) usedIds.add(stop.placeId);
     previousDays.push(day.stops.map((s) => placeById.get(s.placeId)!.name));

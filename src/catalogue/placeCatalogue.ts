@@ -1,13 +1,10 @@
-// The bundled place catalogue: one JSON file per region under ./data, read and checked once, then
-// mirrored into the `place` table so itineraries can reference places by a stable database id.
+// The bundled place catalogue: one JSON file per region under ./data, read and checked once
+// (placeRepository.ts mirrors it into the `place` table), and the names of its regions.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { asc, eq } from 'drizzle-orm';
-import type { components } from '../../../generated/openapi.js';
-import type { Db } from '../../db/database.js';
-import { places } from '../../db/schema.js';
-import type { PlaceRow } from '../../trips/dailyPlanRepository.js';
+import type { components } from '../../generated/openapi.js';
+import { createRegionResolver, englishName, type RegionNames } from '../itinerary/regionNames.js';
 
 type PlaceThemeType = components['schemas']['PlaceThemeType'];
 
@@ -27,11 +24,9 @@ export interface CataloguePlace {
   isMustVisit: boolean;
 }
 
-export interface CatalogueRegion {
+export interface CatalogueRegion extends RegionNames {
   /** region id, also the file name: `busan` for data/busan.json */
   region: string;
-  /** what users may type for this region, English and Korean */
-  names: string[];
   places: CataloguePlace[];
 }
 
@@ -139,50 +134,12 @@ export function catalogueRegions(): readonly CatalogueRegion[] {
   return loaded;
 }
 
-// Administrative suffixes people add or leave out ("Busan Metropolitan City", "부산 광역시", "jeju-do").
-// Longest first so "특별자치도" is tried before "도".
-const regionSuffixes = ['specialselfgoverningprovince', 'metropolitancity', 'specialcity', 'province', 'island', 'city', 'do', 'si', '특별자치도', '광역시', '특별시', '시', '도']
-  .sort((a, b) => b.length - a.length);
-
-function normaliseRegionText(input: string): string {
-  return input.normalize('NFC').toLowerCase().replace(/[\s\-_.,·]+/gu, '');
-}
-
-let regionLookup: Map<string, string> | undefined;
-
-function lookup(): Map<string, string> {
-  if (regionLookup) return regionLookup;
-  const map = new Map<string, string>();
-  for (const { region, names } of catalogueRegions()) {
-    for (const name of [region, ...names]) {
-      const normalised = normaliseRegionText(name);
-      const other = map.get(normalised);
-      if (other !== undefined && other !== region) fail(`place catalogue ${region}.json`, `region name "${name}" is also a name of ${other}`);
-      map.set(normalised, region);
-    }
-  }
-  regionLookup = map;
-  return map;
-}
+let resolver: ((input: string) => string | null) | undefined;
 
 /** The region id for what a user typed (`Busan`, `부산 광역시`, `jeju-do`), or null when unknown. */
 export function resolveRegion(input: string): string | null {
-  const normalised = normaliseRegionText(input);
-  if (normalised === '') return null;
-  const map = lookup();
-  const exact = map.get(normalised);
-  if (exact !== undefined) return exact;
-  for (const suffix of regionSuffixes) {
-    if (normalised.length > suffix.length && normalised.endsWith(suffix)) {
-      const found = map.get(normalised.slice(0, -suffix.length));
-      if (found !== undefined) return found;
-    }
-  }
-  return null;
-}
-
-function englishName({ region, names }: CatalogueRegion): string {
-  return names.find((name) => /^[A-Za-z][A-Za-z .'-]*$/.test(name)) ?? region;
+  resolver ??= createRegionResolver(catalogueRegions());
+  return resolver(input);
 }
 
 /** One English name per region, for messages that tell the user what is available. */
@@ -194,64 +151,4 @@ export function knownRegionNames(): string[] {
 export function regionDisplayName(regionId: string): string {
   const region = catalogueRegions().find((r) => r.region === regionId);
   return region ? englishName(region) : regionId;
-}
-
-type PlaceValues = Omit<typeof places.$inferInsert, 'id' | 'imageUrl'>;
-
-function rowValues(region: string, place: CataloguePlace): PlaceValues {
-  return {
-    key: place.key,
-    region,
-    name: place.name,
-    nameKo: place.nameKo,
-    address: place.address,
-    latitude: place.latitude,
-    longitude: place.longitude,
-    description: place.description,
-    operatingHours: place.operatingHours,
-    holidayInfo: place.holidayInfo,
-    isMustVisit: place.isMustVisit,
-    themes: place.themes,
-    kind: place.kind,
-    visitMinutes: place.visitMinutes,
-  };
-}
-
-function sameValues(row: PlaceRow, values: PlaceValues): boolean {
-  return (Object.keys(values) as (keyof PlaceValues)[]).every((field) =>
-    field === 'themes' ? JSON.stringify(row.themes) === JSON.stringify(values.themes) : row[field] === values[field],
-  );
-}
-
-/**
- * Upserts every catalogue place by key, in one transaction. Ids survive restarts and catalogue edits
- * because rows are matched by key; places dropped from the catalogue stay, as saved itineraries may
- * still point at them. Only rows whose content differs are rewritten, so a second run changes nothing.
- */
-export function syncCatalogue(db: Db): { inserted: number; updated: number } {
-  const regions = catalogueRegions();
-  return db.transaction((tx) => {
-    const existing = new Map(tx.select().from(places).all().map((row) => [row.key, row]));
-    let inserted = 0;
-    let updated = 0;
-    for (const { region, places: regionPlaces } of regions) {
-      for (const place of regionPlaces) {
-        const values = rowValues(region, place);
-        const row = existing.get(place.key);
-        if (!row) {
-          tx.insert(places).values(values).run();
-          inserted++;
-        } else if (!sameValues(row, values)) {
-          tx.update(places).set(values).where(eq(places.id, row.id)).run();
-          updated++;
-        }
-      }
-    }
-    return { inserted, updated };
-  });
-}
-
-/** The places of a region as stored, ordered by key so callers see the same order on every database. */
-export function placesOfRegion(db: Db, regionId: string): PlaceRow[] {
-  return db.select().from(places).where(eq(places.region, regionId)).orderBy(asc(places.key)).all();
 }

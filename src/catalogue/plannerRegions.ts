@@ -2,7 +2,7 @@
 // makes with them (TRIP107), so an unknown region is refused when the plan is created instead of
 // failing later inside the generation.
 import type { components } from '../../generated/openapi.js';
-import { catalogueRegions, regionDisplayName, resolveRegion } from './catalogue/placeCatalogue.js';
+import { catalogueRegions, regionDisplayName, resolveRegion } from './placeCatalogue.js';
 
 type RegionListResponse = components['schemas']['RegionListResponse'];
 

@@ -8,8 +8,6 @@ export type TripPlanGenerationRequestedEvent = components['schemas']['TripPlanGe
 export interface DomainEvents {
   tripPlanGenerationRequested: TripPlanGenerationRequestedEvent;
   tripPlanGenerationCancelRequested: { tripPlanId: number; memberId: number; chatRoomId: number; reason: 'cancel' | 'delete' };
-  /** a day was edited outside generation (swap over HTTP): realtime sends UPDATED */
-  tripPlanDayUpdated: { tripPlanId: number; memberId: number; chatRoomId: number; dayNumber: number; summary: string };
 }
 
 export type EventName = keyof DomainEvents;

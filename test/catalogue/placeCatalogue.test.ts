@@ -4,14 +4,8 @@ import { asc, eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
 import { places } from '../../src/db/schema.js';
-import {
-  catalogueRegions,
-  knownRegionNames,
-  parseCatalogueFile,
-  placesOfRegion,
-  resolveRegion,
-  syncCatalogue,
-} from '../../src/generation/catalogue/placeCatalogue.js';
+import { catalogueRegions, knownRegionNames, parseCatalogueFile, resolveRegion } from '../../src/catalogue/placeCatalogue.js';
+import { placesOfRegion, syncCatalogue } from '../../src/catalogue/placeRepository.js';
 
 const regionIds = ['busan', 'gangneung', 'gyeongju', 'jeju', 'jeonju', 'seoul'];
 

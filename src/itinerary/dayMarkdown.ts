@@ -1,7 +1,7 @@
 // The markdown of a day (DailyPlanResponse.description): shared wording for the offline planner and
 // for days rewritten by an edit (swap, replace, remove), so an edited day never describes the old order.
-import type { Transportation } from '../generation/travel.js';
-import type { PlaceRow, StopWithPlace } from './dailyPlanRepository.js';
+import type { Place, Stop } from './place.js';
+import type { Transportation } from './travel.js';
 
 export function durationText(minutes: number): string {
   return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
@@ -29,7 +29,7 @@ export function longDate(date: string): string {
   return `${weekdays[d.getUTCDay()]}, ${d.getUTCDate()} ${months[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
 }
 
-export function placeLabel(place: PlaceRow): string {
+export function placeLabel(place: Place): string {
   return place.nameKo ? `**${place.name}** (${place.nameKo})` : `**${place.name}**`;
 }
 
@@ -47,7 +47,7 @@ export function travelTotalLine(legs: { minutes: number; distanceMetres: number 
 const slotNames = { MORNING: 'Morning', AFTERNOON: 'Afternoon', EVENING: 'Evening' } as const;
 
 /** An edited day: its stops in their new order, with time of day and travel, without clock times. */
-export function editedDayMarkdown(title: string, date: string, stops: StopWithPlace[]): string {
+export function editedDayMarkdown(title: string, date: string, stops: readonly Stop[]): string {
   const lines = [`## ${title}`, '', `_${longDate(date)} · ${stopCountText(stops.length)} (edited)_`, ''];
   stops.forEach((stop, i) => {
     const meal = stop.place.kind === 'RESTAURANT' ? (stop.category === 'EVENING' ? 'Dinner' : 'Lunch') : slotNames[stop.category];

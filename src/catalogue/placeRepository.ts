@@ -1,0 +1,68 @@
+// The catalogue's places in the database (the `place` table): mirrored from the bundled files at
+// start, so itineraries reference places by a stable id, and read back by region.
+import { asc, eq } from 'drizzle-orm';
+import type { Db } from '../db/database.js';
+import { places } from '../db/schema.js';
+import { catalogueRegions, type CataloguePlace } from './placeCatalogue.js';
+
+export type PlaceRow = typeof places.$inferSelect;
+
+type PlaceValues = Omit<typeof places.$inferInsert, 'id' | 'imageUrl'>;
+
+function rowValues(region: string, place: CataloguePlace): PlaceValues {
+  return {
+    key: place.key,
+    region,
+    name: place.name,
+    nameKo: place.nameKo,
+    address: place.address,
+    latitude: place.latitude,
+    longitude: place.longitude,
+    description: place.description,
+    operatingHours: place.operatingHours,
+    holidayInfo: place.holidayInfo,
+    isMustVisit: place.isMustVisit,
+    themes: place.themes,
+    kind: place.kind,
+    visitMinutes: place.visitMinutes,
+  };
+}
+
+function sameValues(row: PlaceRow, values: PlaceValues): boolean {
+  return (Object.keys(values) as (keyof PlaceValues)[]).every((field) =>
+    field === 'themes' ? JSON.stringify(row.themes) === JSON.stringify(values.themes) : row[field] === values[field],
+  );
+}
+
+/**
+ * Upserts every catalogue place by key, in one transaction. Ids survive restarts and catalogue edits
+ * because rows are matched by key; places dropped from the catalogue stay, as saved itineraries may
+ * still point at them. Only rows whose content differs are rewritten, so a second run changes nothing.
+ */
+export function syncCatalogue(db: Db): { inserted: number; updated: number } {
+  const regions = catalogueRegions();
+  return db.transaction((tx) => {
+    const existing = new Map(tx.select().from(places).all().map((row) => [row.key, row]));
+    let inserted = 0;
+    let updated = 0;
+    for (const { region, places: regionPlaces } of regions) {
+      for (const place of regionPlaces) {
+        const values = rowValues(region, place);
+        const row = existing.get(place.key);
+        if (!row) {
+          tx.insert(places).values(values).run();
+          inserted++;
+        } else if (!sameValues(row, values)) {
+          tx.update(places).set(values).where(eq(places.id, row.id)).run();
+          updated++;
+        }
+      }
+    }
+    return { inserted, updated };
+  });
+}
+
+/** The places of a region as stored, ordered by key so callers see the same order on every database. */
+export function placesOfRegion(db: Db, regionId: string): PlaceRow[] {
+  return db.select().from(places).where(eq(places.region, regionId)).orderBy(asc(places.key)).all();
+}

@@ -1,0 +1,19 @@
+// The second argument of every operation handler: who asks, and the facts of the request that a
+// handler may need. What a handler works with (the database, the clock, the event bus, ...) it is
+// given when it is created (see src/operationHandlers.ts).
+import type { Logger } from '../logger.js';
+import type { Principal } from './principal.js';
+import type { RequestOrigin } from './requestOrigin.js';
+
+export interface RequestContext {
+  /** null only on public operations */
+  principal: Principal | null;
+  requestId: string;
+  log: Logger;
+  /** the request path, for error bodies */
+  path: string;
+  /** the request's Accept header, for operations documenting several media types */
+  accept: string | undefined;
+  /** scheme, host and port the request reached (computed on demand) */
+  origin(): RequestOrigin;
+}

@@ -1,0 +1,25 @@
+// Every operation of openapi.yaml and its handler: each domain's handlers, created with what they
+// work with.
+import type { Handlers } from '../generated/operations.js';
+import { createAuthHandlers } from './auth/authHandlers.js';
+import { createChatHandlers } from './chats/chatHandlers.js';
+import type { RequestContext } from './http/requestContext.js';
+import { createMemberHandlers } from './members/memberHandlers.js';
+import { createOperationalHandlers } from './operational/operationalHandlers.js';
+import { loadSpecDocuments } from './operational/specDocuments.js';
+import { createPromptHandlers } from './prompts/promptHandlers.js';
+import type { Services } from './services.js';
+import { createRegionHandlers } from './trips/regionHandlers.js';
+import { createTripHandlers } from './trips/tripHandlers.js';
+
+export function operationHandlers(services: Services): Handlers<RequestContext> {
+  return {
+    ...createTripHandlers(services),
+    ...createAuthHandlers(services),
+    ...createMemberHandlers(services),
+    ...createChatHandlers(services),
+    ...createPromptHandlers(services),
+    ...createRegionHandlers(services),
+    ...createOperationalHandlers({ documents: loadSpecDocuments(), database: services.database }),
+  };
+}
