@@ -5,7 +5,7 @@
 // a run with CANCELLED, a swap sends UPDATED on both channels, a chat message is answered with the
 // example answer in chunks, then in full. The mock has no plans: plan N's chat room is N.
 import { abortableDelay } from '../../src/generation/abortableDelay.js';
-import { chunkText } from '../../src/generation/textChunks.js';
+import { chunkText } from '../../src/text/textChunks.js';
 import type { Logger } from '../../src/logger.js';
 import type { Publishers } from '../../src/realtime/publishers.js';
 import type { AsyncExamples } from './asyncExamples.js';

@@ -12,9 +12,6 @@ import type { TokenSigner } from './tokens.js';
 
 type TokenResponse = components['schemas']['TokenResponse'];
 
-// Principal is the HTTP layer's (a request's caller); realtime/ imports it from here.
-export type { Principal };
-
 export interface AuthService {
   /** A new session for `email` (the member is created on first use) with `role` (default MEMBER). */
   signIn(input: { email: string; name?: string; provider: string; role?: Role }): Promise<{ member: MemberRow; tokens: TokenResponse }>;

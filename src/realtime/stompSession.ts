@@ -1,26 +1,31 @@
 // One STOMP connection: the CONNECT handshake (auth, version, heart-beats), subscriptions with
 // ownership checks, SEND to the chat, receipts, and ERROR-then-close for everything the contract
-// forbids (CONTRACT.md §5, asyncapi.yaml). The transport is the WebSocket; the codec is
-// stompFrame/stompParser.
-import { asyncapiVersion, channelAddress, channels, matchChannel } from '../../generated/asyncapi.js';
-import type { AuthService, Principal } from '../auth/authService.js';
+// forbids (asyncapi.yaml, server `stomp`). The transport is the WebSocket; the codec is
+// stompFrame/stompParser; what CONNECT negotiates is stompHandshake, what a destination names is
+// stompDestinations, the timers after CONNECTED are stompConnectionWatch.
+import { channelAddress } from '../../generated/asyncapi.js';
+import type { AuthService } from '../auth/authService.js';
 import type { Config } from '../config.js';
 import type { ErrorsChannelCode, StompErrorFrameCode } from '../../generated/errorCodes.js';
 import { storageUnavailable } from '../db/storageFailure.js';
 import { AppError } from '../http/appError.js';
 import { errorTextLimits, truncateText } from '../http/errorBodyLimits.js';
+import type { Principal } from '../http/principal.js';
 import type { Logger } from '../logger.js';
 import type { Broker } from './broker.js';
+import { watchConnection } from './stompConnectionWatch.js';
 import type { LiveConnection, StompConnections } from './stompConnections.js';
+import { sendTarget, subscriptionTarget, type SubscribableChannel } from './stompDestinations.js';
 import { encodeTextFrame, frameBodyText, type StompCommand, type StompFrame } from './stompFrame.js';
+import { bearerToken, negotiateHeartBeats, negotiateVersion, SERVER_HEADER, SUPPORTED_VERSIONS } from './stompHandshake.js';
 import { createStompParser, StompFrameError } from './stompParser.js';
+
+export type { SubscribableChannel };
 
 export interface StompTransport {
   send(text: string): void;
   close(code: number, reason: string): void;
 }
-
-export type SubscribableChannel = 'chatStream' | 'scheduleUpdates' | 'errors';
 
 export interface StompSessionDeps {
   auth: Pick<AuthService, 'authenticateToken' | 'isSessionLive'>;
@@ -48,20 +53,6 @@ export interface StompSession {
   readonly principal: Principal | null;
 }
 
-const SUPPORTED_VERSIONS = ['1.2', '1.1', '1.0'];
-/** CONNECTED's `server` header: the major.minor of the asyncapi.yaml implemented (StompConnectedHeaders). */
-const SERVER_HEADER = `trip-itinerary/${asyncapiVersion.split('.').slice(0, 2).join('.')}`;
-/** `/pub/chat/` from the asyncapi.yaml address `/pub/chat/{chatRoomId}/message` */
-const chatRoomPrefix = channels.chatMessages.address.slice(0, channels.chatMessages.address.indexOf('{'));
-/** the `x-pattern` of the parameter ChatRoomId in asyncapi.yaml: canonical decimal integers only */
-const chatRoomIdPattern = new RegExp(channels.chatMessages.parameterPatterns.chatRoomId);
-
-/** An id of a destination: canonical decimal text (the parameter's pattern) within the range of `Id`. */
-function idOf(text: string | undefined, pattern: RegExp): number | null {
-  if (text === undefined || !pattern.test(text)) return null;
-  const id = Number(text);
-  return Number.isSafeInteger(id) ? id : null;
-}
 let sessionCounter = 0;
 
 /** What the WebSocket upgrade request said that the session needs. */
@@ -74,7 +65,7 @@ export function createStompSession(transport: StompTransport, deps: StompSession
   const sessionId = (++sessionCounter).toString(36);
   const parser = createStompParser({ maxFrameBytes: deps.settings.maxFrameBytes, escapeHeaders: true });
   const subscriptions = new Map<string, { destination: string; end: () => void }>();
-  const timers: NodeJS.Timeout[] = [];
+  let stopWatch = (): void => {};
   let principal: Principal | null = null;
   let version = '1.2';
   let open = true;
@@ -91,7 +82,7 @@ export function createStompSession(transport: StompTransport, deps: StompSession
   function shutdown(): void {
     if (!open) return;
     open = false;
-    for (const timer of timers) clearInterval(timer);
+    stopWatch();
     for (const { end } of subscriptions.values()) end();
     subscriptions.clear();
     if (registered) deps.connections.remove(registered);
@@ -115,54 +106,42 @@ export function createStompSession(transport: StompTransport, deps: StompSession
   }
 
   async function connect(frame: StompFrame): Promise<void> {
-    const offered = (frame.headers['accept-version'] ?? '1.0').split(',').map((v) => v.trim());
-    const chosen = SUPPORTED_VERSIONS.find((v) => offered.includes(v));
+    const chosen = negotiateVersion(frame);
     if (!chosen) return fail('WS102', `Supported STOMP versions are ${SUPPORTED_VERSIONS.join(', ')}.`, frame);
     version = chosen;
     parser.setEscapeHeaders(version !== '1.0');
-    // The CONNECT header wins over the upgrade request's; a bad token from either is WS001 here.
-    const authorization = frame.headers.Authorization ?? frame.headers.authorization ?? upgrade.authorization;
-    const token = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] : undefined;
+    const token = bearerToken(frame, upgrade.authorization);
     if (!token) return fail('WS001', 'CONNECT needs the header Authorization: Bearer <accessToken>.', frame);
+    let who: Principal;
     try {
-      principal = await deps.auth.authenticateToken(token);
+      who = await deps.auth.authenticateToken(token);
     } catch (error) {
       if (storageUnavailable(error)) throw error;
       return fail('WS001', error instanceof AppError ? error.message : 'Authentication failed.', frame);
     }
     if (!open) return;
-    const connection: LiveConnection = { memberId: principal.memberId, authSessionId: principal.sessionId, end: (code, message) => fail(code, message) };
+    principal = who;
+    const connection: LiveConnection = { memberId: who.memberId, authSessionId: who.sessionId, end: (code, message) => fail(code, message) };
     if (!deps.connections.admit(connection)) {
       return fail('WS107', `A member may have at most ${deps.settings.maxConnectionsPerUser} STOMP connections open; close one first.`, frame);
     }
     registered = connection;
     // A logout between the token check and admit() announced itself to nobody; check once more.
-    if (!deps.auth.isSessionLive(principal.sessionId)) return fail('WS002', 'The session was logged out.', frame);
-    const [clientSends, clientWants] = (frame.headers['heart-beat'] ?? '0,0').split(',').map((n) => Number.parseInt(n, 10) || 0);
-    const serverMs = deps.settings.heartbeatMs;
-    const outgoing = serverMs > 0 && clientWants! > 0 ? Math.max(serverMs, clientWants!) : 0;
-    const incoming = serverMs > 0 && clientSends! > 0 ? Math.max(serverMs, clientSends!) : 0;
-    write('CONNECTED', { version, 'heart-beat': `${serverMs},${serverMs}`, 'user-name': String(principal.memberId), server: SERVER_HEADER });
-    if (outgoing > 0) timers.push(setInterval(() => open && transport.send('\n'), outgoing));
-    if (incoming > 0) {
-      // Generous grace for the peer, as the spec suggests: twice the agreed interval.
-      timers.push(setInterval(() => deps.clock() - lastReceivedAt > incoming * 2 && fail('WS102', 'No heart-beat from the client.'), incoming));
-    }
-    const { sessionId: authSession, expiresAt } = principal;
-    // setTimeout overflows past 2^31-1 ms (about 24.8 days); longer tokens are caught by the periodic check.
-    timers.push(setTimeout(() => fail('WS002', 'The access token expired.'), Math.min(2 ** 31 - 1, Math.max(0, expiresAt - deps.clock()))));
-    timers.push(
-      setInterval(() => {
-        if (deps.clock() >= expiresAt) return fail('WS002', 'The access token expired.');
-        try {
-          if (!deps.auth.isSessionLive(authSession)) fail('WS002', 'The session was logged out.');
-        } catch (error) {
-          // The storage cannot be read now; the next check decides. A throw here would end the process.
-          log.warn({ err: error }, 'stomp session check failed');
-        }
-      }, deps.settings.sessionCheckMs),
-    );
-    log.info({ memberId: principal.memberId, version }, 'stomp connected');
+    if (!deps.auth.isSessionLive(who.sessionId)) return fail('WS002', 'The session was logged out.', frame);
+    const heartBeats = negotiateHeartBeats(frame, deps.settings.heartbeatMs);
+    write('CONNECTED', { version, 'heart-beat': heartBeats.header, 'user-name': String(who.memberId), server: SERVER_HEADER });
+    stopWatch = watchConnection({
+      heartBeats,
+      clock: deps.clock,
+      lastReceivedAt: () => lastReceivedAt,
+      sendHeartBeat: () => open && transport.send('\n'),
+      expiresAt: who.expiresAt,
+      sessionCheckMs: deps.settings.sessionCheckMs,
+      isSessionLive: () => deps.auth.isSessionLive(who.sessionId),
+      end: (code, message) => fail(code, message),
+      log,
+    });
+    log.info({ memberId: who.memberId, version }, 'stomp connected');
   }
 
   function subscribe(frame: StompFrame, who: Principal): void {
@@ -173,19 +152,12 @@ export function createStompSession(transport: StompTransport, deps: StompSession
     if (subscriptions.size >= maxSubscriptionsPerConnection) {
       return fail('WS105', `A connection may have at most ${maxSubscriptionsPerConnection} subscriptions.`, frame);
     }
-    // matchChannel only matches canonical ids (the parameters' x-pattern), so `03` or `+3` land here.
-    const match = matchChannel(destination);
-    const channel = match?.name;
-    if (!match || (channel !== 'chatStream' && channel !== 'scheduleUpdates' && channel !== 'errors')) {
-      return fail('WS004', `Cannot subscribe to ${destination}.`, frame);
-    }
+    const target = subscriptionTarget(destination);
+    if (!target) return fail('WS004', `Cannot subscribe to ${destination}.`, frame);
     for (const subscription of subscriptions.values()) {
       if (subscription.destination === destination) return fail('WS106', `This connection already subscribes to ${destination}.`, frame);
     }
-    const resourceId = Number(Object.values(match.parameters)[0]);
-    if (!Number.isSafeInteger(resourceId) || resourceId < 1 || !deps.owns(who.memberId, channel, resourceId)) {
-      return fail('WS004', `Subscription to ${destination} is not allowed.`, frame);
-    }
+    if (!deps.owns(who.memberId, target.channel, target.id)) return fail('WS004', `Subscription to ${destination} is not allowed.`, frame);
     const end = deps.broker.subscribe(who.memberId, destination, (body) => {
       write('MESSAGE', { destination, 'content-type': 'application/json', subscription: id, 'message-id': `${sessionId}-${++messageCounter}` }, body);
     });
@@ -195,12 +167,10 @@ export function createStompSession(transport: StompTransport, deps: StompSession
 
   function send(frame: StompFrame, who: Principal): void {
     const destination = frame.headers.destination ?? '';
-    const match = matchChannel(destination);
-    // Another destination under a room's prefix still names the room, so its WS005 goes there.
-    const roomText = destination.startsWith(chatRoomPrefix) ? destination.slice(chatRoomPrefix.length).split('/')[0] : undefined;
-    const roomId = idOf(match?.name === 'chatMessages' ? match.parameters.chatRoomId : roomText, chatRoomIdPattern);
-    if (roomId === null || !deps.owns(who.memberId, 'chatStream', roomId)) return fail('WS005', `Sending to ${destination || '(no destination)'} is not allowed.`, frame);
-    if (match?.name !== 'chatMessages') {
+    const target = sendTarget(destination);
+    if (!target || !deps.owns(who.memberId, 'chatStream', target.chatRoomId)) return fail('WS005', `Sending to ${destination || '(no destination)'} is not allowed.`, frame);
+    const roomId = target.chatRoomId;
+    if (!target.acceptsMessages) {
       deps.publishError(who.memberId, roomId, 'WS005', `Sending to ${destination} is not allowed; use ${channelAddress('chatMessages', { chatRoomId: roomId })}.`, destination);
       return receipt(frame);
     }
