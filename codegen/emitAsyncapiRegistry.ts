@@ -2,9 +2,9 @@
 // names, payload type, direction), so publishers and the STOMP router are typed by channel; and the
 // message documenting each STOMP frame (`x-stomp-command`), so every frame can be checked against it.
 import { GENERATED_HEADER, propertyKey } from './naming.js';
-import { templatePattern } from './pathTemplate.js';
-import { resolveRef } from './openapiModel.js';
-import { stompCommands, type ChannelFact } from './asyncapiModel.js';
+import { templatePattern } from '../conformance/specModel/template.js';
+import { resolveRef } from '../conformance/specModel/openapiModel.js';
+import { stompCommands, type ChannelFact } from '../conformance/specModel/asyncapiModel.js';
 import type { AsyncMessageFact } from './emitValidators.js';
 
 type Json = any;

@@ -2,7 +2,7 @@
 // documented responses `{status, body}`, plus the `Handlers` map type. An undocumented status, a
 // wrong body, a missing handler or a handler for an unknown operation does not compile.
 import { GENERATED_HEADER, pascalCase, propertyKey } from './naming.js';
-import { resolveRef, serverResponseHeaders, type OperationFact, type ResponseFact } from './openapiModel.js';
+import { resolveRef, serverResponseHeaders, type OperationFact, type ResponseFact } from '../conformance/specModel/openapiModel.js';
 
 type Json = any;
 

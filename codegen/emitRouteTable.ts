@@ -1,8 +1,8 @@
 // generated/routes.ts: the route table the server registers (method, path, operationId, security,
 // role, parameters, body and per-status response facts), straight from the spec.
 import { GENERATED_HEADER } from './naming.js';
-import { templatePattern } from './pathTemplate.js';
-import { serverResponseHeaders, type OperationFact } from './openapiModel.js';
+import { templatePattern } from '../conformance/specModel/template.js';
+import { serverResponseHeaders, type OperationFact } from '../conformance/specModel/openapiModel.js';
 
 const honoPath = (path: string): string => path.replace(/\{([^}]+)\}/g, ':$1');
 

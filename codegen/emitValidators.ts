@@ -10,8 +10,8 @@ import standaloneModule from 'ajv/dist/standalone/index.js';
 import { errorCodeKeywords } from './errorCodeModel.js';
 import { GENERATED_HEADER, propertyKey, validatorName } from './naming.js';
 import { sizeGuardComponents, sizeGuardSchema } from './sizeGuardSchema.js';
-import { addSpecFormats, rebaseRefs } from './specAjv.js';
-import type { OperationFact } from './openapiModel.js';
+import { addSpecFormats, rebaseRefs } from '../conformance/specModel/specAjv.js';
+import type { OperationFact } from '../conformance/specModel/openapiModel.js';
 
 type Json = any;
 // A CommonJS module whose `exports.default` is the function; NodeNext types see the module object.

@@ -1,8 +1,8 @@
 // Everything codegen produces, as a map from path under generated/ to content. Pure apart from
 // reading the specs, so tests can run it and compare with what is committed.
 import YAML from 'yaml';
-import { bundle, readYaml } from './bundle.js';
-import { readChannels, readMessages } from './asyncapiModel.js';
+import { bundle, readYaml } from '../conformance/specModel/bundle.js';
+import { readChannels, readMessages } from '../conformance/specModel/asyncapiModel.js';
 import { readErrorCodes } from './errorCodeModel.js';
 import { checkErrorFrameCodes } from './errorFrameCodes.js';
 import { emitAsyncapiRegistry } from './emitAsyncapiRegistry.js';
@@ -12,7 +12,7 @@ import { emitRouteTable } from './emitRouteTable.js';
 import { emitAsyncapiTypes, emitOpenapiTypes } from './emitTypes.js';
 import { emitValidators } from './emitValidators.js';
 import { GENERATED_HEADER } from './naming.js';
-import { readOperations } from './openapiModel.js';
+import { readOperations } from '../conformance/specModel/openapiModel.js';
 import { asyncapiPath, internalEventsPath, openapiPath } from './specFiles.js';
 
 export interface Generated {

@@ -6,10 +6,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApp } from '../src/app.js';
-import type { PhaseName } from '../src/conformance/checks.js';
-import { printPhase, printSummary } from '../src/conformance/printReport.js';
-import { runConformance } from '../src/conformance/runner.js';
-import { loadSpecIndex } from '../src/conformance/specIndex.js';
+import type { PhaseName } from '../conformance/runner/checks.js';
+import { printPhase, printSummary } from '../conformance/runner/printReport.js';
+import { runConformance } from '../conformance/runner/runner.js';
+import { loadSpecIndex } from '../conformance/runner/specIndex.js';
 import { loadConfig } from '../src/config.js';
 import { startServer } from '../src/server.js';
 

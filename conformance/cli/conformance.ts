@@ -6,12 +6,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { PhaseName } from './checks.js';
-import { printPhase, printSummary } from './printReport.js';
-import { toJunitXml } from './junit.js';
-import { allPhases, runConformance } from './runner.js';
-import { SetupError } from './runContext.js';
-import { loadSpecIndex } from './specIndex.js';
+import type { PhaseName } from '../runner/checks.js';
+import { printPhase, printSummary } from '../runner/printReport.js';
+import { toJunitXml } from '../runner/junit.js';
+import { allPhases, runConformance } from '../runner/runner.js';
+import { SetupError } from '../runner/runContext.js';
+import { loadSpecIndex } from '../runner/specIndex.js';
 
 const usage = `usage: npm run conformance -- --base-url http://localhost:8080 [options]
   --ws-url URL          STOMP endpoint (default: base URL with ws:// and /ws-stomp)

@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fromFile, Parser } from '@asyncapi/parser';
-import { asyncapiPath, generatedDir, internalEventsPath, openapiPath, repoRoot } from './specFiles.js';
+import { asyncapiPath, generatedDir, internalEventsPath, openapiPath, repoRoot } from '../../codegen/specFiles.js';
 
 const severityNames = ['error', 'warning', 'info', 'hint'];
 let failed = false;

@@ -1,6 +1,6 @@
 // What every phase shares: the spec, the server under test, two signed-in users and a trip plan of
 // each (so operations can be called on real ids, and on someone else's ids).
-import type { OperationFact } from '../../codegen/openapiModel.js';
+import type { OperationFact } from '../specModel/openapiModel.js';
 import { send, type HttpTarget, type ProbeRequest } from './httpProbe.js';
 import type { SpecIndex } from './specIndex.js';
 

@@ -2,10 +2,10 @@
 // message validators compiled at run time from the spec files themselves (not from generated/),
 // so the runner judges any server against the documents as published.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { bundle, readYaml } from '../../codegen/bundle.js';
-import { readOperations, type OperationFact } from '../../codegen/openapiModel.js';
-import { templatePattern } from '../../codegen/pathTemplate.js';
-import { addSpecFormats, rebaseRefs } from '../../codegen/specAjv.js';
+import { bundle, readYaml } from '../specModel/bundle.js';
+import { readOperations, type OperationFact } from '../specModel/openapiModel.js';
+import { templatePattern } from '../specModel/template.js';
+import { addSpecFormats, rebaseRefs } from '../specModel/specAjv.js';
 
 
 export interface SpecIndex {

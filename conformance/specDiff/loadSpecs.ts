@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { bundle, readYaml } from '../bundle.js';
+import { bundle, readYaml } from '../specModel/bundle.js';
 
 type Json = any;
 

@@ -1,6 +1,6 @@
 // Compares two OpenAPI documents operation by operation, on the facts readOperations extracts
 // (so $ref'd parameters, path-level parameters and shared responses are already resolved).
-import { readOperations, type OperationFact, type ParameterFact, type ResponseFact } from '../openapiModel.js';
+import { readOperations, type OperationFact, type ParameterFact, type ResponseFact } from '../specModel/openapiModel.js';
 import { collector, type Change, type Report } from './change.js';
 import { diffSchema } from './schemaDiff.js';
 import { diffSchemaNames } from './schemaNamesDiff.js';

@@ -1,7 +1,7 @@
 // The body of `npm run spec:diff`, separate from the CLI entry so tests can run it against a
 // throwaway git repository and read its output instead of spawning a process.
 import path from 'node:path';
-import { repoRoot } from '../specFiles.js';
+import { repoRoot } from '../../codegen/specFiles.js';
 import { diffSpecs } from './diffSpecs.js';
 import { describeRef, loadSpecsAtRef, loadSpecsFromDir } from './loadSpecs.js';
 import { formatDiff, verdict } from './report.js';

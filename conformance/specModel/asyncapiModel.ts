@@ -1,6 +1,6 @@
 // Reads the bundled AsyncAPI document into channel and message facts for the emitters.
 import { resolveRef } from './openapiModel.js';
-import type { AsyncMessageFact } from './emitValidators.js';
+import type { AsyncMessageFact } from '../../codegen/emitValidators.js';
 
 type Json = any;
 

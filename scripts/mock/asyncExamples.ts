@@ -2,8 +2,8 @@
 // a renamed example still plays: the generated days, a summary chunk, the chat answer, the end of a
 // run, a cancel, an edit. A document without one of them stops the mock at start with the reason.
 import type { ChannelPayloads } from '../../generated/asyncapi.js';
-import { readMessages } from '../../codegen/asyncapiModel.js';
-import { bundle } from '../../codegen/bundle.js';
+import { readMessages } from '../../conformance/specModel/asyncapiModel.js';
+import { bundle } from '../../conformance/specModel/bundle.js';
 import { asyncapiPath } from '../../codegen/specFiles.js';
 
 type ChatPayload = ChannelPayloads['chatStream'];

@@ -3,8 +3,8 @@
 // own model of the spec. `Location` is not taken from the header example (always /api/v1/trips/42)
 // but made a real path: the GET operation one level below the creating path, filled with the id
 // of the created resource in the example body.
-import { readYaml } from '../../codegen/bundle.js';
-import { readOperations, resolveRef, type OperationFact, type ResponseFact } from '../../codegen/openapiModel.js';
+import { readYaml } from '../../conformance/specModel/bundle.js';
+import { readOperations, resolveRef, type OperationFact, type ResponseFact } from '../../conformance/specModel/openapiModel.js';
 import { openapiPath } from '../../codegen/specFiles.js';
 
 type Json = any;

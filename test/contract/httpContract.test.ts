@@ -6,8 +6,8 @@
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readYaml } from '../../codegen/bundle.js';
-import { readOperations, type OperationFact } from '../../codegen/openapiModel.js';
+import { readYaml } from '../../conformance/specModel/bundle.js';
+import { readOperations, type OperationFact } from '../../conformance/specModel/openapiModel.js';
 import { routes } from '../../generated/routes.js';
 import type { Handlers } from '../../generated/operations.js';
 import type { RequestContext } from '../../src/services.js';

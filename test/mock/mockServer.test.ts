@@ -3,8 +3,8 @@
 // response validators accept; requests are checked as the service checks them, with the same errors.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readYaml } from '../../codegen/bundle.js';
-import { readOperations, resolveRef } from '../../codegen/openapiModel.js';
+import { readYaml } from '../../conformance/specModel/bundle.js';
+import { readOperations, resolveRef } from '../../conformance/specModel/openapiModel.js';
 import type { OperationId } from '../../generated/operations.js';
 import { routes } from '../../generated/routes.js';
 import { operationValidators } from '../../generated/validators.js';

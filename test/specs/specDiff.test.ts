@@ -5,12 +5,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readYaml } from '../../codegen/bundle.js';
-import type { Change } from '../../codegen/specDiff/change.js';
-import { diffSpecs } from '../../codegen/specDiff/diffSpecs.js';
-import { loadSpecsFromDir, type Specs } from '../../codegen/specDiff/loadSpecs.js';
-import { verdict } from '../../codegen/specDiff/report.js';
-import { runSpecDiff } from '../../codegen/specDiff/run.js';
+import { readYaml } from '../../conformance/specModel/bundle.js';
+import type { Change } from '../../conformance/specDiff/change.js';
+import { diffSpecs } from '../../conformance/specDiff/diffSpecs.js';
+import { loadSpecsFromDir, type Specs } from '../../conformance/specDiff/loadSpecs.js';
+import { verdict } from '../../conformance/specDiff/report.js';
+import { runSpecDiff } from '../../conformance/specDiff/run.js';
 import { asyncapiPath, internalEventsPath, openapiPath, specsDir } from '../../codegen/specFiles.js';
 
 type Json = any;

@@ -7,9 +7,9 @@
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readYaml } from '../../codegen/bundle.js';
-import { readOperations, resolveRef } from '../../codegen/openapiModel.js';
-import { addSpecFormats, rebaseRefs } from '../../codegen/specAjv.js';
+import { readYaml } from '../../conformance/specModel/bundle.js';
+import { readOperations, resolveRef } from '../../conformance/specModel/openapiModel.js';
+import { addSpecFormats, rebaseRefs } from '../../conformance/specModel/specAjv.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 
 type Json = any;

@@ -5,7 +5,7 @@
 import { PhaseRecorder } from '../checks.js';
 import { send } from '../httpProbe.js';
 import { createTripPlan, type RunContext } from '../runContext.js';
-import { openStompProbe, sendRawFrames, type ProbeMessage } from '../stompProbe.js';
+import { openStompProbe, sendRawFrames, type ProbeMessage } from '../../stomp/recordingStompClient.js';
 
 function fill(address: string, ids: { tripPlanId: number; chatRoomId: number }): string {
   return address.replace('{tripPlanId}', String(ids.tripPlanId)).replace('{chatRoomId}', String(ids.chatRoomId));
