@@ -1,6 +1,6 @@
 // What every phase shares: the spec, the server under test, two signed-in users and a trip plan of
 // each (so operations can be called on real ids, and on someone else's ids).
-import type { OperationFact } from '../specModel/openapiModel.js';
+import { fillTemplate, type OperationFact } from '../specModel/index.js';
 import { send, type HttpTarget, type ProbeRequest } from './httpProbe.js';
 import type { SpecIndex } from './specIndex.js';
 
@@ -67,13 +67,11 @@ export async function createRunContext(spec: SpecIndex, options: RunOptions): Pr
 
 /** Path parameters of an operation filled with the given member's resources. */
 export function pathFor(op: OperationFact, member: Pick<Member, 'tripPlanId' | 'chatRoomId'>, overrides: Record<string, string | number> = {}): string {
-  return op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
-    if (name in overrides) return encodeURIComponent(String(overrides[name]));
-    if (name === 'tripPlanId') return String(member.tripPlanId);
-    if (name === 'chatRoomId') return String(member.chatRoomId);
-    const parameter = op.parameters.find((p) => p.name === name);
-    const example = parameter?.schema?.minimum ?? 1;
-    return String(example);
+  return fillTemplate(op.path, (name) => {
+    if (Object.hasOwn(overrides, name)) return overrides[name];
+    if (name === 'tripPlanId') return member.tripPlanId;
+    if (name === 'chatRoomId') return member.chatRoomId;
+    return op.parameters.find((p) => p.name === name)?.schema?.minimum ?? 1;
   });
 }
 

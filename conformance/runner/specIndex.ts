@@ -1,12 +1,9 @@
 // The specs as the runner sees them: operations with their documented responses, and response and
-// message validators compiled at run time from the spec files themselves (not from generated/),
-// so the runner judges any server against the documents as published.
+// message validators compiled at run time from the documents themselves (as the server under test
+// serves them, or as files; never generated code), so the runner judges any server against the
+// documents as published.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { bundle, readYaml } from '../specModel/bundle.js';
-import { readOperations, type OperationFact } from '../specModel/openapiModel.js';
-import { templatePattern } from '../specModel/template.js';
-import { addSpecFormats, rebaseRefs } from '../specModel/specAjv.js';
-
+import { addSpecFormats, bundle, readChannels, readOperations, readYaml, rebaseRefs, templatePattern, type OperationFact } from '../specModel/index.js';
 
 export interface SpecIndex {
   openapi: any;
@@ -29,14 +26,18 @@ export interface ChannelInfo {
   messages: string[];
 }
 
+/** The index of two spec files (asyncapi.yaml bundled against the files its refs name). */
 export function loadSpecIndex(openapiFile: string, asyncapiFile: string): SpecIndex {
-  const openapi = readYaml(openapiFile);
-  const asyncapi = bundle(asyncapiFile);
+  return createSpecIndex(readYaml(openapiFile), bundle(asyncapiFile));
+}
+
+/** The index of two documents; the AsyncAPI one must be self-contained (bundled). */
+export function createSpecIndex(openapi: any, asyncapi: any): SpecIndex {
   const operations = readOperations(openapi);
   const ajv = new Ajv2020({ strict: false, allErrors: true, allowUnionTypes: true });
   addSpecFormats(ajv);
-  ajv.addSchema({ $id: 'urn:conformance:openapi', components: { schemas: (openapi as any).components.schemas } } as object);
-  ajv.addSchema({ $id: 'urn:conformance:asyncapi', components: { schemas: (asyncapi as any).components.schemas } } as object);
+  ajv.addSchema({ $id: 'urn:conformance:openapi', components: { schemas: openapi.components.schemas } } as object);
+  ajv.addSchema({ $id: 'urn:conformance:asyncapi', components: { schemas: asyncapi.components.schemas } } as object);
   const cache = new Map<unknown, ValidateFunction>();
   const compile = (document: 'openapi' | 'asyncapi', schema: unknown) => {
     let validate = cache.get(schema);
@@ -48,16 +49,10 @@ export function loadSpecIndex(openapiFile: string, asyncapiFile: string): SpecIn
   };
   const byId = new Map(operations.map((op) => [op.operationId, op]));
   // Destinations only: the channel of the connection's own frames (CONNECT, RECEIPT, ...) has address null.
-  const channelEntries = Object.entries<any>((asyncapi as any).channels ?? {}).filter(([, channel]) => typeof channel.address === 'string');
-  const channelList = channelEntries.map(([name, channel]) => {
-    const op = Object.values<any>((asyncapi as any).operations ?? {}).find((o) => o.channel?.$ref === `#/channels/${name}`);
-    return {
-      name,
-      address: channel.address as string,
-      action: (op?.action ?? 'receive') as 'send' | 'receive',
-      messages: Object.values<any>(channel.messages ?? {}).map((m) => String(m.$ref).split('/').pop()!),
-    };
-  });
+  const channelList: ChannelInfo[] = readChannels(asyncapi)
+    .filter((channel): channel is typeof channel & { address: string } => channel.address !== null)
+    // A channel's direction is the action of the first operation on it (a channel no operation uses is received).
+    .map(({ name, address, actions, messages }) => ({ name, address, action: actions[0] ?? 'receive', messages }));
   return {
     openapi,
     asyncapi,
@@ -73,7 +68,7 @@ export function loadSpecIndex(openapiFile: string, asyncapiFile: string): SpecIn
     },
     schemaValidator: compile,
     messageValidator(messageName) {
-      const message = (asyncapi as any).components.messages[messageName];
+      const message = asyncapi.components.messages[messageName];
       return compile('asyncapi', message.payload);
     },
     channels: channelList,

@@ -1,7 +1,7 @@
 // Compares two bundled AsyncAPI 3 documents: channels, operations, and the payload and headers of
 // every message. What a client does on a channel (its operations' `action`, written from the
 // client's side) decides the direction: `send` is judged like a request, `receive` like a response.
-import { resolveRef } from '../specModel/openapiModel.js';
+import { resolveRef } from '../specModel/index.js';
 import { collector, type Api, type Change, type Direction, type Report } from './change.js';
 import { diffSchema } from './schemaDiff.js';
 import { diffSchemaNames } from './schemaNamesDiff.js';

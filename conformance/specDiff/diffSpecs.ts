@@ -3,9 +3,9 @@
 // version, so a breaking change in a shared schema (e.g. ErrorResponse) needs both bumped.
 import { diffAsyncapi } from './asyncapiDiff.js';
 import type { Api, Change } from './change.js';
-import type { Specs } from './loadSpecs.js';
 import { diffOpenapi } from './openapiDiff.js';
 import { majorBumped, versionOf } from './version.js';
+import type { SpecFolder } from '../specModel/index.js';
 
 export interface DocumentResult {
   api: Api;
@@ -41,7 +41,7 @@ function asyncapiChanges(api: Api, file: string, oldDoc: unknown, newDoc: unknow
   return [];
 }
 
-export function diffSpecs(old: Specs, current: Specs): SpecDiff {
+export function diffSpecs(old: SpecFolder, current: SpecFolder): SpecDiff {
   const documents = [
     result('openapi', 'specs/openapi.yaml', old.openapi, current.openapi, diffOpenapi(old.openapi, current.openapi)),
     result('asyncapi', 'specs/asyncapi.yaml', old.asyncapi, current.asyncapi, asyncapiChanges('asyncapi', 'specs/asyncapi.yaml', old.asyncapi, current.asyncapi)),

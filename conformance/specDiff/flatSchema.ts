@@ -1,7 +1,7 @@
 // A schema seen through its $refs and allOf parts as one set of constraints, so the rules compare
 // what a validator enforces rather than how the YAML is factored: an envelope is CommonResponse plus
 // an allOf part, and moving a field between the two must not read as a change.
-import { resolveRef } from '../specModel/openapiModel.js';
+import { resolveRef } from '../specModel/index.js';
 
 type Json = any;
 

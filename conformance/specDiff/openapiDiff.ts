@@ -1,6 +1,6 @@
 // Compares two OpenAPI documents operation by operation, on the facts readOperations extracts
 // (so $ref'd parameters, path-level parameters and shared responses are already resolved).
-import { readOperations, type OperationFact, type ParameterFact, type ResponseFact } from '../specModel/openapiModel.js';
+import { mapPlaceholders, placeholderNames, readOperations, type OperationFact, type ParameterFact, type ResponseFact } from '../specModel/index.js';
 import { collector, type Change, type Report } from './change.js';
 import { diffSchema } from './schemaDiff.js';
 import { diffSchemaNames } from './schemaNamesDiff.js';
@@ -8,7 +8,7 @@ import { diffSchemaNames } from './schemaNamesDiff.js';
 type Json = any;
 
 // Path parameter names are not on the wire: /trips/{id} and /trips/{tripPlanId} are one route.
-const routeKey = (op: OperationFact): string => `${op.method.toUpperCase()} ${op.path.replace(/\{[^}]+\}/g, '{}')}`;
+const routeKey = (op: OperationFact): string => `${op.method.toUpperCase()} ${mapPlaceholders(op.path, () => '{}')}`;
 const describe = (op: OperationFact): string => `${op.operationId} ${op.method.toUpperCase()} ${op.path}`;
 const isSuccess = (status: number): boolean => status >= 200 && status < 300;
 
@@ -60,7 +60,7 @@ function diffOperation(oldSpec: Json, newSpec: Json, oldOp: OperationFact, newOp
 // Path parameters are matched by position (see routeKey); query and header ones by name.
 function parameterKey(op: OperationFact, p: ParameterFact): string {
   if (p.in !== 'path') return `${p.in}:${p.in === 'header' ? p.name.toLowerCase() : p.name}`;
-  return `path:${[...op.path.matchAll(/\{([^}]+)\}/g)].findIndex((m) => m[1] === p.name)}`;
+  return `path:${placeholderNames(op.path).indexOf(p.name)}`;
 }
 
 function diffParameters(oldSpec: Json, newSpec: Json, oldOp: OperationFact, newOp: OperationFact, report: Report): void {

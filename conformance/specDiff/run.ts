@@ -1,10 +1,10 @@
 // The body of `npm run spec:diff`, separate from the CLI entry so tests can run it against a
 // throwaway git repository and read its output instead of spawning a process.
 import path from 'node:path';
-import { repoRoot } from '../../codegen/specFiles.js';
 import { diffSpecs } from './diffSpecs.js';
-import { describeRef, loadSpecsAtRef, loadSpecsFromDir } from './loadSpecs.js';
+import { describeRef, loadSpecsAtRef } from './loadSpecs.js';
 import { formatDiff, verdict } from './report.js';
+import { loadSpecFolder } from '../specModel/index.js';
 
 export const usage = `Usage: npm run spec:diff -- <git-ref> [--fail-on-breaking]
 
@@ -25,12 +25,12 @@ Each document is judged on its own version: a breaking change in a schema both s
 ErrorResponse) needs both info.version majors bumped.`;
 
 export interface RunOptions {
-  root?: string; // project directory holding specs/ (default: this repository)
+  root?: string; // project directory holding specs/ (default: the current directory)
   log?: (line: string) => void;
 }
 
 export function runSpecDiff(args: string[], options: RunOptions = {}): number {
-  const root = options.root ?? repoRoot;
+  const root = options.root ?? process.cwd();
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   if (args.includes('--help') || args.includes('-h')) {
     log(usage);
@@ -51,7 +51,7 @@ export function runSpecDiff(args: string[], options: RunOptions = {}): number {
       log(`${ref} (${describeRef(root, ref)}) has no specs/openapi.yaml: nothing to compare against, no breaking change possible.`);
       return 0;
     }
-    const current = loadSpecsFromDir(path.join(root, 'specs'));
+    const current = loadSpecFolder(path.join(root, 'specs'));
     log(`Comparing specs at ${ref} (${describeRef(root, ref)}) with the working tree`);
     const diff = diffSpecs(old, current);
     const outcome = verdict(diff, failOnBreaking);

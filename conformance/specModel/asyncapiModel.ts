@@ -1,8 +1,19 @@
-// Reads the bundled AsyncAPI document into channel and message facts for the emitters.
-import { resolveRef } from './openapiModel.js';
-import type { AsyncMessageFact } from '../../codegen/emitValidators.js';
+// Reads the bundled AsyncAPI document into channel and message facts (codegen, the mock, the runner).
+import { componentName, resolveRef } from './jsonPointer.js';
+import { placeholderNames } from './template.js';
 
 type Json = any;
+
+export interface AsyncMessageFact {
+  name: string;
+  /** `x-stomp-command`: the STOMP frame that carries the message (null outside STOMP) */
+  stompCommand: string | null;
+  /** the payload's $ref; null for a frame without a body */
+  payload: Json | null;
+  /** the header schema's $ref; null when the message declares no headers */
+  headers: Json | null;
+  examples: { name: string; payload: Json; headers: Json }[];
+}
 
 export interface ChannelFact {
   name: string; // key under `channels`
@@ -17,10 +28,10 @@ export interface ChannelFact {
   messages: string[]; // component message names
 }
 
-const componentName = (ref: string | undefined, kind: string): string => {
-  const match = new RegExp(`^#/components/${kind}/([^/]+)$`).exec(ref ?? '');
-  if (!match?.[1]) throw new Error(`expected a $ref to #/components/${kind}/..., got ${ref}`);
-  return match[1];
+const requiredComponentName = (ref: string | undefined, kind: string): string => {
+  const name = componentName(ref, kind);
+  if (!name) throw new Error(`expected a $ref to #/components/${kind}/..., got ${ref}`);
+  return name;
 };
 
 /** The STOMP commands a message may be carried by (`x-stomp-command` of every message). */
@@ -53,7 +64,7 @@ export function readMessages(doc: Json, { overStomp = true } = {}): AsyncMessage
 export function readChannels(doc: Json): ChannelFact[] {
   const channels = Object.entries<Json>(doc.channels ?? {}).map(([name, raw]) => {
     const channel = resolveRef(doc, raw);
-    const parameters = [...String(channel.address ?? '').matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+    const parameters = placeholderNames(String(channel.address ?? ''));
     const parameterPatterns: Record<string, string> = {};
     for (const parameter of parameters) {
       const pattern = channel.parameters?.[parameter] ? resolveRef(doc, channel.parameters[parameter])['x-pattern'] : undefined;
@@ -61,13 +72,13 @@ export function readChannels(doc: Json): ChannelFact[] {
     }
     return {
       name,
-      address: channel.address === null ? null : String(channel.address),
+      address: channel.address === null || channel.address === undefined ? null : String(channel.address),
       parameters,
       parameterPatterns,
       actions: [] as ('send' | 'receive')[],
       operationIds: [] as string[],
-      servers: (channel.servers ?? []).map((s: Json) => componentName(s.$ref?.replace('#/servers/', '#/components/servers/'), 'servers')),
-      messages: Object.values<Json>(channel.messages ?? {}).map((m) => componentName(m.$ref, 'messages')),
+      servers: (channel.servers ?? []).map((s: Json) => requiredComponentName(s.$ref?.replace('#/servers/', '#/components/servers/'), 'servers')),
+      messages: Object.values<Json>(channel.messages ?? {}).map((m) => requiredComponentName(m.$ref, 'messages')),
     };
   });
   for (const [operationId, raw] of Object.entries<Json>(doc.operations ?? {})) {

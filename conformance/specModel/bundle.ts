@@ -2,30 +2,12 @@
 // `./openapi.yaml#/components/schemas/DailyPlanResponse`) is copied into the document's own
 // `components.schemas` under the same name, and every ref is rewritten to point there. Schemas keep
 // their names, so served documents and generated types read the same as the source.
-import fs from 'node:fs';
 import path from 'node:path';
-import YAML from 'yaml';
+import { componentName, valueAtPointer } from './jsonPointer.js';
+import { readYaml } from './yamlDocument.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
-
-export function readYaml(file: string): JsonObject {
-  return YAML.parse(fs.readFileSync(file, 'utf8')) as JsonObject;
-}
-
-function resolvePointer(doc: Json, pointer: string): Json {
-  const parts = pointer.replace(/^#\/?/, '').split('/').filter(Boolean);
-  let node: Json | undefined = doc;
-  for (const raw of parts) {
-    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (node === null || typeof node !== 'object') throw new Error(`cannot resolve ${pointer}`);
-    node = Array.isArray(node) ? node[Number(key)] : node[key];
-    if (node === undefined) throw new Error(`cannot resolve ${pointer}`);
-  }
-  return node;
-}
-
-const schemaPointer = /^#\/components\/schemas\/([^/]+)$/;
 
 export function bundle(entryFile: string): JsonObject {
   const entry = structuredClone(readYaml(entryFile));
@@ -63,12 +45,13 @@ export function bundle(entryFile: string): JsonObject {
     const id = `${file}${pointer}`;
     const known = imported.get(id);
     if (known) return known;
-    const match = schemaPointer.exec(pointer);
-    if (!match?.[1]) throw new Error(`cross-file $ref must point at a schema under #/components/schemas: ${id}`);
-    const name = match[1];
+    const name = componentName(pointer, 'schemas');
+    if (!name) throw new Error(`cross-file $ref must point at a schema under #/components/schemas: ${id}`);
     if (name in schemas) throw new Error(`schema ${name} is defined in ${path.basename(entryFile)} and imported from ${path.basename(file)}`);
     imported.set(id, name);
-    const copy = structuredClone(resolvePointer(load(file), pointer));
+    const target = valueAtPointer(load(file), pointer) as Json | undefined;
+    if (target === undefined) throw new Error(`cannot resolve ${id}`);
+    const copy = structuredClone(target);
     schemas[name] = copy;
     rewrite(copy, file);
     return name;
@@ -80,4 +63,13 @@ export function bundle(entryFile: string): JsonObject {
   const importedNames = [...imported.values()].sort();
   components.schemas = Object.fromEntries([...own, ...importedNames].map((name) => [name, schemas[name]!]));
   return entry;
+}
+
+/** The `$ref`s of a document that point into another file (none, once it is bundled). */
+export function crossFileRefs(node: Json): string[] {
+  if (node === null || typeof node !== 'object') return [];
+  if (Array.isArray(node)) return node.flatMap(crossFileRefs);
+  const ref = node.$ref;
+  const own = typeof ref === 'string' && !ref.startsWith('#') ? [ref] : [];
+  return [...own, ...Object.values(node).flatMap(crossFileRefs)];
 }

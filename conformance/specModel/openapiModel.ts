@@ -1,5 +1,6 @@
-// Reads the OpenAPI document into the plain facts every emitter needs: one entry per operation with
-// its route, security, parameters, body and documented responses. Emitters never walk the raw spec.
+// Reads the OpenAPI document into the plain facts its readers need: one entry per operation with
+// its route, security, parameters, body and documented responses. Readers need not walk the raw spec.
+import { componentName, resolveRef } from './jsonPointer.js';
 
 type Json = any; // the spec is checked by Spectral and the parsers; here we only read it
 
@@ -40,24 +41,6 @@ export interface OperationFact {
   responses: ResponseFact[];
 }
 
-export function resolveRef(spec: Json, node: Json): Json {
-  let current = node;
-  const seen = new Set<string>();
-  while (current && typeof current === 'object' && typeof current.$ref === 'string') {
-    const ref: string = current.$ref;
-    if (!ref.startsWith('#/')) throw new Error(`unexpected external $ref ${ref}`);
-    if (seen.has(ref)) throw new Error(`$ref cycle at ${ref}`);
-    seen.add(ref);
-    current = ref
-      .slice(2)
-      .split('/')
-      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce((acc: Json, key) => acc?.[key], spec);
-    if (current === undefined) throw new Error(`cannot resolve ${ref}`);
-  }
-  return current;
-}
-
 function examplesOf(spec: Json, media: Json): { name: string; value: Json }[] {
   const out: { name: string; value: Json }[] = [];
   if (media?.example !== undefined) out.push({ name: 'example', value: media.example });
@@ -65,11 +48,6 @@ function examplesOf(spec: Json, media: Json): { name: string; value: Json }[] {
     out.push({ name, value: resolveRef(spec, example).value });
   }
   return out;
-}
-
-function refName(schema: Json): string | null {
-  const match = typeof schema?.$ref === 'string' ? /^#\/components\/schemas\/([^/]+)$/.exec(schema.$ref) : null;
-  return match?.[1] ?? null;
 }
 
 export function readOperations(spec: Json): OperationFact[] {
@@ -114,7 +92,7 @@ export function readOperations(spec: Json): OperationFact[] {
           contentType,
           contentTypes: Object.keys(response.content ?? {}),
           schema: media?.schema ?? null,
-          schemaName: refName(media?.schema),
+          schemaName: componentName(media?.schema?.$ref, 'schemas'),
           headers: headerEntries.map(([name]) => name),
           requiredHeaders: headerEntries.filter(([, h]) => h.required === true).map(([name]) => name),
           examples: media ? examplesOf(spec, media) : [],

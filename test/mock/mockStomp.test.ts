@@ -4,8 +4,7 @@
 // payload passes the generated message validators and every frame its documented message.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { readMessages } from '../../conformance/specModel/asyncapiModel.js';
-import { bundle } from '../../conformance/specModel/bundle.js';
+import { bundle, readMessages } from '../../conformance/specModel/index.js';
 import { asyncapiPath } from '../../codegen/specFiles.js';
 import { matchChannel, channels, type ChannelName } from '../../generated/asyncapi.js';
 import { messageValidators } from '../../generated/validators.js';

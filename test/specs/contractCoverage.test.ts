@@ -2,8 +2,7 @@
 // and success status. The table below is CONTRACT.md §3 itself, transcribed once as the acceptance list.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readYaml } from '../../conformance/specModel/bundle.js';
-import { readOperations } from '../../conformance/specModel/openapiModel.js';
+import { readOperations, readYaml } from '../../conformance/specModel/index.js';
 
 const contract: [operationId: string, method: string, path: string, success: number][] = [
   ['listTripPlans', 'get', '/api/v1/trips', 200],

@@ -2,14 +2,11 @@
 // fresh plan (waiting for receipts), run a generation, and check every message against its
 // channel's schema and the documented order; then a chat SEND must be answered; a forbidden
 // subscription, a garbage frame and a bad token must each get an ERROR frame.
+import { fillTemplate, placeholderNames } from '../../specModel/index.js';
 import { PhaseRecorder } from '../checks.js';
 import { send } from '../httpProbe.js';
 import { createTripPlan, type RunContext } from '../runContext.js';
 import { openStompProbe, sendRawFrames, type ProbeMessage } from '../../stomp/recordingStompClient.js';
-
-function fill(address: string, ids: { tripPlanId: number; chatRoomId: number }): string {
-  return address.replace('{tripPlanId}', String(ids.tripPlanId)).replace('{chatRoomId}', String(ids.chatRoomId));
-}
 
 /** The documented order of one generation, as a list of problems (empty when it holds). */
 export function orderProblems(messages: ProbeMessage[], days: number): string[] {
@@ -63,12 +60,12 @@ export async function runAsyncPhase(ctx: RunContext): Promise<PhaseRecorder> {
   recorder.check(probe.connected, 'stomp_error_frame', 'CONNECT', `could not connect: ${probe.errors[0]?.headers.message ?? 'no CONNECTED frame'}`, replay('CONNECT with a valid token'));
   if (probe.connected) {
     for (const channel of receiveChannels) {
-      const destination = fill(channel.address, plan);
+      const destination = fillTemplate(channel.address, plan);
       const ok = await probe.subscribe(destination, timeoutMs);
       recorder.check(ok, 'stomp_error_frame', channel.name, `no RECEIPT for SUBSCRIBE ${destination}`, replay(`SUBSCRIBE ${destination} with a receipt`));
     }
     const start = ctx.spec.operation('startTripPlanGeneration');
-    const started = await send(ctx.target, { operationId: start.operationId, method: 'POST', path: start.path.replace('{tripPlanId}', String(plan.tripPlanId)), token: ctx.a.token });
+    const started = await send(ctx.target, { operationId: start.operationId, method: 'POST', path: fillTemplate(start.path, plan), token: ctx.a.token });
     recorder.report.requests++;
     const finished = await probe.waitFor((m) => m.body?.messageStreamType === 'COMPLETED' || m.destination.includes('/errors/'), generationTimeoutMs);
     recorder.check(started.status === 200 && finished !== null, 'message_order', 'generation', `no COMPLETED within ${generationTimeoutMs} ms (start answered ${started.status})`, replay('start a generation and wait for COMPLETED'));
@@ -89,7 +86,7 @@ export async function runAsyncPhase(ctx: RunContext): Promise<PhaseRecorder> {
     for (const channel of stompChannels.filter((c) => c.action === 'send')) {
       const example = (ctx.spec.asyncapi as any).components.messages[channel.messages[0]!]?.examples?.[0]?.payload ?? { content: 'hello' };
       const before = probe.messages.length;
-      const destination = fill(channel.address, plan);
+      const destination = fillTemplate(channel.address, plan);
       const accepted = await probe.send(destination, JSON.stringify(example), timeoutMs);
       recorder.check(accepted, 'stomp_error_frame', channel.name, `no RECEIPT for SEND ${destination}`, replay(`SEND ${destination} ${JSON.stringify(example)}`));
       const answer = await probe.waitFor((m) => probe.messages.indexOf(m) >= before && m.body?.messageStreamType === 'CHAT' && m.body?.isComplete === true, generationTimeoutMs);
@@ -107,7 +104,7 @@ export async function runAsyncPhase(ctx: RunContext): Promise<PhaseRecorder> {
   // Someone else's plan: the subscription must be refused with an ERROR frame.
   const intruder = await openStompProbe(wsUrl, ctx.b.token, timeoutMs);
   if (intruder.connected) {
-    const destination = fill(receiveChannels.find((c) => c.address.includes('{tripPlanId}'))?.address ?? receiveChannels[0]!.address, plan);
+    const destination = fillTemplate(receiveChannels.find((c) => placeholderNames(c.address).includes('tripPlanId'))?.address ?? receiveChannels[0]!.address, plan);
     const receipt = await intruder.subscribe(destination, timeoutMs);
     const refused = await intruder.waitForError(timeoutMs);
     recorder.check(!receipt && refused, 'stomp_error_frame', 'SUBSCRIBE', `another member's ${destination} was not refused with an ERROR frame`, replay(`SUBSCRIBE ${destination} as another member`));

@@ -2,8 +2,7 @@
 // wrong type, a value out of range, malformed JSON, an invalid path or query parameter. Each must
 // be rejected with a documented 4xx: never a 2xx, never a 5xx.
 import fc from 'fast-check';
-import type { OperationFact } from '../../specModel/openapiModel.js';
-import { resolveRef } from '../../specModel/openapiModel.js';
+import { resolveRef, type OperationFact } from '../../specModel/index.js';
 import { PhaseRecorder } from '../checks.js';
 import { checkResponse, curlOf, send, type ProbeRequest } from '../httpProbe.js';
 import { pathFor, type RunContext } from '../runContext.js';

@@ -3,8 +3,7 @@
 // for an id that does not exist) — never a 5xx, never "malformed body" (COMMON002), always with a
 // valid body.
 import fc from 'fast-check';
-import type { OperationFact } from '../../specModel/openapiModel.js';
-import { resolveRef } from '../../specModel/openapiModel.js';
+import { resolveRef, type OperationFact } from '../../specModel/index.js';
 import { PhaseRecorder } from '../checks.js';
 import { checkResponse, curlOf, send, type ProbeRequest } from '../httpProbe.js';
 import { createTripPlan, pathFor, type RunContext } from '../runContext.js';

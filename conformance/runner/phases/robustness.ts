@@ -5,8 +5,7 @@
 // are 404, non-canonical integer parameters and repeated query parameters are 400, and a region the
 // planner does not support is 400 TRIP107. Sizes are bounded (`robustnessBounds`) so that a server
 // that fails these checks is not harmed by them.
-import type { OperationFact } from '../../specModel/openapiModel.js';
-import { resolveRef } from '../../specModel/openapiModel.js';
+import { resolveRef, type OperationFact } from '../../specModel/index.js';
 import { PhaseRecorder, type CheckName } from '../checks.js';
 import { checkResponse, curlOf, send, type ProbeRequest, type ProbeResponse } from '../httpProbe.js';
 import { getRawPath } from '../rawPath.js';
