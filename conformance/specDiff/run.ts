@@ -1,16 +1,17 @@
-// The body of `npm run spec:diff`, separate from the CLI entry so tests can run it against a
-// throwaway git repository and read its output instead of spawning a process.
+// The body of `trip-spec-diff` (npm run spec:diff), separate from the CLI entry so tests can run it
+// against a throwaway git repository and read its output instead of spawning a process.
 import path from 'node:path';
 import { diffSpecs } from './diffSpecs.js';
 import { describeRef, loadSpecsAtRef } from './loadSpecs.js';
 import { formatDiff, verdict } from './report.js';
 import { loadSpecFolder } from '../specModel/index.js';
 
-export const usage = `Usage: npm run spec:diff -- <git-ref> [--fail-on-breaking]
+export const usage = `Usage: trip-spec-diff <git-ref> [--fail-on-breaking]
+       (in this repository: npm run spec:diff -- <git-ref> [--fail-on-breaking])
 
-Compares specs/openapi.yaml, specs/asyncapi.yaml and specs/internal/events.asyncapi.yaml at
-<git-ref> (the AsyncAPI documents bundled against the openapi.yaml of that same ref) with the
-working tree, and prints every change as BREAKING or non-breaking with its location and reason.
+Run in a project folder with a specs/ folder under git. Compares specs/openapi.yaml,
+specs/asyncapi.yaml and specs/internal/events.asyncapi.yaml at <git-ref> (the AsyncAPI documents
+bundled against the openapi.yaml of that same ref) with the working tree, and prints every change as BREAKING or non-breaking with its location and reason.
 Requests and STOMP sends break when they accept less; responses and STOMP receives break when they
 may carry more or lose fields.
 

@@ -23,6 +23,11 @@ export interface StompProbe {
   close(): Promise<void>;
 }
 
+/** The STOMP endpoint of a server: its base URL with ws:// (or wss://) and /ws-stomp. */
+export function wsUrl(baseUrl: string): string {
+  return `${baseUrl.replace(/\/+$/, '').replace(/^http/, 'ws')}/ws-stomp`;
+}
+
 export const STOMP_SUBPROTOCOLS = ['v12.stomp', 'v11.stomp', 'v10.stomp'];
 
 export async function openStompProbe(wsUrl: string, token: string, timeoutMs: number): Promise<StompProbe> {
