@@ -10,7 +10,7 @@ import { toJunitXml } from '../runner/junit.js';
 import { allPhases, runConformance } from '../runner/runner.js';
 import { SetupError } from '../runner/runContext.js';
 import { readSpecs } from '../runner/specSource.js';
-import { wsUrl } from '../stomp/recordingStompClient.js';
+import { wsUrl } from '../stomp/stompOverWs.js';
 
 const usage = `usage: trip-conformance --base-url http://localhost:8080 [options]
   --openapi FILE        the OpenAPI document to check against (default: GET <base-url>/openapi.yaml)

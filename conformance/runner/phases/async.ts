@@ -6,10 +6,11 @@ import { fillTemplate, placeholderNames } from '../../specModel/index.js';
 import { PhaseRecorder } from '../checks.js';
 import { send } from '../httpProbe.js';
 import { createTripPlan, type RunContext } from '../runContext.js';
-import { openStompProbe, sendRawFrames, type ProbeMessage } from '../../stomp/recordingStompClient.js';
+import { connectRecordingStomp, type ReceivedMessage } from '../../stomp/recordingStompClient.js';
+import { sendRawFrames } from '../../stomp/rawFrames.js';
 
 /** The documented order of one generation, as a list of problems (empty when it holds). */
-export function orderProblems(messages: ProbeMessage[], days: number): string[] {
+export function orderProblems(messages: ReceivedMessage[], days: number): string[] {
   const problems: string[] = [];
   let expectedDay = 1;
   let state: 'day' | 'summary' | 'done' = 'day';
@@ -47,6 +48,9 @@ export function orderProblems(messages: ProbeMessage[], days: number): string[] 
   return problems;
 }
 
+/** Whether a wait of the recording client ended as hoped (a RECEIPT, a message) rather than refused or timed out. */
+const succeeded = (wait: Promise<unknown>): Promise<boolean> => wait.then(() => true, () => false);
+
 export async function runAsyncPhase(ctx: RunContext): Promise<PhaseRecorder> {
   const recorder = new PhaseRecorder('async');
   const { wsUrl, timeoutMs, generationTimeoutMs } = ctx.options;
@@ -56,18 +60,18 @@ export async function runAsyncPhase(ctx: RunContext): Promise<PhaseRecorder> {
   const plan = await createTripPlan(ctx, ctx.a.token);
   const replay = (what: string) => `STOMP ${wsUrl}: ${what}`;
 
-  const probe = await openStompProbe(wsUrl, ctx.a.token, timeoutMs);
+  const probe = await connectRecordingStomp(wsUrl, ctx.a.token, { connectTimeoutMs: timeoutMs });
   recorder.check(probe.connected, 'stomp_error_frame', 'CONNECT', `could not connect: ${probe.errors[0]?.headers.message ?? 'no CONNECTED frame'}`, replay('CONNECT with a valid token'));
   if (probe.connected) {
     for (const channel of receiveChannels) {
       const destination = fillTemplate(channel.address, plan);
-      const ok = await probe.subscribe(destination, timeoutMs);
+      const ok = await succeeded(probe.subscribe(destination, { timeoutMs }));
       recorder.check(ok, 'stomp_error_frame', channel.name, `no RECEIPT for SUBSCRIBE ${destination}`, replay(`SUBSCRIBE ${destination} with a receipt`));
     }
     const start = ctx.spec.operation('startTripPlanGeneration');
     const started = await send(ctx.target, { operationId: start.operationId, method: 'POST', path: fillTemplate(start.path, plan), token: ctx.a.token });
     recorder.report.requests++;
-    const finished = await probe.waitFor((m) => m.body?.messageStreamType === 'COMPLETED' || m.destination.includes('/errors/'), generationTimeoutMs);
+    const finished = await probe.waitFor((m) => m.body?.messageStreamType === 'COMPLETED' || m.destination.includes('/errors/'), generationTimeoutMs).catch(() => null);
     recorder.check(started.status === 200 && finished !== null, 'message_order', 'generation', `no COMPLETED within ${generationTimeoutMs} ms (start answered ${started.status})`, replay('start a generation and wait for COMPLETED'));
     const generation = [...probe.messages];
     for (const m of generation) {
@@ -87,9 +91,9 @@ export async function runAsyncPhase(ctx: RunContext): Promise<PhaseRecorder> {
       const example = (ctx.spec.asyncapi as any).components.messages[channel.messages[0]!]?.examples?.[0]?.payload ?? { content: 'hello' };
       const before = probe.messages.length;
       const destination = fillTemplate(channel.address, plan);
-      const accepted = await probe.send(destination, JSON.stringify(example), timeoutMs);
+      const accepted = await succeeded(probe.send(destination, JSON.stringify(example), { timeoutMs }));
       recorder.check(accepted, 'stomp_error_frame', channel.name, `no RECEIPT for SEND ${destination}`, replay(`SEND ${destination} ${JSON.stringify(example)}`));
-      const answer = await probe.waitFor((m) => probe.messages.indexOf(m) >= before && m.body?.messageStreamType === 'CHAT' && m.body?.isComplete === true, generationTimeoutMs);
+      const answer = await probe.waitFor((m) => probe.messages.indexOf(m) >= before && m.body?.messageStreamType === 'CHAT' && m.body?.isComplete === true, generationTimeoutMs).catch(() => null);
       recorder.check(answer !== null, 'message_order', channel.name, 'no complete chat answer to a SEND', replay(`SEND ${destination}`));
       for (const m of probe.messages.slice(before)) {
         const c = ctx.spec.channelFor(m.destination);
@@ -98,21 +102,21 @@ export async function runAsyncPhase(ctx: RunContext): Promise<PhaseRecorder> {
       }
       recorder.report.messages += probe.messages.length - before;
     }
-    await probe.close();
+    await probe.disconnect();
   }
 
   // Someone else's plan: the subscription must be refused with an ERROR frame.
-  const intruder = await openStompProbe(wsUrl, ctx.b.token, timeoutMs);
+  const intruder = await connectRecordingStomp(wsUrl, ctx.b.token, { connectTimeoutMs: timeoutMs });
   if (intruder.connected) {
     const destination = fillTemplate(receiveChannels.find((c) => placeholderNames(c.address).includes('tripPlanId'))?.address ?? receiveChannels[0]!.address, plan);
-    const receipt = await intruder.subscribe(destination, timeoutMs);
-    const refused = await intruder.waitForError(timeoutMs);
+    const receipt = await succeeded(intruder.subscribe(destination, { timeoutMs }));
+    const refused = await succeeded(intruder.waitForError(timeoutMs));
     recorder.check(!receipt && refused, 'stomp_error_frame', 'SUBSCRIBE', `another member's ${destination} was not refused with an ERROR frame`, replay(`SUBSCRIBE ${destination} as another member`));
-    await intruder.close();
+    await intruder.disconnect();
   }
-  const badToken = await openStompProbe(wsUrl, 'garbage.not-a.jwt', timeoutMs);
+  const badToken = await connectRecordingStomp(wsUrl, 'garbage.not-a.jwt', { connectTimeoutMs: timeoutMs });
   recorder.check(!badToken.connected && badToken.errors.length > 0, 'stomp_error_frame', 'CONNECT', 'a garbage token was not refused with an ERROR frame', replay('CONNECT with a garbage token'));
-  await badToken.close();
+  await badToken.disconnect();
   const garbage = await sendRawFrames(wsUrl, ['HELLO\nfoo:bar\n\nbody\0'], timeoutMs);
   recorder.check(garbage.startsWith('ERROR'), 'stomp_error_frame', 'frame', `a garbage frame got ${JSON.stringify(garbage.slice(0, 80))} instead of an ERROR frame`, replay('send "HELLO\\n\\n\\0"'));
   recorder.report.messages += 3;
