@@ -32,7 +32,7 @@ const target = (file: string, specifier: string) => path.resolve(path.dirname(fi
 const inside = (folder: string, file: string) => !path.relative(folder, file).startsWith('..');
 
 /** Every import that breaks the rules, as "file imports specifier: why". */
-export function boundaryViolations(files: SourceFile[], declaredDependencies: string[]): string[] {
+function boundaryViolations(files: SourceFile[], declaredDependencies: string[]): string[] {
   const problems: string[] = [];
   for (const { file, text } of files) {
     const where = path.relative(root, file);
@@ -68,22 +68,21 @@ function sourceFiles(dir: string): SourceFile[] {
 const manifest = JSON.parse(fs.readFileSync(path.join(product, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
 const declared = Object.keys(manifest.dependencies);
 
+/** The violations in made-up files, given by path under the repository and text. */
+const violationsIn = (files: Record<string, string>) =>
+  boundaryViolations(Object.entries(files).map(([relative, text]) => ({ file: path.join(root, relative), text })), declared);
+
 describe('the conformance product boundary', () => {
   it('catches each kind of forbidden import', () => {
-    const at = (relative: string, text: string): SourceFile => ({ file: path.join(root, relative), text });
-    expect(
-      boundaryViolations(
-        [
-          at('conformance/runner/x.ts', "import { createApp } from '../../src/app.js';"),
-          at('conformance/runner/y.ts', "import type { Handlers } from '../../generated/operations.js';"),
-          at('conformance/specModel/z.ts', "const m = await import('left-pad');"),
-          at('codegen/emitX.ts', "import { bundle } from '../conformance/specModel/bundle.js';"),
-          at('src/operational/x.ts', "export { runConformance } from '../../conformance/index.js';"),
-          at('scripts/x.ts', "import { send } from '../conformance/runner/httpProbe.js';"),
-        ],
-        declared,
-      ).map((problem) => problem.split(':')[0]),
-    ).toEqual([
+    const problems = violationsIn({
+      'conformance/runner/x.ts': "import { createApp } from '../../src/app.js';",
+      'conformance/runner/y.ts': "import type { Handlers } from '../../generated/operations.js';",
+      'conformance/specModel/z.ts': "const m = await import('left-pad');",
+      'codegen/emitX.ts': "import { bundle } from '../conformance/specModel/bundle.js';",
+      'src/operational/x.ts': "export { runConformance } from '../../conformance/index.js';",
+      'scripts/x.ts': "import { send } from '../conformance/runner/httpProbe.js';",
+    });
+    expect(problems.map((problem) => problem.split(':')[0])).toEqual([
       'conformance/runner/x.ts imports ../../src/app.js',
       'conformance/runner/y.ts imports ../../generated/operations.js',
       'conformance/specModel/z.ts imports left-pad',
@@ -94,17 +93,14 @@ describe('the conformance product boundary', () => {
   });
 
   it('allows the public surfaces, node built-ins and declared packages', () => {
-    const at = (relative: string, text: string): SourceFile => ({ file: path.join(root, relative), text });
+    const inProduct = ["import fs from 'node:fs';", "import { Ajv2020 } from 'ajv/dist/2020.js';", "import { Client } from '@stomp/stompjs';", "import { bundle } from '../specModel/bundle.js';"];
     expect(
-      boundaryViolations(
-        [
-          at('conformance/runner/x.ts', "import fs from 'node:fs';\nimport { Ajv2020 } from 'ajv/dist/2020.js';\nimport { Client } from '@stomp/stompjs';\nimport { bundle } from '../specModel/bundle.js';"),
-          at('codegen/emitX.ts', "import { bundle } from '../conformance/specModel/index.js';"),
-          at('scripts/x.ts', "import { wsUrl } from '../conformance/index.js';"),
-          at('test/x.test.ts', "import { send } from '../conformance/runner/httpProbe.js';"),
-        ],
-        declared,
-      ),
+      violationsIn({
+        'conformance/runner/x.ts': inProduct.join('\n'),
+        'codegen/emitX.ts': "import { bundle } from '../conformance/specModel/index.js';",
+        'scripts/x.ts': "import { wsUrl } from '../conformance/index.js';",
+        'test/x.test.ts': "import { send } from '../conformance/runner/httpProbe.js';",
+      }),
     ).toEqual([]);
   });
 
