@@ -1,7 +1,8 @@
 // What every phase shares: the spec, the server under test, two signed-in users and a trip plan of
 // each (so operations can be called on real ids, and on someone else's ids).
 import { fillTemplate, type OperationFact } from '../specModel/index.js';
-import { send, type HttpTarget, type ProbeRequest } from './httpProbe.js';
+import type { PhaseRecorder } from './checks.js';
+import { checkResponse, send, type HttpTarget, type ProbeRequest, type ProbeResponse } from './httpProbe.js';
 import type { SpecIndex } from './specIndex.js';
 
 export interface RunOptions {
@@ -80,4 +81,12 @@ export function exampleRequest(op: OperationFact, member: Member, token: string 
   const example = op.body?.examples[0]?.value as Record<string, unknown> | undefined;
   const body = example && 'chatRoomId' in example ? { ...example, chatRoomId: member.chatRoomId } : example;
   return { operationId: op.operationId, method: op.method.toUpperCase(), path: pathFor(op, member), token: op.secured ? token : null, body };
+}
+
+/** Sends an operation's request, counts it in the phase's report, and applies the checks every response gets. */
+export async function sendChecked(ctx: Pick<RunContext, 'spec' | 'target'>, recorder: PhaseRecorder, request: ProbeRequest): Promise<ProbeResponse> {
+  const response = await send(ctx.target, request);
+  recorder.report.requests++;
+  checkResponse(recorder, ctx.spec, ctx.target, request, response);
+  return response;
 }

@@ -1,8 +1,8 @@
 // Phase "examples": every request example of every operation is replayed (path parameters filled
 // with the caller's real resources) and every response gets the standard checks.
 import { PhaseRecorder } from '../checks.js';
-import { checkResponse, send, type ProbeRequest } from '../httpProbe.js';
-import { createTripPlan, exampleRequest, pathFor, type RunContext } from '../runContext.js';
+import { send, type ProbeRequest } from '../httpProbe.js';
+import { createTripPlan, exampleRequest, pathFor, sendChecked, type RunContext } from '../runContext.js';
 
 function queryExamples(ctx: RunContext, operationId: string): Record<string, string> {
   const op = ctx.spec.operation(operationId);
@@ -37,9 +37,7 @@ export async function runExamplesPhase(ctx: RunContext): Promise<PhaseRecorder> 
       requests.push({ ...exampleRequest(op, ctx.a), query: queryExamples(ctx, op.operationId) });
     }
     for (const request of requests) {
-      const response = await send(ctx.target, request);
-      recorder.report.requests++;
-      checkResponse(recorder, ctx.spec, ctx.target, request, response);
+      const response = await sendChecked(ctx, recorder, request);
     }
   }
   return recorder;

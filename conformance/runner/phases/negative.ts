@@ -4,8 +4,8 @@
 import fc from 'fast-check';
 import { resolveRef, type OperationFact } from '../../specModel/index.js';
 import { PhaseRecorder } from '../checks.js';
-import { checkResponse, curlOf, send, type ProbeRequest } from '../httpProbe.js';
-import { pathFor, type RunContext } from '../runContext.js';
+import { curlOf, type ProbeRequest } from '../httpProbe.js';
+import { pathFor, sendChecked, type RunContext } from '../runContext.js';
 import { requestArbitrary } from './positive.js';
 
 type Mutation = { name: string; apply(request: ProbeRequest): ProbeRequest | null };
@@ -70,9 +70,7 @@ export async function runNegativePhase(ctx: RunContext): Promise<PhaseRecorder> 
       const mutation = list[i % list.length]!;
       const request = mutation.apply(bases[i % bases.length]!);
       if (!request) continue;
-      const response = await send(ctx.target, request);
-      recorder.report.requests++;
-      checkResponse(recorder, ctx.spec, ctx.target, request, response);
+      const response = await sendChecked(ctx, recorder, request);
       recorder.check(
         response.status >= 400 && response.status < 500,
         'negative_rejected',

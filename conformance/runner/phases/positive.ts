@@ -5,8 +5,8 @@
 import fc from 'fast-check';
 import { resolveRef, type OperationFact } from '../../specModel/index.js';
 import { PhaseRecorder } from '../checks.js';
-import { checkResponse, curlOf, send, type ProbeRequest } from '../httpProbe.js';
-import { createTripPlan, pathFor, type RunContext } from '../runContext.js';
+import { curlOf, type ProbeRequest } from '../httpProbe.js';
+import { createTripPlan, pathFor, sendChecked, type RunContext } from '../runContext.js';
 import { schemaArbitrary } from '../schemaArbitrary.js';
 
 /** Operations whose effects would break the run (they end the caller's session). */
@@ -43,9 +43,7 @@ export async function runPositivePhase(ctx: RunContext): Promise<PhaseRecorder> 
     const pool = op.method === 'delete' ? [(await createTripPlan(ctx, ctx.a.token)).tripPlanId] : ownIds;
     const samples = fc.sample(requestArbitrary(ctx, op, pool), { seed: ctx.options.seed + index, numRuns: ctx.options.maxExamples });
     for (const request of samples) {
-      const response = await send(ctx.target, request);
-      recorder.report.requests++;
-      checkResponse(recorder, ctx.spec, ctx.target, request, response);
+      const response = await sendChecked(ctx, recorder, request);
       const malformed = response.status === 400 && response.json?.data?.code === 'COMMON002';
       recorder.check(!malformed, 'status_documented', op.operationId, 'a schema-valid JSON request was rejected as malformed (COMMON002)', curlOf(ctx.target, request));
     }

@@ -7,9 +7,9 @@
 // that fails these checks is not harmed by them.
 import { resolveRef, type OperationFact } from '../../specModel/index.js';
 import { PhaseRecorder, type CheckName } from '../checks.js';
-import { checkResponse, curlOf, send, type ProbeRequest, type ProbeResponse } from '../httpProbe.js';
+import { curlOf, send, type ProbeRequest, type ProbeResponse } from '../httpProbe.js';
 import { getRawPath } from '../rawPath.js';
-import { createTripPlan, exampleRequest, pathFor, type RunContext } from '../runContext.js';
+import { createTripPlan, exampleRequest, pathFor, sendChecked, type RunContext } from '../runContext.js';
 
 export const robustnessBounds = {
   arrayItems: 10_000,
@@ -53,9 +53,7 @@ export async function runRobustnessPhase(ctx: RunContext): Promise<PhaseRecorder
 
   /** Sends an operation request, applies the standard checks, then `check` with `problem`'s verdict. */
   async function expectFor(check: CheckName, request: ProbeRequest, problem: (res: ProbeResponse) => string | null): Promise<void> {
-    const response = await send(ctx.target, request);
-    recorder.report.requests++;
-    checkResponse(recorder, ctx.spec, ctx.target, request, response);
+    const response = await sendChecked(ctx, recorder, request);
     const verdict = problem(response);
     recorder.check(verdict === null, check, request.operationId, verdict ?? '', curlOf(ctx.target, request));
   }

@@ -2,17 +2,15 @@
 // rename, start, wait for the generation, read the days, delete — and after the delete every
 // operation on it must answer 404 (no use after free).
 import { PhaseRecorder } from '../checks.js';
-import { checkResponse, curlOf, send, type ProbeRequest, type ProbeResponse } from '../httpProbe.js';
-import { exampleRequest, pathFor, type RunContext } from '../runContext.js';
+import { curlOf, send, type ProbeRequest, type ProbeResponse } from '../httpProbe.js';
+import { exampleRequest, pathFor, sendChecked, type RunContext } from '../runContext.js';
 
 export async function runStatefulPhase(ctx: RunContext): Promise<PhaseRecorder> {
   const recorder = new PhaseRecorder('stateful');
   const call = async (operationId: string, patch: Partial<ProbeRequest> = {}, ids = plan): Promise<[ProbeRequest, ProbeResponse]> => {
     const op = ctx.spec.operation(operationId);
     const request = { ...exampleRequest(op, { ...ctx.a, ...ids }), ...patch };
-    const response = await send(ctx.target, request);
-    recorder.report.requests++;
-    checkResponse(recorder, ctx.spec, ctx.target, request, response);
+    const response = await sendChecked(ctx, recorder, request);
     return [request, response];
   };
   const expect = (ok: boolean, target: string, message: string, request: ProbeRequest) =>
@@ -59,9 +57,7 @@ export async function runStatefulPhase(ctx: RunContext): Promise<PhaseRecorder> 
   // Use after free: nothing may still work on the deleted plan or its chat room.
   for (const op of ctx.spec.operations.filter((o) => o.parameters.some((p) => p.name === 'tripPlanId' || p.name === 'chatRoomId'))) {
     const request = { ...exampleRequest(op, { ...ctx.a, ...plan }), path: pathFor(op, plan) };
-    const response = await send(ctx.target, request);
-    recorder.report.requests++;
-    checkResponse(recorder, ctx.spec, ctx.target, request, response);
+    const response = await sendChecked(ctx, recorder, request);
     recorder.check(response.status === 404, 'use_after_free', op.operationId, `after delete: expected 404, got ${response.status}`, curlOf(ctx.target, request));
   }
   return recorder;
