@@ -2,10 +2,7 @@
 // names, payload type, direction), so publishers and the STOMP router are typed by channel; and the
 // message documenting each STOMP frame (`x-stomp-command`), so every frame can be checked against it.
 import { GENERATED_HEADER, propertyKey } from './naming.js';
-import { templatePattern } from './pathTemplate.js';
-import { resolveRef } from './openapiModel.js';
-import { stompCommands, type ChannelFact } from './asyncapiModel.js';
-import type { AsyncMessageFact } from './emitValidators.js';
+import { componentName, resolveRef, stompCommands, templatePattern, type AsyncMessageFact, type ChannelFact } from '../conformance/specModel/index.js';
 
 type Json = any;
 
@@ -14,8 +11,8 @@ export function emitAsyncapiRegistry(doc: Json, allChannels: ChannelFact[], mess
   const channels = allChannels.filter((c): c is ChannelFact & { address: string } => c.address !== null);
   const frames = Object.fromEntries(stompCommands.map((command) => [command, messages.filter((m) => m.stompCommand === command).map((m) => m.name)]));
   const payloadOf = (message: string): string => {
-    const ref = resolveRef(doc, doc.components.messages[message]).payload.$ref as string;
-    return `AsyncSchemas[${JSON.stringify(ref.replace('#/components/schemas/', ''))}]`;
+    const ref = resolveRef(doc, doc.components.messages[message]).payload.$ref;
+    return `AsyncSchemas[${JSON.stringify(componentName(ref, 'schemas'))}]`;
   };
   const registry = Object.fromEntries(
     channels.map((c) => [

@@ -2,7 +2,7 @@
 // documented responses `{status, body}`, plus the `Handlers` map type. An undocumented status, a
 // wrong body, a missing handler or a handler for an unknown operation does not compile.
 import { GENERATED_HEADER, pascalCase, propertyKey } from './naming.js';
-import { resolveRef, serverResponseHeaders, type OperationFact, type ResponseFact } from './openapiModel.js';
+import { componentName, resolveRef, serverResponseHeaders, type OperationFact, type ResponseFact } from '../conformance/specModel/index.js';
 
 type Json = any;
 
@@ -15,7 +15,7 @@ function defaultedProperties(spec: Json, schema: Json): string[] {
 
 function bodyType(spec: Json, op: OperationFact): string {
   if (!op.body) return 'undefined';
-  const name = /^#\/components\/schemas\/([^/]+)$/.exec(op.body.schema?.$ref ?? '')?.[1];
+  const name = componentName(op.body.schema?.$ref, 'schemas');
   const base = name
     ? `Schemas[${JSON.stringify(name)}]`
     : `NonNullable<operations[${JSON.stringify(op.operationId)}]['requestBody']>['content'][${JSON.stringify(op.body.contentType)}]`;

@@ -1,10 +1,9 @@
 // generated/routes.ts: the route table the server registers (method, path, operationId, security,
 // role, parameters, body and per-status response facts), straight from the spec.
 import { GENERATED_HEADER } from './naming.js';
-import { templatePattern } from './pathTemplate.js';
-import { serverResponseHeaders, type OperationFact } from './openapiModel.js';
+import { mapPlaceholders, serverResponseHeaders, templatePattern, type OperationFact } from '../conformance/specModel/index.js';
 
-const honoPath = (path: string): string => path.replace(/\{([^}]+)\}/g, ':$1');
+const honoPath = (path: string): string => mapPlaceholders(path, (name) => `:${name}`);
 
 export function emitRouteTable(operations: OperationFact[]): string {
   const routes = operations.map((op) => ({

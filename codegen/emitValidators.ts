@@ -10,8 +10,7 @@ import standaloneModule from 'ajv/dist/standalone/index.js';
 import { errorCodeKeywords } from './errorCodeModel.js';
 import { GENERATED_HEADER, propertyKey, validatorName } from './naming.js';
 import { sizeGuardComponents, sizeGuardSchema } from './sizeGuardSchema.js';
-import { addSpecFormats, rebaseRefs } from './specAjv.js';
-import type { OperationFact } from './openapiModel.js';
+import { addSpecFormats, rebaseRefs, type AsyncMessageFact, type OperationFact } from '../conformance/specModel/index.js';
 
 type Json = any;
 // A CommonJS module whose `exports.default` is the function; NodeNext types see the module object.
@@ -65,17 +64,6 @@ function standalone(ajv: Ajv2020, exports: Record<string, string>, file: string,
   const sorted = Object.fromEntries(Object.entries(exports).sort(([a], [b]) => a.localeCompare(b)));
   files[`${file}.js`] = toEsm(standaloneCode(ajv, sorted));
   files[`${file}.d.ts`] = declarations(Object.keys(sorted));
-}
-
-export interface AsyncMessageFact {
-  name: string;
-  /** `x-stomp-command`: the STOMP frame that carries the message (null outside STOMP) */
-  stompCommand: string | null;
-  /** the payload's $ref; null for a frame without a body */
-  payload: Json | null;
-  /** the header schema's $ref; null when the message declares no headers */
-  headers: Json | null;
-  examples: { name: string; payload: Json; headers: Json }[];
 }
 
 /** `{ path, query }` of one operation as one object schema, refs rebased onto the openapi root. */

@@ -2,8 +2,7 @@
 // (`ErrorCode` of openapi.yaml) and narrows it with a `pattern` instead of listing the codes again.
 // This refuses a spec where that pattern and the codes marked `x-stomp: [error-frame]` disagree, so
 // the published header schema is exactly the codes the server may put there.
-import { resolveRef } from './openapiModel.js';
-import type { AsyncMessageFact } from './emitValidators.js';
+import { resolveRef, type AsyncMessageFact } from '../conformance/specModel/index.js';
 import type { ErrorCodeFact } from './errorCodeModel.js';
 
 type Json = any;

@@ -1,8 +1,7 @@
 // Everything codegen produces, as a map from path under generated/ to content. Pure apart from
 // reading the specs, so tests can run it and compare with what is committed.
 import YAML from 'yaml';
-import { bundle, readYaml } from './bundle.js';
-import { readChannels, readMessages } from './asyncapiModel.js';
+import { loadSpecFolder, readChannels, readMessages, readOperations } from '../conformance/specModel/index.js';
 import { readErrorCodes } from './errorCodeModel.js';
 import { checkErrorFrameCodes } from './errorFrameCodes.js';
 import { emitAsyncapiRegistry } from './emitAsyncapiRegistry.js';
@@ -12,8 +11,7 @@ import { emitRouteTable } from './emitRouteTable.js';
 import { emitAsyncapiTypes, emitOpenapiTypes } from './emitTypes.js';
 import { emitValidators } from './emitValidators.js';
 import { GENERATED_HEADER } from './naming.js';
-import { readOperations } from './openapiModel.js';
-import { asyncapiPath, internalEventsPath, openapiPath } from './specFiles.js';
+import { asyncapiPath, internalEventsPath, specsDir } from './specFiles.js';
 
 export interface Generated {
   files: Record<string, string>;
@@ -21,15 +19,14 @@ export interface Generated {
 }
 
 export async function generate(): Promise<Generated> {
-  const openapi = readYaml(openapiPath);
-  const asyncapi = bundle(asyncapiPath);
+  // internalEvents: events the service sends itself; types only (the worker and the HTTP side share them), never published.
+  const { openapi, asyncapi, internalEvents } = loadSpecFolder(specsDir);
+  if (!asyncapi || !internalEvents) throw new Error(`codegen needs ${asyncapiPath} and ${internalEventsPath}`);
   const operations = readOperations(openapi);
   const messages = readMessages(asyncapi);
   const channels = readChannels(asyncapi);
   const errorCodes = readErrorCodes(openapi);
   checkErrorFrameCodes(asyncapi, messages, errorCodes);
-  // Events the service sends itself: types only (the worker and the HTTP side share them), never published.
-  const internalEvents = bundle(internalEventsPath);
   const files: Record<string, string> = {
     'openapi.ts': await emitOpenapiTypes(openapi),
     'asyncapi-types.ts': await emitAsyncapiTypes(asyncapi),

@@ -3,7 +3,8 @@
 // the three RECEIPTs -> start -> each day and its summary as they arrive -> COMPLETED; then one chat
 // edit ("swap stop 1 and 2 on day 1") and the saved plan read back over HTTP.
 import { ServerUnreachableError } from './client/httpJson.js';
-import { connectStomp, wsStompUrl } from './client/stompConnection.js';
+import { wsUrl } from '../conformance/index.js';
+import { connectStomp } from './client/stompConnection.js';
 import { ApiError, createTripApi, type DailyPlan } from './client/tripApi.js';
 import { dayBlock } from './demo/dayBlock.js';
 import { demoUsage, parseDemoOptions, UsageError, type DemoOptions } from './demo/demoOptions.js';
@@ -37,7 +38,7 @@ async function runDemo(options: DemoOptions): Promise<void> {
   const { tripPlanId, chatRoomId } = await api.createTrip(token, trip);
   out.line(`Created trip plan ${tripPlanId} (chat room ${chatRoomId}): ${trip.duration} days in ${trip.region} from ${trip.startDate}, ${trip.themes.join(', ')}`);
 
-  const stomp = await connectStomp(wsStompUrl(options.baseUrl), token);
+  const stomp = await connectStomp(wsUrl(options.baseUrl), token);
   let phase: 'generation' | 'edit' | 'finished' = 'generation';
   // Everything that ends the demo early (errors channel, cancel, lost connection, timeout) rejects
   // this one promise, and every wait below races it.

@@ -6,10 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApp } from '../src/app.js';
-import type { PhaseName } from '../src/conformance/checks.js';
-import { printPhase, printSummary } from '../src/conformance/printReport.js';
-import { runConformance } from '../src/conformance/runner.js';
-import { loadSpecIndex } from '../src/conformance/specIndex.js';
+import { loadSpecIndex, printPhase, printSummary, runConformance, type PhaseName } from '../conformance/index.js';
 import { loadConfig } from '../src/config.js';
 import { startServer } from '../src/server.js';
 

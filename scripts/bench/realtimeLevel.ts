@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { wsStompUrl } from '../client/stompConnection.js';
+import { wsUrl } from '../../conformance/index.js';
 import { createTripApi } from '../client/tripApi.js';
 import { startChildServer, type ChildServer } from './childServer.js';
 import { freePort } from './freePort.js';
@@ -116,7 +116,7 @@ async function runOnFreshServer(settings: LevelSettings, dir: string): Promise<L
     let awaited = Number.POSITIVE_INFINITY;
     const onFinished = () => ++finished >= awaited && allFinished();
     t0 = performance.now();
-    await inBatches(users, settings.batchSize, deadline, (user) => connectAndSubscribe(wsStompUrl(server.baseUrl), user, onFinished), 'connect and subscribe');
+    await inBatches(users, settings.batchSize, deadline, (user) => connectAndSubscribe(wsUrl(server.baseUrl), user, onFinished), 'connect and subscribe');
     const stompSetupMs = performance.now() - t0;
     await sleep(300);
     const withConnections = rssBytes(server.pid);

@@ -2,9 +2,7 @@
 // a renamed example still plays: the generated days, a summary chunk, the chat answer, the end of a
 // run, a cancel, an edit. A document without one of them stops the mock at start with the reason.
 import type { ChannelPayloads } from '../../generated/asyncapi.js';
-import { readMessages } from '../../codegen/asyncapiModel.js';
-import { bundle } from '../../codegen/bundle.js';
-import { asyncapiPath } from '../../codegen/specFiles.js';
+import { readMessages } from '../../conformance/specModel/index.js';
 
 type ChatPayload = ChannelPayloads['chatStream'];
 type SchedulePayload = ChannelPayloads['scheduleUpdates'];
@@ -25,8 +23,9 @@ export interface AsyncExamples {
   errorMessages: Record<string, string>;
 }
 
-export function readAsyncExamples(file = asyncapiPath): AsyncExamples {
-  const messages = readMessages(bundle(file));
+/** `asyncapi`: the bundled document */
+export function readAsyncExamples(asyncapi: unknown): AsyncExamples {
+  const messages = readMessages(asyncapi);
   const payloadsOf = (name: string): any[] => (messages.find((m) => m.name === name)?.examples ?? []).map((e) => e.payload);
   const chat: ChatPayload[] = payloadsOf('ChatStreamDto');
   const schedule: SchedulePayload[] = payloadsOf('TripPlanProgressMessage');

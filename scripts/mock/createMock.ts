@@ -3,6 +3,7 @@
 // (CONNECT, heart-beats, subprotocols, destinations, limits, receipts, ERROR frames) with mock
 // accounts and the example streams of asyncapi.yaml (mockGeneration.ts). What it does not do is
 // in the README's mock section.
+import path from 'node:path';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -19,6 +20,7 @@ import { createLogger, type Logger } from '../../src/logger.js';
 import { createInProcessBroker } from '../../src/realtime/broker.js';
 import { createPublishers } from '../../src/realtime/publishers.js';
 import { registerStompEndpoint, type StompEndpoint } from '../../src/realtime/stompEndpoint.js';
+import { loadSpecFolder } from '../../conformance/specModel/index.js';
 import { readAsyncExamples } from './asyncExamples.js';
 import { createMockAuth } from './mockAuth.js';
 import { createMockGeneration, type MockGeneration } from './mockGeneration.js';
@@ -34,6 +36,9 @@ export interface Mock {
   close(): void;
 }
 
+/** The specs the mock serves: this repository's. */
+const specsDir = path.resolve(import.meta.dirname, '../../specs');
+
 function integerSetting(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -47,8 +52,9 @@ export function createMock(env: NodeJS.ProcessEnv = process.env, clock: () => nu
   // the production service, so the production checks (a JWT secret) do not apply to it.
   const config = loadConfig({ ...env, NODE_ENV: env.NODE_ENV === 'test' ? 'test' : 'development' });
   const log = createLogger(config.logLevel).child({ mock: true });
-  const answers = readOperationAnswers();
-  const examples = readAsyncExamples();
+  const specs = loadSpecFolder(specsDir);
+  const answers = readOperationAnswers(specs.openapi);
+  const examples = readAsyncExamples(specs.asyncapi);
   // Every token belongs to the member of the getMe example, so CONNECTED's user-name matches getMe.
   const memberId = Number((answers.get('getMe')?.responses.get(200)?.examples[0]?.value as { data?: { id?: unknown } })?.data?.id ?? 1);
   const auth = createMockAuth(memberId);

@@ -1,11 +1,9 @@
 // What the mock can answer for each operation of openapi.yaml: its documented responses with their
-// example bodies (by name) and the example of every header they declare, read once with codegen's
-// own model of the spec. `Location` is not taken from the header example (always /api/v1/trips/42)
-// but made a real path: the GET operation one level below the creating path, filled with the id
+// example bodies (by name) and the example of every header they declare, read once with the spec
+// model codegen uses. `Location` is not taken from the header example (always /api/v1/trips/42) but
+// made a real path: the GET operation one level below the creating path, filled with the id
 // of the created resource in the example body.
-import { readYaml } from '../../codegen/bundle.js';
-import { readOperations, resolveRef, type OperationFact, type ResponseFact } from '../../codegen/openapiModel.js';
-import { openapiPath } from '../../codegen/specFiles.js';
+import { fillTemplate, readOperations, resolveRef, type OperationFact, type ResponseFact } from '../../conformance/specModel/index.js';
 
 type Json = any;
 
@@ -31,8 +29,7 @@ function headerExamples(spec: Json, op: OperationFact, status: number): Record<s
   return out;
 }
 
-export function readOperationAnswers(specFile = openapiPath): Map<string, OperationAnswers> {
-  const spec = readYaml(specFile);
+export function readOperationAnswers(spec: Json): Map<string, OperationAnswers> {
   const operations = readOperations(spec);
   return new Map(
     operations.map((operation) => [
@@ -49,7 +46,7 @@ export function createdLocation(operations: Iterable<OperationAnswers>, created:
     const match = operation.method === 'get' ? new RegExp(`^${created.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&')}/\\{([^}/]+)\\}$`).exec(operation.path) : null;
     const parameter = match?.[1];
     const id = parameter ? (data?.[parameter] ?? data?.id) : undefined;
-    if (parameter && id !== undefined) return operation.path.replace(`{${parameter}}`, encodeURIComponent(String(id)));
+    if (parameter && id !== undefined) return fillTemplate(operation.path, { [parameter]: id });
   }
   return null;
 }

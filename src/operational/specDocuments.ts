@@ -1,9 +1,10 @@
 // The documents served to clients: openapi.yaml as written (it is self-contained) and the bundled,
-// self-contained copy of asyncapi.yaml that codegen writes. Read once at start.
+// self-contained copy of asyncapi.yaml that codegen writes. Read once at start, and parsed by the
+// spec model every other reader of the specs uses.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import YAML from 'yaml';
+import { parseYaml, specFolderFiles } from '../../conformance/specModel/index.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -15,7 +16,7 @@ export interface SpecDocuments {
 }
 
 export function loadSpecDocuments(): SpecDocuments {
-  const openapiYaml = fs.readFileSync(path.join(root, 'specs', 'openapi.yaml'), 'utf8');
+  const openapiYaml = fs.readFileSync(specFolderFiles(path.join(root, 'specs')).openapi, 'utf8');
   const asyncapiYaml = fs.readFileSync(path.join(root, 'generated', 'asyncapi.bundled.yaml'), 'utf8');
-  return { openapiYaml, openapi: YAML.parse(openapiYaml), asyncapiYaml, asyncapi: YAML.parse(asyncapiYaml) };
+  return { openapiYaml, openapi: parseYaml(openapiYaml), asyncapiYaml, asyncapi: parseYaml(asyncapiYaml) };
 }

@@ -4,9 +4,9 @@
 import path from 'node:path';
 import { Hono, type Context } from 'hono';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CheckName, PhaseName } from '../../src/conformance/checks.js';
-import { runConformance } from '../../src/conformance/runner.js';
-import { loadSpecIndex } from '../../src/conformance/specIndex.js';
+import type { CheckName, PhaseName } from '../../conformance/runner/checks.js';
+import { runConformance } from '../../conformance/runner/runner.js';
+import { loadSpecIndex } from '../../conformance/runner/specIndex.js';
 import type { App } from '../../src/app.js';
 import { AppError } from '../../src/http/appError.js';
 import { envelope, renderError } from '../../src/http/envelope.js';

@@ -2,7 +2,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { send } from '../../src/conformance/httpProbe.js';
+import { send } from '../../conformance/runner/httpProbe.js';
 
 let server: http.Server;
 let baseUrl: string;

@@ -6,8 +6,7 @@
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readYaml } from '../../codegen/bundle.js';
-import { readOperations, type OperationFact } from '../../codegen/openapiModel.js';
+import { readOperations, readYaml, type OperationFact } from '../../conformance/specModel/index.js';
 import { Hono } from 'hono';
 import type { Handlers } from '../../generated/operations.js';
 import { routes } from '../../generated/routes.js';

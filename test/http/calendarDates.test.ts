@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readYaml } from '../../codegen/bundle.js';
+import { readYaml } from '../../conformance/specModel/index.js';
 import { busanTrip, startTestApp, type TestApp } from '../support/testApp.js';
 
 let t: TestApp;

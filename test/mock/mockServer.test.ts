@@ -3,8 +3,7 @@
 // response validators accept; requests are checked as the service checks them, with the same errors.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readYaml } from '../../codegen/bundle.js';
-import { readOperations, resolveRef } from '../../codegen/openapiModel.js';
+import { fillTemplate, readOperations, readYaml, resolveRef } from '../../conformance/specModel/index.js';
 import type { OperationId } from '../../generated/operations.js';
 import { routes } from '../../generated/routes.js';
 import { operationValidators } from '../../generated/validators.js';
@@ -22,7 +21,7 @@ function validRequest(operationId: string): { method: string; url: string; body?
   const op = operations.find((o) => o.operationId === operationId)!;
   const item = resolveRef(spec, spec.paths[op.path]);
   const params = [...(item.parameters ?? []), ...(item[op.method].parameters ?? [])].map((p: Json) => resolveRef(spec, p));
-  const url = op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => String(params.find((p: Json) => p.in === 'path' && p.name === name).example));
+  const url = fillTemplate(op.path, (name) => params.find((p: Json) => p.in === 'path' && p.name === name).example);
   return { method: op.method.toUpperCase(), url, ...(op.body && { body: JSON.stringify(op.body.examples[0]!.value) }) };
 }
 

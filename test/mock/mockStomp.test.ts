@@ -4,8 +4,7 @@
 // payload passes the generated message validators and every frame its documented message.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { readMessages } from '../../codegen/asyncapiModel.js';
-import { bundle } from '../../codegen/bundle.js';
+import { bundle, readMessages } from '../../conformance/specModel/index.js';
 import { asyncapiPath } from '../../codegen/specFiles.js';
 import { matchChannel, channels, type ChannelName } from '../../generated/asyncapi.js';
 import { messageValidators } from '../../generated/validators.js';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Logger, TypeScriptFileGenerator } from '@asyncapi/modelina';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReceivedMessage } from '../support/stompTestClient.js';
+import type { ReceivedMessage } from '../../conformance/index.js';
 import { busanTrip } from '../support/testApp.js';
 import { captureWarnings } from './consoleCapture.js';
 import { writePayloadCheck, type TypedPayloads } from './payloadCheck.js';

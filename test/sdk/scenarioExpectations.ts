@@ -3,7 +3,7 @@
 // log in → create (two more plans too) → subscribe → start → page through the list → read the
 // days → swap two stops → chat history → rename → delete → the deleted plan is a typed 404 TRIP101.
 import { expect } from 'vitest';
-import type { ReceivedMessage } from '../support/stompTestClient.js';
+import type { ReceivedMessage } from '../../conformance/index.js';
 import type { StompRealtime } from './stompRealtime.js';
 
 interface Day {

@@ -1,7 +1,7 @@
 // The realtime half of the scenario. Generated HTTP clients know nothing about STOMP, so the
 // client programs receive this object and call it between create and start, as the call order in
 // openapi.yaml demands: subscribe, wait for every RECEIPT, only then start.
-import { connectStomp, wsUrl, type ReceivedMessage, type StompTestClient } from '../support/stompTestClient.js';
+import { connectRecordingStomp, wsUrl, type ReceivedMessage, type RecordingStompClient } from '../../conformance/index.js';
 
 export interface PlanChannels {
   accessToken: string;
@@ -21,14 +21,14 @@ export interface StompRealtime {
 export const isChat = (type: string) => (m: ReceivedMessage) => m.destination.startsWith('/user/sub/chat/') && m.body.messageStreamType === type;
 
 export function stompRealtime(httpUrl: string): StompRealtime {
-  let client: StompTestClient | null = null;
+  let client: RecordingStompClient | null = null;
   const connected = () => {
     if (!client) throw new Error('subscribe() first');
     return client;
   };
   return {
     async subscribe({ accessToken, tripPlanId, chatRoomId }) {
-      client = await connectStomp(wsUrl(httpUrl), accessToken);
+      client = await connectRecordingStomp(wsUrl(httpUrl), accessToken);
       if (client.errors.length > 0) throw new Error(`STOMP refused: ${client.errors[0]!.headers['error-code']}`);
       for (const destination of [`/user/sub/schedule/${tripPlanId}`, `/user/sub/chat/${chatRoomId}`, `/user/sub/errors/${chatRoomId}`]) {
         await client.subscribe(destination);

@@ -3,8 +3,7 @@
 // operation in the spec fails here before it breaks a client (a new operation joins the list).
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readYaml } from '../../codegen/bundle.js';
-import { readOperations } from '../../codegen/openapiModel.js';
+import { readOperations, readYaml } from '../../conformance/specModel/index.js';
 import { valueAtPointer } from '../../src/text/jsonPointer.js';
 
 const contract: [operationId: string, method: string, path: string, success: number][] = [

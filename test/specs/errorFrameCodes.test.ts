@@ -2,8 +2,7 @@
 // pattern; codegen refuses specs where that pattern and the codes marked `x-stomp: [error-frame]`
 // disagree, so the header's schema is exactly the codes the server may send there.
 import { describe, expect, it } from 'vitest';
-import { readMessages } from '../../codegen/asyncapiModel.js';
-import { bundle, readYaml } from '../../codegen/bundle.js';
+import { bundle, readMessages, readYaml } from '../../conformance/specModel/index.js';
 import { readErrorCodes } from '../../codegen/errorCodeModel.js';
 import { checkErrorFrameCodes } from '../../codegen/errorFrameCodes.js';
 import { asyncapiPath, openapiPath } from '../../codegen/specFiles.js';

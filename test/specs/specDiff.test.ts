@@ -5,12 +5,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readYaml } from '../../codegen/bundle.js';
-import type { Change } from '../../codegen/specDiff/change.js';
-import { diffSpecs } from '../../codegen/specDiff/diffSpecs.js';
-import { loadSpecsFromDir, type Specs } from '../../codegen/specDiff/loadSpecs.js';
-import { verdict } from '../../codegen/specDiff/report.js';
-import { runSpecDiff } from '../../codegen/specDiff/run.js';
+import { loadSpecFolder, readYaml, type SpecFolder } from '../../conformance/specModel/index.js';
+import type { Change } from '../../conformance/specDiff/change.js';
+import { diffSpecs } from '../../conformance/specDiff/diffSpecs.js';
+import { verdict } from '../../conformance/specDiff/report.js';
+import { runSpecDiff } from '../../conformance/specDiff/run.js';
 import { asyncapiPath, internalEventsPath, openapiPath, specsDir } from '../../codegen/specFiles.js';
 
 type Json = any;
@@ -31,7 +30,7 @@ function writeSpecs(dir: string, openapi: Json, asyncapi: Json, internalEvents?:
   if (internalEvents) fs.writeFileSync(path.join(dir, 'internal', 'events.asyncapi.yaml'), JSON.stringify(internalEvents, null, 1));
 }
 
-const base = loadSpecsFromDir(specsDir);
+const base = loadSpecFolder(specsDir);
 const rawAsyncapi: Json = readYaml(asyncapiPath);
 const rawInternalEvents: Json = readYaml(internalEventsPath);
 // Schemas bundle() copied from openapi.yaml into the AsyncAPI documents (refs inside them stay local).
@@ -42,7 +41,7 @@ const importedInternal = importedInto(base.internalEvents, rawInternalEvents);
 // The real specs with `edit` applied to copies, in memory: parsing YAML per case would make the suite
 // slow. The AsyncAPI copies are the bundled ones, with their imported schemas refreshed from the
 // edited openapi copy, which is what bundle() would produce (the git test below goes through bundle() itself).
-function variant(edit: (openapi: Json, asyncapi: Json) => void): Specs {
+function variant(edit: (openapi: Json, asyncapi: Json) => void): SpecFolder {
   const [openapi, asyncapi, internalEvents] = [structuredClone(base.openapi), structuredClone(base.asyncapi), structuredClone(base.internalEvents)];
   edit(openapi, asyncapi);
   for (const name of imported) asyncapi.components.schemas[name] = structuredClone(openapi.components.schemas[name]);

@@ -3,11 +3,8 @@
 // AsyncAPI messages).
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundle, readYaml } from '../../codegen/bundle.js';
-import { readMessages } from '../../codegen/asyncapiModel.js';
-import { readOperations } from '../../codegen/openapiModel.js';
+import { addSpecFormats, bundle, readMessages, readOperations, readYaml, rebaseRefs } from '../../conformance/specModel/index.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { addSpecFormats, rebaseRefs } from '../../codegen/specAjv.js';
 import { messageHeaderValidators, messageValidators, operationValidators, schemaValidators, type ValidateFunction } from '../../generated/validators.js';
 import type { OperationId } from '../../generated/operations.js';
 import { valueAtPointer } from '../../src/text/jsonPointer.js';

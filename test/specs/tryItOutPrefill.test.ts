@@ -7,9 +7,7 @@
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readYaml } from '../../codegen/bundle.js';
-import { readOperations, resolveRef } from '../../codegen/openapiModel.js';
-import { addSpecFormats, rebaseRefs } from '../../codegen/specAjv.js';
+import { addSpecFormats, readOperations, readYaml, rebaseRefs, resolveRef } from '../../conformance/specModel/index.js';
 import { fillTemplate } from '../../src/text/fillTemplate.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 

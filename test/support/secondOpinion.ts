@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { OpenAPIBackend } from 'openapi-backend';
 import YAML from 'yaml';
-import { addSpecFormats } from '../../codegen/specAjv.js';
+import { addSpecFormats } from '../../conformance/specModel/index.js';
 
 
 export interface SecondOpinion {

@@ -1,0 +1,107 @@
+// `trip-conformance --base-url URL [--openapi FILE] [--asyncapi FILE] [--ws-url URL] [--login dev|token]
+//  [--token T --other-token T] [--seed N] [--max-examples N] [--phases a,b] [--junit FILE]`
+// Checks a running server against its specs: the openapi.yaml and asyncapi.yaml it serves, or the
+// given files. Exit code 0 only when no check failed.
+import fs from 'node:fs';
+import { parseArgs } from 'node:util';
+import type { PhaseName } from '../runner/checks.js';
+import { printPhase, printSummary } from '../runner/printReport.js';
+import { toJunitXml } from '../runner/junit.js';
+import { allPhases, runConformance } from '../runner/runner.js';
+import { SetupError } from '../runner/runContext.js';
+import { readSpecs } from '../runner/specSource.js';
+import { wsUrl } from '../stomp/stompOverWs.js';
+
+const usage = `usage: trip-conformance --base-url http://localhost:8080 [options]
+  --openapi FILE        the OpenAPI document to check against (default: GET <base-url>/openapi.yaml)
+  --asyncapi FILE       the AsyncAPI document (default: GET <base-url>/asyncapi.yaml); its cross-file refs are followed
+  --ws-url URL          STOMP endpoint (default: base URL with ws:// and /ws-stomp)
+  --login dev|token     dev: sign in two members with dev-login (default); token: use --token and --other-token
+  --token T, --other-token T   access tokens of two different members (--login token)
+  --seed N              seed of the generated inputs (default 1); a failing run replays with the same seed
+  --max-examples N      generated requests per operation and phase (default 25)
+  --phases LIST         comma-separated subset of ${allPhases.join(',')}
+  --junit FILE          write JUnit XML
+  --timeout-ms N        per request (default 10000); generations wait up to 12x this
+Exit codes: 0 every check held; 1 a check failed; 2 the run could not start (server unreachable,
+specs unreadable, sign-in refused); 64 a usage error.
+`;
+
+function readArguments() {
+  return parseArgs({
+    options: {
+      'base-url': { type: 'string' },
+      openapi: { type: 'string' },
+      asyncapi: { type: 'string' },
+      'ws-url': { type: 'string' },
+      login: { type: 'string', default: 'dev' },
+      token: { type: 'string' },
+      'other-token': { type: 'string' },
+      seed: { type: 'string', default: '1' },
+      'max-examples': { type: 'string', default: '25' },
+      phases: { type: 'string' },
+      junit: { type: 'string' },
+      'timeout-ms': { type: 'string', default: '10000' },
+      help: { type: 'boolean', default: false },
+    },
+  }).values;
+}
+
+async function main(): Promise<number> {
+  let values: ReturnType<typeof readArguments>;
+  try {
+    values = readArguments();
+  } catch (error) {
+    // An unknown option or a missing value: a usage error, not a crash.
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
+    return 64;
+  }
+  if (values.help || !values['base-url']) {
+    process.stdout.write(usage);
+    return values.help ? 0 : 64;
+  }
+  const baseUrl = values['base-url'].replace(/\/$/, '');
+  const phases = (values.phases?.split(',').map((p) => p.trim()) ?? allPhases) as PhaseName[];
+  const unknown = phases.filter((p) => !allPhases.includes(p));
+  if (unknown.length || !['dev', 'token'].includes(values.login!)) {
+    process.stderr.write(`unknown phase(s) ${unknown.join(', ')} or login ${values.login}\n${usage}`);
+    return 64;
+  }
+  const timeoutMs = Number(values['timeout-ms']);
+  const { spec, openapiSource, asyncapiSource } = await readSpecs({ baseUrl, openapiFile: values.openapi, asyncapiFile: values.asyncapi, timeoutMs });
+  process.stdout.write(`conformance: ${baseUrl} against ${openapiSource} (${spec.operations.length} operations) and ${asyncapiSource} (${spec.channels.length} channels), seed ${values.seed}, max ${values['max-examples']} examples\n`);
+  const result = await runConformance(
+    spec,
+    {
+      baseUrl,
+      wsUrl: values['ws-url'] ?? wsUrl(baseUrl),
+      login: values.login as 'dev' | 'token',
+      tokens: values.token && values['other-token'] ? [values.token, values['other-token']] : undefined,
+      seed: Number(values.seed),
+      maxExamples: Number(values['max-examples']),
+      timeoutMs,
+      generationTimeoutMs: timeoutMs * 12,
+    },
+    phases,
+    printPhase,
+  );
+  if (values.junit) fs.writeFileSync(values.junit, toJunitXml(result.reports, result.cases));
+  printSummary(result.reports);
+  return result.failed ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof SetupError) {
+      process.stderr.write(`conformance: ${error.message}\n`);
+      process.exit(2);
+    }
+    if (error instanceof TypeError && /fetch failed/.test(error.message)) {
+      const cause = (error as { cause?: { message?: string } }).cause?.message ?? error.message;
+      process.stderr.write(`conformance: cannot reach the server (${cause})\n`);
+      process.exit(2);
+    }
+    throw error;
+  },
+);

@@ -1,0 +1,12 @@
+// trip-itinerary-conformance: what another program may use besides the CLIs (bin/): the runner and
+// its reports, and the STOMP clients (the recording one the runner and this repository's tests use).
+// The spec model is `trip-itinerary-conformance/specModel`.
+export { allPhases, runConformance, type ConformanceResult } from './runner/runner.js';
+export { createSpecIndex, loadSpecIndex, type SpecIndex } from './runner/specIndex.js';
+export { readSpecs, type SpecSources } from './runner/specSource.js';
+export { SetupError, type RunOptions } from './runner/runContext.js';
+export type { CheckFailure, CheckName, PhaseName, PhaseReport } from './runner/checks.js';
+export { printPhase, printSummary } from './runner/printReport.js';
+export { toJunitXml } from './runner/junit.js';
+export { connectRecordingStomp, type ReceivedMessage, type RecordingStompClient, type RecordingStompOptions } from './stomp/recordingStompClient.js';
+export { createStompClient, wsUrl, type StompClientOptions } from './stomp/stompOverWs.js';

@@ -1,0 +1,54 @@
+// Spec lint: Spectral (the project's ruleset, e.g. spectral:oas, spectral:asyncapi and OWASP) on the
+// documents of a spec folder (the internal events document included), failing on any warning, then
+// the official AsyncAPI parser's validation of asyncapi.yaml as written, of its bundled copy (as a
+// server serves it, cross-file refs inlined) and of the internal events document. 0 only when all
+// are clean.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fromFile, Parser } from '@asyncapi/parser';
+import { bundle, specFolderFiles } from '../specModel/index.js';
+
+export interface LintOptions {
+  /** the spec folder (openapi.yaml, asyncapi.yaml, internal/events.asyncapi.yaml) */
+  specsDir: string;
+  /** Spectral's ruleset file */
+  ruleset: string;
+  /** where Spectral runs and what paths are printed relative to */
+  cwd: string;
+}
+
+const severityNames = ['error', 'warning', 'info', 'hint'];
+
+function spectralBin(): string {
+  const require = createRequire(import.meta.url);
+  const manifest = require.resolve('@stoplight/spectral-cli/package.json');
+  const { bin } = require(manifest) as { bin: { spectral: string } };
+  return path.join(path.dirname(manifest), bin.spectral);
+}
+
+export async function lintSpecs({ specsDir, ruleset, cwd }: LintOptions): Promise<0 | 1> {
+  const files = specFolderFiles(specsDir);
+  const documents = [files.openapi, files.asyncapi, files.internalEvents].filter((file) => fs.existsSync(file));
+  let failed = false;
+
+  const spectral = spawnSync(process.execPath, [spectralBin(), 'lint', ...documents, '--ruleset', ruleset, '--fail-severity', 'warn'], { stdio: 'inherit', cwd });
+  if (spectral.status !== 0) failed = true;
+
+  const parser = new Parser();
+  const asyncapiDocuments: { name: string; parse: () => ReturnType<Parser['parse']> }[] = [];
+  const asWritten = (file: string) => ({ name: path.relative(cwd, file), parse: () => fromFile(parser, file).parse() });
+  if (fs.existsSync(files.asyncapi)) {
+    asyncapiDocuments.push(asWritten(files.asyncapi), { name: `${path.relative(cwd, files.asyncapi)} (bundled)`, parse: () => parser.parse(JSON.stringify(bundle(files.asyncapi))) });
+  }
+  if (fs.existsSync(files.internalEvents)) asyncapiDocuments.push(asWritten(files.internalEvents));
+  for (const { name, parse } of asyncapiDocuments) {
+    const { document, diagnostics } = await parse();
+    const problems = diagnostics.filter((d) => d.severity <= 1);
+    for (const d of diagnostics) process.stdout.write(`${name} ${severityNames[d.severity]} ${d.code} ${d.path.join('.')}: ${d.message}\n`);
+    if (!document || problems.length > 0) failed = true;
+    else process.stdout.write(`@asyncapi/parser: ${name} is valid AsyncAPI ${document.version()}\n`);
+  }
+  return failed ? 1 : 0;
+}

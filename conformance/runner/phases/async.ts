@@ -1,0 +1,26 @@
+// Phase "async": over STOMP, subscribe to every server-to-client channel of asyncapi.yaml for a
+// fresh plan (waiting for receipts), run a generation, and check every message against its
+// channel's schema and the documented order; then a chat SEND must be answered; a forbidden
+// subscription, a garbage frame and a bad token must each get an ERROR frame. The steps are in
+// async/, one a file.
+import { PhaseRecorder } from '../checks.js';
+import { createTripPlan, type RunContext } from '../runContext.js';
+import { connectRecordingStomp } from '../../stomp/recordingStompClient.js';
+import { checkChatAnswers } from './async/chatAnswers.js';
+import { checkGenerationStream } from './async/generationStream.js';
+import { checkStompRefusals } from './async/stompRefusals.js';
+import { replay, type StompStep } from './async/stompStep.js';
+
+export async function runAsyncPhase(ctx: RunContext): Promise<PhaseRecorder> {
+  const step: StompStep = { ctx, recorder: new PhaseRecorder('async'), plan: await createTripPlan(ctx, ctx.a.token) };
+  const probe = await connectRecordingStomp(ctx.options.wsUrl, ctx.a.token, { connectTimeoutMs: ctx.options.timeoutMs });
+  const failedConnect = `could not connect: ${probe.errors[0]?.headers.message ?? 'no CONNECTED frame'}`;
+  step.recorder.check(probe.connected, 'stomp_error_frame', 'CONNECT', failedConnect, replay(step, 'CONNECT with a valid token'));
+  if (probe.connected) {
+    await checkGenerationStream(step, probe);
+    await checkChatAnswers(step, probe);
+    await probe.disconnect();
+  }
+  await checkStompRefusals(step);
+  return step.recorder;
+}

@@ -1,0 +1,23 @@
+// A client's SEND on every channel it sends on (the chat), with the message's first example: the
+// server must acknowledge it with a RECEIPT and answer with a complete CHAT message, and every
+// message it sends in answer must match its channel's schema.
+import { fillTemplate } from '../../../specModel/index.js';
+import type { RecordingStompClient } from '../../../stomp/recordingStompClient.js';
+import { checkAgainstChannel } from './messageValidity.js';
+import { destinationChannels, replay, succeeded, type StompStep } from './stompStep.js';
+
+export async function checkChatAnswers(step: StompStep, probe: RecordingStompClient): Promise<void> {
+  const { ctx, recorder, plan } = step;
+  const { timeoutMs, generationTimeoutMs } = ctx.options;
+  for (const channel of destinationChannels(step, 'send')) {
+    const example = ctx.spec.asyncapi.components.messages[channel.messages[0]!]?.examples?.[0]?.payload ?? { content: 'hello' };
+    const before = probe.messages.length;
+    const destination = fillTemplate(channel.address, plan);
+    const accepted = await succeeded(probe.send(destination, JSON.stringify(example), { timeoutMs }));
+    recorder.check(accepted, 'stomp_error_frame', channel.name, `no RECEIPT for SEND ${destination}`, replay(step, `SEND ${destination} ${JSON.stringify(example)}`));
+    const answer = await probe.waitFor((m) => probe.messages.indexOf(m) >= before && m.body?.messageStreamType === 'CHAT' && m.body?.isComplete === true, generationTimeoutMs).catch(() => null);
+    recorder.check(answer !== null, 'message_order', channel.name, 'no complete chat answer to a SEND', replay(step, `SEND ${destination}`));
+    for (const m of probe.messages.slice(before)) checkAgainstChannel(step, m);
+    recorder.report.messages += probe.messages.length - before;
+  }
+}

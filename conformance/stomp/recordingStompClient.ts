@@ -1,0 +1,156 @@
+// The recording STOMP client: the conformance runner's probe and the test suite's client. A real,
+// third-party client (@stomp/stompjs, unchanged) that records every MESSAGE in arrival order across
+// subscriptions and every ERROR frame, and waits for the server's RECEIPT of a SUBSCRIBE or SEND, so
+// a subscription counts as live only once the server says so.
+import type { Client, IFrame, IMessage } from '@stomp/stompjs';
+import { createStompClient } from './stompOverWs.js';
+
+export interface ReceivedMessage {
+  destination: string;
+  headers: Record<string, string>;
+  /** the body as JSON; undefined when it is not JSON */
+  body: any;
+  raw: string;
+}
+
+export interface RecordingStompOptions {
+  /** heart-beat proposed both ways, in ms (default 0: none) */
+  heartbeatMs?: number;
+  /** sent as `Authorization: Bearer <token>` on the WebSocket upgrade request */
+  upgradeToken?: string;
+  /** the longest wait for CONNECTED (default: until the server answers or closes) */
+  connectTimeoutMs?: number;
+  /** every WebSocket message the server sends, as bytes (to read the frames yourself) */
+  onData?: (data: Uint8Array) => void;
+}
+
+export interface RecordingStompClient {
+  /** the stompjs client underneath */
+  client: Client;
+  /** true once CONNECTED arrived (and still after the connection closed) */
+  connected: boolean;
+  messages: ReceivedMessage[];
+  errors: IFrame[];
+  closed: Promise<{ code: number }>;
+  /**
+   * Subscribes and resolves with the subscription id once the server's RECEIPT arrived; rejects when
+   * an ERROR frame or the close comes first, or after `timeoutMs` (default: no limit).
+   */
+  subscribe(destination: string, options?: { timeoutMs?: number }): Promise<string>;
+  /** Sends a JSON body; resolves at its RECEIPT, rejects like subscribe. */
+  send(destination: string, body: string, options?: { headers?: Record<string, string>; timeoutMs?: number }): Promise<void>;
+  /** Resolves with the first message (arrived or arriving) matching `predicate`; rejects after `timeoutMs`. */
+  waitFor(predicate: (m: ReceivedMessage) => boolean, timeoutMs?: number): Promise<ReceivedMessage>;
+  /** Resolves with the first ERROR frame (arrived or arriving); rejects after `timeoutMs`. */
+  waitForError(timeoutMs: number): Promise<IFrame>;
+  disconnect(): Promise<void>;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Connects (`token` in the CONNECT frame, if any); resolves after CONNECTED, the ERROR frame of a refusal, the close, or the connect timeout. */
+export function connectRecordingStomp(url: string, token: string | null, options: RecordingStompOptions = {}): Promise<RecordingStompClient> {
+  const messages: ReceivedMessage[] = [];
+  const errors: IFrame[] = [];
+  const listeners = new Set<() => void>();
+  const notify = () => [...listeners].forEach((listener) => listener());
+  let receiptCounter = 0;
+  let subscriptionCounter = 0;
+  let closeCode: number | null = null;
+  let resolveClosed!: (value: { code: number }) => void;
+  const closed = new Promise<{ code: number }>((resolve) => (resolveClosed = resolve));
+  const client = createStompClient(url, { token, heartbeatMs: options.heartbeatMs ?? 0, upgradeToken: options.upgradeToken, onData: options.onData });
+
+  /** Resolves with what `find` finds, once it finds something; rejects when it throws, or after `timeoutMs`. */
+  const until = <T>(find: () => T | undefined, timeoutMs: number | undefined, timedOut: () => string): Promise<T> =>
+    new Promise((resolve, reject) => {
+      const check = () => {
+        try {
+          const found = find();
+          if (found === undefined) return;
+          stop();
+          resolve(found);
+        } catch (error) {
+          stop();
+          reject(error);
+        }
+      };
+      const timer = timeoutMs === undefined ? undefined : setTimeout(() => (stop(), reject(new Error(timedOut()))), timeoutMs);
+      const stop = () => (clearTimeout(timer), listeners.delete(check));
+      listeners.add(check);
+      check();
+    });
+
+  /** Issues a frame with a receipt header (unless the connection already ended) and waits for its RECEIPT. */
+  const withReceipt = async (issue: (receipt: string) => void, what: string, timeoutMs: number | undefined): Promise<void> => {
+    const receipt = `r-${++receiptCounter}`;
+    let received = false;
+    const ended = () => errors.length > 0 || closeCode !== null;
+    client.watchForReceipt(receipt, () => ((received = true), notify()));
+    if (!ended()) issue(receipt);
+    await until(
+      () => {
+        if (received) return true;
+        if (ended()) throw new Error(`${closeCode === null ? 'refused' : 'closed'} before the RECEIPT for ${what}: ${errors.map((e) => e.headers['error-code']).join(',')}`);
+        return undefined;
+      },
+      timeoutMs,
+      () => `no RECEIPT for ${what} within ${timeoutMs} ms`,
+    );
+  };
+
+  const record = (fallbackDestination: string) => (message: IMessage) => {
+    messages.push({ destination: message.headers.destination ?? fallbackDestination, headers: { ...message.headers }, body: parseJson(message.body), raw: message.body });
+    notify();
+  };
+
+  const api: RecordingStompClient = {
+    client,
+    connected: false,
+    messages,
+    errors,
+    closed,
+    async subscribe(destination, { timeoutMs } = {}) {
+      const id = `sub-${++subscriptionCounter}`;
+      await withReceipt((receipt) => client.subscribe(destination, record(destination), { id, receipt }), `SUBSCRIBE ${destination}`, timeoutMs);
+      return id;
+    },
+    send(destination, body, { headers = {}, timeoutMs } = {}) {
+      return withReceipt(
+        (receipt) => client.publish({ destination, body, headers: { ...headers, receipt, 'content-type': 'application/json' } }),
+        `SEND ${destination}`,
+        timeoutMs,
+      );
+    },
+    waitFor(predicate, timeoutMs = 10_000) {
+      const summary = () => JSON.stringify(messages.map((m) => [m.destination, m.body?.type ?? m.body?.messageStreamType ?? m.body?.code]));
+      return until(() => messages.find(predicate), timeoutMs, () => `no matching message within ${timeoutMs} ms; got ${messages.length}: ${summary()}`);
+    },
+    waitForError(timeoutMs) {
+      return until(() => errors[0], timeoutMs, () => `no ERROR frame within ${timeoutMs} ms`);
+    },
+    async disconnect() {
+      await client.deactivate();
+    },
+  };
+
+  return new Promise((resolve) => {
+    const timer = options.connectTimeoutMs === undefined ? undefined : setTimeout(() => resolve(api), options.connectTimeoutMs);
+    const settle = () => (clearTimeout(timer), resolve(api));
+    client.onConnect = () => ((api.connected = true), notify(), settle());
+    client.onStompError = (frame) => (errors.push(frame), notify(), settle());
+    client.onWebSocketClose = (event: { code?: number }) => {
+      closeCode = event.code ?? 0;
+      resolveClosed({ code: closeCode });
+      notify();
+      settle();
+    };
+    client.activate();
+  });
+}

@@ -1,0 +1,42 @@
+// @stomp/stompjs over `ws` (Node 20 has no global WebSocket): the one place that opens a STOMP
+// client connection, for the conformance runner, the test suite and the scripts.
+import { Client, type IStompSocket } from '@stomp/stompjs';
+import WebSocket from 'ws';
+
+export const STOMP_SUBPROTOCOLS = ['v12.stomp', 'v11.stomp', 'v10.stomp'];
+
+/** The STOMP endpoint of a server: its base URL with ws:// (or wss://) and /ws-stomp. */
+export function wsUrl(baseUrl: string): string {
+  return `${baseUrl.replace(/\/+$/, '').replace(/^http/, 'ws')}/ws-stomp`;
+}
+
+export interface StompClientOptions {
+  /** sent as `Authorization: Bearer <token>` in the CONNECT frame; null sends none */
+  token: string | null;
+  /** heart-beat proposed both ways, in ms (0: none) */
+  heartbeatMs: number;
+  /** sent as `Authorization: Bearer <token>` on the WebSocket upgrade request (asyncapi.yaml, bearerAuth) */
+  upgradeToken?: string | undefined;
+  /** every WebSocket message the server sends, as bytes (to read the frames yourself) */
+  onData?: ((data: Uint8Array) => void) | undefined;
+}
+
+/**
+ * A client that is not activated yet and connects once: no reconnecting, so a broken connection is
+ * reported instead of silently missing the messages sent in between.
+ */
+export function createStompClient(url: string, { token, heartbeatMs, upgradeToken, onData }: StompClientOptions): Client {
+  return new Client({
+    webSocketFactory: () => {
+      const headers = upgradeToken ? { Authorization: `Bearer ${upgradeToken}` } : {};
+      const socket = new WebSocket(url, STOMP_SUBPROTOCOLS, { headers });
+      // stompjs sets binaryType to arraybuffer, so `ws` hands listeners an ArrayBuffer (a Buffer before that).
+      if (onData) socket.on('message', (data: Buffer | ArrayBuffer | Buffer[]) => onData(Array.isArray(data) ? Buffer.concat(data) : new Uint8Array(data)));
+      return socket as unknown as IStompSocket;
+    },
+    connectHeaders: token ? { Authorization: `Bearer ${token}` } : {},
+    reconnectDelay: 0,
+    heartbeatIncoming: heartbeatMs,
+    heartbeatOutgoing: heartbeatMs,
+  });
+}
