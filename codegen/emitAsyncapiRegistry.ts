@@ -17,7 +17,15 @@ export function emitAsyncapiRegistry(doc: Json, allChannels: ChannelFact[], mess
   const registry = Object.fromEntries(
     channels.map((c) => [
       c.name,
-      { address: c.address, parameters: c.parameters, parameterPatterns: c.parameterPatterns, actions: c.actions, operationIds: c.operationIds, servers: c.servers, messages: c.messages },
+      {
+        address: c.address,
+        parameters: c.parameters,
+        parameterPatterns: c.parameterPatterns,
+        actions: c.actions,
+        operationIds: c.operationIds,
+        servers: c.servers,
+        messages: c.messages,
+      },
     ]),
   );
   return `${GENERATED_HEADER}

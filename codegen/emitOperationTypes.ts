@@ -55,7 +55,10 @@ function responseMember(response: ResponseFact, serverHeaders: string[]): string
 function alternativeMembers(response: ResponseFact, serverHeaders: string[]): string[] {
   return response.contentTypes.slice(1).map((type) => {
     if (!type.startsWith('text/')) throw new Error(`status ${response.status}: an alternative media type must be text/*, not ${type}`);
-    return responseMember({ ...response, contentType: type }, serverHeaders).replace(/^\{ status: \d+;/, (head) => `${head} contentType: ${JSON.stringify(type)};`);
+    return responseMember({ ...response, contentType: type }, serverHeaders).replace(
+      /^\{ status: \d+;/,
+      (head) => `${head} contentType: ${JSON.stringify(type)};`,
+    );
   });
 }
 
@@ -81,7 +84,10 @@ export interface ${name}Request {
   body: ${bodyType(spec, op)};
 }
 export type ${name}Response =
-${op.responses.flatMap((r) => [responseMember(r, serverHeaders), ...alternativeMembers(r, serverHeaders)]).map((member) => `  | ${member}`).join('\n')};
+${op.responses
+  .flatMap((r) => [responseMember(r, serverHeaders), ...alternativeMembers(r, serverHeaders)])
+  .map((member) => `  | ${member}`)
+  .join('\n')};
 `);
   }
   out.push(`export interface OperationTypes {

@@ -26,7 +26,12 @@ export function emitRouteTable(operations: OperationFact[]): string {
       op.responses.map((r) => [
         r.status,
         // otherContentTypes only where a response documents several media types (undefined drops the key)
-        { contentType: r.contentType, otherContentTypes: r.contentTypes.length > 1 ? r.contentTypes.slice(1) : undefined, headers: r.headers, requiredHeaders: r.requiredHeaders },
+        {
+          contentType: r.contentType,
+          otherContentTypes: r.contentTypes.length > 1 ? r.contentTypes.slice(1) : undefined,
+          headers: r.headers,
+          requiredHeaders: r.requiredHeaders,
+        },
       ]),
     ),
   }));

@@ -43,7 +43,6 @@ function newAjv(options: { coerceTypes?: boolean; useDefaults?: boolean; strictT
   return ajv;
 }
 
-
 /**
  * Ajv's standalone output `require`s its runtime helpers and formats. Those are CommonJS modules
  * with `__esModule` set, which Node and Vite import differently (`default` is `module.exports` for
@@ -151,7 +150,10 @@ export function emitValidators(openapi: Json, operations: OperationFact[], async
       contractExports[validatorName('message', message.name, 'headers')] = id;
     }
   }
-  for (const [prefix, base, doc] of [['openapi', OPENAPI, openapi], ['asyncapi', ASYNCAPI, asyncapi]] as const) {
+  for (const [prefix, base, doc] of [
+    ['openapi', OPENAPI, openapi],
+    ['asyncapi', ASYNCAPI, asyncapi],
+  ] as const) {
     for (const name of Object.keys(doc.components?.schemas ?? {})) {
       contractExports[validatorName(prefix, 'schema', name)] = `${base}#/components/schemas/${name}`;
     }
@@ -188,7 +190,10 @@ ${operations
   .map((op) => {
     const responses = op.responses
       .filter((r) => r.schema)
-      .map((r) => `${r.status}: contracts.${r.schemaName ? validatorName('openapi', 'schema', r.schemaName) : validatorName(op.operationId, 'response', r.status)}`)
+      .map(
+        (r) =>
+          `${r.status}: contracts.${r.schemaName ? validatorName('openapi', 'schema', r.schemaName) : validatorName(op.operationId, 'response', r.status)}`,
+      )
       .join(', ');
     const body = op.body ? `bodies.${validatorName(op.operationId, 'body')}` : 'null';
     const bodyGuard = op.body ? `guards.${validatorName(op.operationId, 'body', 'size', 'guard')}` : 'null';
@@ -200,21 +205,31 @@ ${operations
 
 /** STOMP message payload validators by message name (asyncapi.yaml); frames without a body have none. */
 export const messageValidators = {
-${messages.filter((m) => m.payload).map((m) => `  ${propertyKey(m.name)}: contracts.${validatorName('message', m.name)},`).join('\n')}
+${messages
+  .filter((m) => m.payload)
+  .map((m) => `  ${propertyKey(m.name)}: contracts.${validatorName('message', m.name)},`)
+  .join('\n')}
 } as const satisfies Record<string, ValidateFunction>;
 
 /** STOMP frame header validators by message name (asyncapi.yaml): the headers of the frame that carries the message. */
 export const messageHeaderValidators = {
-${messages.filter((m) => m.headers).map((m) => `  ${propertyKey(m.name)}: contracts.${validatorName('message', m.name, 'headers')},`).join('\n')}
+${messages
+  .filter((m) => m.headers)
+  .map((m) => `  ${propertyKey(m.name)}: contracts.${validatorName('message', m.name, 'headers')},`)
+  .join('\n')}
 } as const satisfies Record<string, ValidateFunction>;
 
 /** Every named schema of both documents, e.g. for checking examples. */
 export const schemaValidators = {
   openapi: {
-${Object.keys(openapi.components?.schemas ?? {}).map((n) => `    ${propertyKey(n)}: contracts.${validatorName('openapi', 'schema', n)},`).join('\n')}
+${Object.keys(openapi.components?.schemas ?? {})
+  .map((n) => `    ${propertyKey(n)}: contracts.${validatorName('openapi', 'schema', n)},`)
+  .join('\n')}
   },
   asyncapi: {
-${Object.keys(asyncapi.components?.schemas ?? {}).map((n) => `    ${propertyKey(n)}: contracts.${validatorName('asyncapi', 'schema', n)},`).join('\n')}
+${Object.keys(asyncapi.components?.schemas ?? {})
+  .map((n) => `    ${propertyKey(n)}: contracts.${validatorName('asyncapi', 'schema', n)},`)
+  .join('\n')}
   },
 } as const satisfies Record<string, Record<string, ValidateFunction>>;
 `;

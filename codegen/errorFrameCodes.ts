@@ -9,7 +9,8 @@ type Json = any;
 
 export function checkErrorFrameCodes(asyncapi: Json, messages: AsyncMessageFact[], codes: ErrorCodeFact[]): void {
   const errorMessages = messages.filter((m) => m.stompCommand === 'ERROR');
-  if (errorMessages.length !== 1 || !errorMessages[0]!.headers) throw new Error('asyncapi.yaml: exactly one message must document the ERROR frame, with its headers');
+  if (errorMessages.length !== 1 || !errorMessages[0]!.headers)
+    throw new Error('asyncapi.yaml: exactly one message must document the ERROR frame, with its headers');
   const header = resolveRef(asyncapi, errorMessages[0]!.headers).properties?.['error-code'];
   const refersToList = (header?.allOf ?? []).some((part: Json) => part.$ref === '#/components/schemas/ErrorCode');
   if (!refersToList || typeof header?.pattern !== 'string') {

@@ -47,7 +47,8 @@ const perSecond = (count: number, ms: number) => (Number.isNaN(ms) || ms <= 0 ? 
 
 function row(r: LevelResult): string[] {
   const { beforeConnections, withConnections, afterRun } = r.rss;
-  const perConnection = beforeConnections !== null && withConnections !== null && r.ready > 0 ? ((withConnections - beforeConnections) / r.ready / 1024).toFixed(1) : '-';
+  const perConnection =
+    beforeConnections !== null && withConnections !== null && r.ready > 0 ? ((withConnections - beforeConnections) / r.ready / 1024).toFixed(1) : '-';
   return [
     String(r.users),
     `${r.completed}/${r.users}`,
@@ -110,17 +111,36 @@ async function main(): Promise<number> {
     });
     children.splice(0);
     results.push(result);
-    out(`  ${users} users: ${result.completed} completed in ${seconds(result.windowMs)} s${result.timedOut ? `, TIMED OUT after ${options.levelTimeoutSeconds} s` : ''}, ${result.frames} MESSAGE frames, lost ${result.lost}, errors ${result.errorMessages}`);
+    out(
+      `  ${users} users: ${result.completed} completed in ${seconds(result.windowMs)} s${result.timedOut ? `, TIMED OUT after ${options.levelTimeoutSeconds} s` : ''}, ${result.frames} MESSAGE frames, lost ${result.lost}, errors ${result.errorMessages}`,
+    );
   }
 
   out('');
   out('setup = login + create + connect + subscribe of all users; run = first start POST to last COMPLETED; runs/s and msgs/s over the run;');
-  out('p50/p99 = start POST -> that user\'s COMPLETED; RSS of the server in MiB before the WebSockets (after login + create), with them, after the run;');
+  out("p50/p99 = start POST -> that user's COMPLETED; RSS of the server in MiB before the WebSockets (after login + create), with them, after the run;");
   out('KiB/conn = (RSS with - RSS before) / connections, one connection = one WebSocket with 3 subscriptions (GC noise: trust it at 500+ users);');
   out(`server CPU, client CPU = CPU time used during the run / its wall time (100% = one of the ${os.cpus().length} cores; the two processes share them)`);
   out(
     textTable(
-      ['users', 'completed', 'setup s', 'run s', 'runs/s', 'msgs/s', 'p50 ms', 'p99 ms', 'lost', 'errors', 'RSS before', 'RSS conns', 'RSS after', 'KiB/conn', 'server CPU', 'client CPU'],
+      [
+        'users',
+        'completed',
+        'setup s',
+        'run s',
+        'runs/s',
+        'msgs/s',
+        'p50 ms',
+        'p99 ms',
+        'lost',
+        'errors',
+        'RSS before',
+        'RSS conns',
+        'RSS after',
+        'KiB/conn',
+        'server CPU',
+        'client CPU',
+      ],
       results.map(row),
     ),
   );

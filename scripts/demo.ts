@@ -36,7 +36,9 @@ async function runDemo(options: DemoOptions): Promise<void> {
   const token = await api.devLogin(options.email);
   out.line(`Signed in as ${options.email} (dev-login)`);
   const { tripPlanId, chatRoomId } = await api.createTrip(token, trip);
-  out.line(`Created trip plan ${tripPlanId} (chat room ${chatRoomId}): ${trip.duration} days in ${trip.region} from ${trip.startDate}, ${trip.themes.join(', ')}`);
+  out.line(
+    `Created trip plan ${tripPlanId} (chat room ${chatRoomId}): ${trip.duration} days in ${trip.region} from ${trip.startDate}, ${trip.themes.join(', ')}`,
+  );
 
   const stomp = await connectStomp(wsUrl(options.baseUrl), token);
   let phase: 'generation' | 'edit' | 'finished' = 'generation';
@@ -101,7 +103,13 @@ async function runDemo(options: DemoOptions): Promise<void> {
     out.line('STOMP connected; schedule, chat and errors subscriptions live (RECEIPT for each)');
 
     const timer = setTimeout(
-      () => abort(new DemoExit(`timed out after ${options.timeoutSeconds} s waiting for ${phase === 'generation' ? 'the generation to complete' : 'the answer to the edit'}`, 2)),
+      () =>
+        abort(
+          new DemoExit(
+            `timed out after ${options.timeoutSeconds} s waiting for ${phase === 'generation' ? 'the generation to complete' : 'the answer to the edit'}`,
+            2,
+          ),
+        ),
       options.timeoutSeconds * 1000,
     );
     try {
@@ -139,7 +147,8 @@ function report(error: unknown, baseUrl: string): number {
   };
   if (error instanceof DemoExit) return fail(error.message, error.code);
   if (error instanceof UsageError) return fail(`${error.message}\n${demoUsage}`);
-  if (error instanceof ServerUnreachableError) return fail(`${error.message}. Is the service running? Start it with \`npm start\`, or point --base-url (or BASE_URL) at it.`);
+  if (error instanceof ServerUnreachableError)
+    return fail(`${error.message}. Is the service running? Start it with \`npm start\`, or point --base-url (or BASE_URL) at it.`);
   if (error instanceof ApiError) {
     const hint =
       error.operation === 'devLogin' && error.status === 404

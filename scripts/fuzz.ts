@@ -18,7 +18,14 @@ const { values } = parseArgs({
   },
 });
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trip-fuzz-'));
-const config = loadConfig({ NODE_ENV: 'development', DATA_DIR: dir, RATE_LIMIT_PER_MINUTE: '0', PLANNER_DELAY_MS: '0', LOG_LEVEL: 'silent', RESPONSE_VALIDATION: 'log' });
+const config = loadConfig({
+  NODE_ENV: 'development',
+  DATA_DIR: dir,
+  RATE_LIMIT_PER_MINUTE: '0',
+  PLANNER_DELAY_MS: '0',
+  LOG_LEVEL: 'silent',
+  RESPONSE_VALIDATION: 'log',
+});
 const app = createApp(config);
 const server = await startServer(app, 0);
 const root = path.resolve(import.meta.dirname, '..');

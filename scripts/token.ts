@@ -22,7 +22,13 @@ try {
   const config = loadConfig();
   const database = openDatabase(config.databaseFile);
   const signer = createTokenSigner(resolveJwtSecret(config), { access: config.accessTokenTtlSeconds, refresh: config.refreshTokenTtlSeconds });
-  const auth = createAuthService({ db: database.db, signer, clock: Date.now, accessTtlSeconds: config.accessTokenTtlSeconds, refreshTtlSeconds: config.refreshTokenTtlSeconds });
+  const auth = createAuthService({
+    db: database.db,
+    signer,
+    clock: Date.now,
+    accessTtlSeconds: config.accessTokenTtlSeconds,
+    refreshTtlSeconds: config.refreshTokenTtlSeconds,
+  });
   const role = values.admin ? 'ADMIN' : roleForEmail(values.email, config.adminEmails);
   const { member, tokens } = await auth.signIn({ email: values.email, name: values.name, provider: 'CLI', role });
   database.close();

@@ -43,7 +43,12 @@ export function createApp(config: Config, ports: Partial<AppPorts> = {}): App {
   registerSwaggerUiAssets(hono);
   registerAsyncapiAssets(hono);
   const stomp = registerStompEndpoint(hono, stompEndpointDeps(services), log);
-  registerOperations(hono, { handlers: operationHandlers(services), authenticate: (authorization) => services.auth.authenticate(authorization), checker, disabled });
+  registerOperations(hono, {
+    handlers: operationHandlers(services),
+    authenticate: (authorization) => services.auth.authenticate(authorization),
+    checker,
+    disabled,
+  });
   handleErrors(hono, { log, checker, disabled, storageUnavailable });
 
   return {

@@ -82,7 +82,14 @@ const oneOf = <T extends string>(values: readonly T[]): Parser<T> => ({
   parse: (raw) => (values.includes(raw as T) ? (raw as T) : undefined),
 });
 
-const flags = new Map([['true', true], ['1', true], ['yes', true], ['false', false], ['0', false], ['no', false]]);
+const flags = new Map([
+  ['true', true],
+  ['1', true],
+  ['yes', true],
+  ['false', false],
+  ['0', false],
+  ['no', false],
+]);
 const flag: Parser<boolean> = {
   accepted: 'true or false',
   parse: (raw) => flags.get(raw.toLowerCase()),
@@ -159,37 +166,107 @@ function setting<T>(name: string, parser: Parser<T>, defaultText: string, meanin
 
 /** Every setting, in the order `--help` and the README list them. */
 export const settings = {
-  NODE_ENV: setting('NODE_ENV', oneOf(['development', 'test', 'production'] as const), 'development', 'the environment; production needs JWT_SECRET and refuses dev-login'),
+  NODE_ENV: setting(
+    'NODE_ENV',
+    oneOf(['development', 'test', 'production'] as const),
+    'development',
+    'the environment; production needs JWT_SECRET and refuses dev-login',
+  ),
   HOST: setting('HOST', host, '127.0.0.1', 'address to listen on; a container sets 0.0.0.0 explicitly'),
   PORT: setting('PORT', integer(0, 65535), '8080', 'TCP port to listen on (0: any free port)'),
   DATA_DIR: setting('DATA_DIR', filePath, './data', 'writable folder for the SQLite file and the generated JWT secret'),
   DATABASE_URL: setting('DATABASE_URL', databaseUrl, '`DATA_DIR`/trip-itinerary.sqlite', 'the SQLite database; its folder must be writable'),
   JWT_SECRET: setting('JWT_SECRET', text(4096, 32), 'generated and kept in `DATA_DIR`', 'HS256 signing secret; required in production', true),
   ACCESS_TOKEN_TTL_SECONDS: setting('ACCESS_TOKEN_TTL_SECONDS', integer(1, 31_536_000), '3600', 'lifetime of an access token'),
-  REFRESH_TOKEN_TTL_SECONDS: setting('REFRESH_TOKEN_TTL_SECONDS', integer(1, 31_536_000), '2592000', 'lifetime of a refresh token (and its session, renewed on reissue)'),
-  AUTH_DEV_LOGIN: setting('AUTH_DEV_LOGIN', flag, '`true` in development on a loopback HOST, else `false`', 'POST /api/v1/auth/dev-login (always role MEMBER); refused in production, warned about off loopback'),
-  ADMIN_EMAILS: setting('ADMIN_EMAILS', list(email, 'comma-separated e-mail addresses'), 'none', 'addresses whose real sign-ins get the ADMIN role (never dev-login)'),
+  REFRESH_TOKEN_TTL_SECONDS: setting(
+    'REFRESH_TOKEN_TTL_SECONDS',
+    integer(1, 31_536_000),
+    '2592000',
+    'lifetime of a refresh token (and its session, renewed on reissue)',
+  ),
+  AUTH_DEV_LOGIN: setting(
+    'AUTH_DEV_LOGIN',
+    flag,
+    '`true` in development on a loopback HOST, else `false`',
+    'POST /api/v1/auth/dev-login (always role MEMBER); refused in production, warned about off loopback',
+  ),
+  ADMIN_EMAILS: setting(
+    'ADMIN_EMAILS',
+    list(email, 'comma-separated e-mail addresses'),
+    'none',
+    'addresses whose real sign-ins get the ADMIN role (never dev-login)',
+  ),
   SESSION_RETENTION_DAYS: setting('SESSION_RETENTION_DAYS', integer(0, 3650), '30', 'days an expired or revoked session is kept before it is deleted'),
-  SESSION_PURGE_INTERVAL_MINUTES: setting('SESSION_PURGE_INTERVAL_MINUTES', integer(1, 10_080), '60', 'how often ended sessions past their retention are deleted'),
-  RESPONSE_VALIDATION: setting('RESPONSE_VALIDATION', oneOf(['strict', 'log', 'off'] as const), '`strict` under test, `log` in development, `off` in production', 'strict turns a response that breaks the spec into a 500'),
-  RATE_LIMIT_PER_MINUTE: setting('RATE_LIMIT_PER_MINUTE', integer(0, 1_000_000), '6000 (0 under test)', 'requests per client address and minute (0: off); 429 COMMON429 beyond'),
+  SESSION_PURGE_INTERVAL_MINUTES: setting(
+    'SESSION_PURGE_INTERVAL_MINUTES',
+    integer(1, 10_080),
+    '60',
+    'how often ended sessions past their retention are deleted',
+  ),
+  RESPONSE_VALIDATION: setting(
+    'RESPONSE_VALIDATION',
+    oneOf(['strict', 'log', 'off'] as const),
+    '`strict` under test, `log` in development, `off` in production',
+    'strict turns a response that breaks the spec into a 500',
+  ),
+  RATE_LIMIT_PER_MINUTE: setting(
+    'RATE_LIMIT_PER_MINUTE',
+    integer(0, 1_000_000),
+    '6000 (0 under test)',
+    'requests per client address and minute (0: off); 429 COMMON429 beyond',
+  ),
   BODY_LIMIT_BYTES: setting('BODY_LIMIT_BYTES', integer(1, 1_073_741_824), '1048576', 'largest request body; 413 COMMON413 beyond'),
-  CORS_ORIGINS: setting('CORS_ORIGINS', { accepted: '* or comma-separated origins like https://app.example.com', parse: (raw) => (raw.trim() === '*' ? ['*'] : list(origin, '').parse(raw)) }, '*', 'origins browsers may call the API from'),
-  LOG_LEVEL: setting('LOG_LEVEL', oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const), '`info` (`silent` under test)', 'one JSON line per event on stdout, with requestId'),
+  CORS_ORIGINS: setting(
+    'CORS_ORIGINS',
+    { accepted: '* or comma-separated origins like https://app.example.com', parse: (raw) => (raw.trim() === '*' ? ['*'] : list(origin, '').parse(raw)) },
+    '*',
+    'origins browsers may call the API from',
+  ),
+  LOG_LEVEL: setting(
+    'LOG_LEVEL',
+    oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
+    '`info` (`silent` under test)',
+    'one JSON line per event on stdout, with requestId',
+  ),
   PLANNER: setting('PLANNER', oneOf(['offline', 'openai'] as const), 'offline', 'offline (bundled catalogue, no network) or openai'),
   PLANNER_DELAY_MS: setting('PLANNER_DELAY_MS', integer(0, 60_000), '40 (0 under test)', 'pause between streamed summary chunks of the offline planner'),
   GENERATION_CONCURRENCY: setting('GENERATION_CONCURRENCY', integer(1, 1000), '4', 'generations running at once; the rest wait in a queue'),
-  GENERATION_CONCURRENCY_PER_USER: setting('GENERATION_CONCURRENCY_PER_USER', integer(1, 1000), '2', 'generations of one member running at once; waiting members take turns'),
+  GENERATION_CONCURRENCY_PER_USER: setting(
+    'GENERATION_CONCURRENCY_PER_USER',
+    integer(1, 1000),
+    '2',
+    'generations of one member running at once; waiting members take turns',
+  ),
   OPENAI_API_KEY: setting('OPENAI_API_KEY', text(4096), 'none', 'API key for PLANNER=openai', true),
   OPENAI_BASE_URL: setting('OPENAI_BASE_URL', httpUrl, 'the OpenAI API', 'any OpenAI-compatible server for PLANNER=openai'),
   OPENAI_MODEL: setting('OPENAI_MODEL', text(200), 'gpt-4o-mini', 'model for PLANNER=openai'),
   OPENAI_MAX_ATTEMPTS: setting('OPENAI_MAX_ATTEMPTS', integer(1, 10), '3', 'attempts per day before a generation fails'),
   STOMP_HEARTBEAT_MS: setting('STOMP_HEARTBEAT_MS', integer(0, 3_600_000), '10000', 'heart-beat the server proposes (0: none)'),
   STOMP_MAX_FRAME_BYTES: setting('STOMP_MAX_FRAME_BYTES', integer(1024, 16_777_216), '65536', 'largest client frame; ERROR WS102 beyond'),
-  STOMP_SESSION_CHECK_MS: setting('STOMP_SESSION_CHECK_MS', integer(10, 3_600_000), '10000', 'how often a connection re-checks its session (a safety net: logout closes its connections at once, WS002)'),
-  STOMP_MAX_SUBSCRIPTIONS_PER_CONNECTION: setting('STOMP_MAX_SUBSCRIPTIONS_PER_CONNECTION', integer(1, 10_000), '100', 'subscriptions one STOMP connection may hold; ERROR WS105 beyond'),
-  STOMP_MAX_CONNECTIONS_PER_USER: setting('STOMP_MAX_CONNECTIONS_PER_USER', integer(1, 10_000), '20', 'STOMP connections one member may hold on this instance; ERROR WS107 beyond'),
-  STOMP_MAX_PENDING_BYTES: setting('STOMP_MAX_PENDING_BYTES', integer(65_536, 1_073_741_824), '8388608', 'bytes waiting to be sent to a STOMP client before it is disconnected as a slow consumer (ERROR WS108)'),
+  STOMP_SESSION_CHECK_MS: setting(
+    'STOMP_SESSION_CHECK_MS',
+    integer(10, 3_600_000),
+    '10000',
+    'how often a connection re-checks its session (a safety net: logout closes its connections at once, WS002)',
+  ),
+  STOMP_MAX_SUBSCRIPTIONS_PER_CONNECTION: setting(
+    'STOMP_MAX_SUBSCRIPTIONS_PER_CONNECTION',
+    integer(1, 10_000),
+    '100',
+    'subscriptions one STOMP connection may hold; ERROR WS105 beyond',
+  ),
+  STOMP_MAX_CONNECTIONS_PER_USER: setting(
+    'STOMP_MAX_CONNECTIONS_PER_USER',
+    integer(1, 10_000),
+    '20',
+    'STOMP connections one member may hold on this instance; ERROR WS107 beyond',
+  ),
+  STOMP_MAX_PENDING_BYTES: setting(
+    'STOMP_MAX_PENDING_BYTES',
+    integer(65_536, 1_073_741_824),
+    '8388608',
+    'bytes waiting to be sent to a STOMP client before it is disconnected as a slow consumer (ERROR WS108)',
+  ),
 };
 
 export type SettingName = keyof typeof settings;
@@ -225,9 +302,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = read(env, s.HOST) ?? '127.0.0.1';
   const dataDir = path.resolve(read(env, s.DATA_DIR) ?? 'data');
   const jwtSecret = read(env, s.JWT_SECRET) ?? null;
-  if (nodeEnv === 'production' && !jwtSecret) throw new ConfigError(`JWT_SECRET is required when NODE_ENV=production; expected ${settings.JWT_SECRET.accepted}.`);
+  if (nodeEnv === 'production' && !jwtSecret)
+    throw new ConfigError(`JWT_SECRET is required when NODE_ENV=production; expected ${settings.JWT_SECRET.accepted}.`);
   const devLoginEnabled = read(env, s.AUTH_DEV_LOGIN) ?? (nodeEnv === 'development' && isLoopback(host));
-  if (nodeEnv === 'production' && devLoginEnabled) throw refuse(s.AUTH_DEV_LOGIN, env.AUTH_DEV_LOGIN!, 'false when NODE_ENV=production (dev-login signs anyone in)');
+  if (nodeEnv === 'production' && devLoginEnabled)
+    throw refuse(s.AUTH_DEV_LOGIN, env.AUTH_DEV_LOGIN!, 'false when NODE_ENV=production (dev-login signs anyone in)');
   const planner = read(env, s.PLANNER) ?? 'offline';
   const openai = {
     apiKey: read(env, s.OPENAI_API_KEY) ?? null,

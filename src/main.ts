@@ -43,7 +43,8 @@ try {
 } catch (error) {
   // The checks above catch the usual causes; this is what is left (a corrupt file, a lock, a race).
   const setting = process.env.DATABASE_URL !== undefined ? 'DATABASE_URL' : 'DATA_DIR';
-  if (error instanceof BetterSqlite3.SqliteError) refuseToStart(`${setting}: the database ${config.databaseFile} cannot be used (${error.code}: ${error.message}).`);
+  if (error instanceof BetterSqlite3.SqliteError)
+    refuseToStart(`${setting}: the database ${config.databaseFile} cannot be used (${error.code}: ${error.message}).`);
   if ((error as NodeJS.ErrnoException).syscall) refuseToStart(`DATA_DIR: ${(error as Error).message}.`);
   throw error;
 }
@@ -99,6 +100,8 @@ log.info(
   `listening on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${listening.port} (docs: /docs, STOMP: /ws-stomp)`,
 );
 if (config.devLoginEnabled && !isLoopback(config.host)) {
-  log.warn({ host: config.host }, `dev-login is on at ${config.host}: anyone who reaches this port can sign in as any e-mail (role MEMBER). Set AUTH_DEV_LOGIN=false unless this is a private test deployment.`);
+  log.warn(
+    { host: config.host },
+    `dev-login is on at ${config.host}: anyone who reaches this port can sign in as any e-mail (role MEMBER). Set AUTH_DEV_LOGIN=false unless this is a private test deployment.`,
+  );
 }
-

@@ -62,7 +62,14 @@ export function createServices(config: Config, ports: Partial<AppPorts> = {}): S
   const db = database.db;
   const signer = createTokenSigner(resolveJwtSecret(config), { access: config.accessTokenTtlSeconds, refresh: config.refreshTokenTtlSeconds });
   const revocations = createInProcessSessionRevocations((error) => log.error({ err: error }, 'session revocation listener failed'));
-  const auth = createAuthService({ db, signer, clock, accessTtlSeconds: config.accessTokenTtlSeconds, refreshTtlSeconds: config.refreshTokenTtlSeconds, revocations });
+  const auth = createAuthService({
+    db,
+    signer,
+    clock,
+    accessTtlSeconds: config.accessTokenTtlSeconds,
+    refreshTtlSeconds: config.refreshTokenTtlSeconds,
+    revocations,
+  });
   const events = ports.events ?? createInProcessEventBus((error, name) => log.error({ err: error, event: name }, 'event listener failed'));
   const regions = createPlannerRegions(config);
   const sessionPurge = startSessionPurge({ db, clock, log, retentionDays: config.sessionRetentionDays, intervalMinutes: config.sessionPurgeIntervalMinutes });

@@ -69,7 +69,9 @@ async function main(): Promise<number> {
   }
   const timeoutMs = Number(values['timeout-ms']);
   const { spec, openapiSource, asyncapiSource } = await readSpecs({ baseUrl, openapiFile: values.openapi, asyncapiFile: values.asyncapi, timeoutMs });
-  process.stdout.write(`conformance: ${baseUrl} against ${openapiSource} (${spec.operations.length} operations) and ${asyncapiSource} (${spec.channels.length} channels), seed ${values.seed}, max ${values['max-examples']} examples\n`);
+  process.stdout.write(
+    `conformance: ${baseUrl} against ${openapiSource} (${spec.operations.length} operations) and ${asyncapiSource} (${spec.channels.length} channels), seed ${values.seed}, max ${values['max-examples']} examples\n`,
+  );
   const result = await runConformance(
     spec,
     {

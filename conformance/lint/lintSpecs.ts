@@ -33,14 +33,20 @@ export async function lintSpecs({ specsDir, ruleset, cwd }: LintOptions): Promis
   const documents = [files.openapi, files.asyncapi, files.internalEvents].filter((file) => fs.existsSync(file));
   let failed = false;
 
-  const spectral = spawnSync(process.execPath, [spectralBin(), 'lint', ...documents, '--ruleset', ruleset, '--fail-severity', 'warn'], { stdio: 'inherit', cwd });
+  const spectral = spawnSync(process.execPath, [spectralBin(), 'lint', ...documents, '--ruleset', ruleset, '--fail-severity', 'warn'], {
+    stdio: 'inherit',
+    cwd,
+  });
   if (spectral.status !== 0) failed = true;
 
   const parser = new Parser();
   const asyncapiDocuments: { name: string; parse: () => ReturnType<Parser['parse']> }[] = [];
   const asWritten = (file: string) => ({ name: path.relative(cwd, file), parse: () => fromFile(parser, file).parse() });
   if (fs.existsSync(files.asyncapi)) {
-    asyncapiDocuments.push(asWritten(files.asyncapi), { name: `${path.relative(cwd, files.asyncapi)} (bundled)`, parse: () => parser.parse(JSON.stringify(bundle(files.asyncapi))) });
+    asyncapiDocuments.push(asWritten(files.asyncapi), {
+      name: `${path.relative(cwd, files.asyncapi)} (bundled)`,
+      parse: () => parser.parse(JSON.stringify(bundle(files.asyncapi))),
+    });
   }
   if (fs.existsSync(files.internalEvents)) asyncapiDocuments.push(asWritten(files.internalEvents));
   for (const { name, parse } of asyncapiDocuments) {

@@ -33,7 +33,11 @@ export interface HttpTarget {
 
 function urlOf(target: HttpTarget, request: ProbeRequest): string {
   const query =
-    request.rawQuery !== undefined ? `?${request.rawQuery}` : request.query && Object.keys(request.query).length > 0 ? `?${new URLSearchParams(request.query)}` : '';
+    request.rawQuery !== undefined
+      ? `?${request.rawQuery}`
+      : request.query && Object.keys(request.query).length > 0
+        ? `?${new URLSearchParams(request.query)}`
+        : '';
   return `${target.baseUrl.replace(/\/$/, '')}${request.path}${query}`;
 }
 
@@ -93,15 +97,35 @@ export function checkResponse(recorder: PhaseRecorder, spec: SpecIndex, target: 
   if (!documented) return false;
   const contentType = response.headers.get('content-type');
   if (documented.contentType === null) {
-    ok = recorder.check(response.text === '', 'content_type', id, `status ${response.status} must have no body, got ${response.text.length} bytes`, replay) && ok;
+    ok =
+      recorder.check(response.text === '', 'content_type', id, `status ${response.status} must have no body, got ${response.text.length} bytes`, replay) && ok;
   } else {
-    ok = recorder.check(Boolean(contentType?.split(';')[0]?.trim() === documented.contentType), 'content_type', id, `content-type "${contentType}" is not the documented ${documented.contentType}`, replay) && ok;
+    ok =
+      recorder.check(
+        Boolean(contentType?.split(';')[0]?.trim() === documented.contentType),
+        'content_type',
+        id,
+        `content-type "${contentType}" is not the documented ${documented.contentType}`,
+        replay,
+      ) && ok;
     const validate = spec.responseValidator(id, response.status);
     if (validate) {
       const value = documented.contentType.includes('json') ? response.json : response.text;
       const valid = value !== undefined && validate(value);
-      const problems = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${e.params.additionalProperty})` : ''}${e.params && 'unevaluatedProperty' in e.params ? ` (${e.params.unevaluatedProperty})` : ''}`);
-      ok = recorder.check(valid, 'body_valid', id, value === undefined ? 'the body is not JSON' : `body does not match the ${response.status} schema: ${problems.join('; ')}`, replay) && ok;
+      const problems = (validate.errors ?? [])
+        .slice(0, 5)
+        .map(
+          (e) =>
+            `${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${e.params.additionalProperty})` : ''}${e.params && 'unevaluatedProperty' in e.params ? ` (${e.params.unevaluatedProperty})` : ''}`,
+        );
+      ok =
+        recorder.check(
+          valid,
+          'body_valid',
+          id,
+          value === undefined ? 'the body is not JSON' : `body does not match the ${response.status} schema: ${problems.join('; ')}`,
+          replay,
+        ) && ok;
     }
   }
   const missing = documented.requiredHeaders.filter((h) => !response.headers.has(h));

@@ -2,7 +2,10 @@
 // their messages and replay lines.
 import type { CheckFailure, PhaseReport } from './checks.js';
 
-const xml = (text: string) => text.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+const xml = (text: string) =>
+  text
+    .replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!)
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 
 export function toJunitXml(reports: PhaseReport[], passedCases: Map<string, Set<string>>): string {
   const suites = reports.map((report) => {

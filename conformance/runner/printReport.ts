@@ -9,7 +9,9 @@ export function printPhase(report: PhaseReport): void {
   );
   // Each check as held or not, so a report says what was checked, not only what failed.
   for (const [check, { checks, failed }] of Object.entries(report.tally)) {
-    process.stdout.write(`     ${failed === 0 ? 'held    ' : 'NOT held'} ${check.padEnd(22)} ${String(checks).padStart(6)} checks${failed > 0 ? `, ${failed} failed` : ''}\n`);
+    process.stdout.write(
+      `     ${failed === 0 ? 'held    ' : 'NOT held'} ${check.padEnd(22)} ${String(checks).padStart(6)} checks${failed > 0 ? `, ${failed} failed` : ''}\n`,
+    );
   }
   for (const failure of report.failures.slice(0, 20)) {
     process.stdout.write(`     ✗ [${failure.check}] ${failure.target}: ${failure.message}\n       replay: ${failure.replay}\n`);

@@ -39,11 +39,16 @@ export class SetupError extends Error {}
 async function signIn(spec: SpecIndex, target: HttpTarget, email: string): Promise<string> {
   const op = spec.operation('devLogin');
   const res = await send(target, { operationId: op.operationId, method: 'POST', path: op.path, body: { email } });
-  if (res.status !== 200) throw new SetupError(`dev-login answered ${res.status}; use --login token with --token and --other-token (${res.text.slice(0, 200)})`);
+  if (res.status !== 200)
+    throw new SetupError(`dev-login answered ${res.status}; use --login token with --token and --other-token (${res.text.slice(0, 200)})`);
   return res.json.data.accessToken as string;
 }
 
-export async function createTripPlan(ctx: Pick<RunContext, 'spec' | 'target' | 'tripExample'>, token: string, body = ctx.tripExample): Promise<{ tripPlanId: number; chatRoomId: number }> {
+export async function createTripPlan(
+  ctx: Pick<RunContext, 'spec' | 'target' | 'tripExample'>,
+  token: string,
+  body = ctx.tripExample,
+): Promise<{ tripPlanId: number; chatRoomId: number }> {
   const op = ctx.spec.operation('createTripPlanSession');
   const res = await send(ctx.target, { operationId: op.operationId, method: 'POST', path: op.path, token, body });
   if (res.status !== 201) throw new SetupError(`createTripPlanSession answered ${res.status}: ${res.text.slice(0, 300)}`);

@@ -48,7 +48,13 @@ export async function runConformance(
     } catch (error) {
       // A phase that cannot finish (the server hung up, a setup call failed) is a failure, not a crash.
       recorder = new PhaseRecorder(phase);
-      recorder.check(false, phase === 'async' ? 'stomp_error_frame' : 'not_5xx', phase, `the phase stopped: ${error instanceof Error ? error.message : String(error)}`, '');
+      recorder.check(
+        false,
+        phase === 'async' ? 'stomp_error_frame' : 'not_5xx',
+        phase,
+        `the phase stopped: ${error instanceof Error ? error.message : String(error)}`,
+        '',
+      );
     }
     recorder.report.ms = Math.round(performance.now() - started);
     reports.push(recorder.report);

@@ -21,13 +21,17 @@ function stringArbitrary(schema: Schema): fc.Arbitrary<string> {
   let arb: fc.Arbitrary<string>;
   switch (schema.format) {
     case 'date':
-      arb = fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+      arb = fc
+        .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true })
+        .map((d) => d.toISOString().slice(0, 10));
       break;
     case 'date-time':
       arb = fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString());
       break;
     case 'email':
-      arb = fc.tuple(fc.stringMatching(/^[a-z][a-z0-9]{0,10}$/), fc.constantFrom('example.com', 'example.org', 'test.example')).map(([user, domain]) => `${user}@${domain}`);
+      arb = fc
+        .tuple(fc.stringMatching(/^[a-z][a-z0-9]{0,10}$/), fc.constantFrom('example.com', 'example.org', 'test.example'))
+        .map(([user, domain]) => `${user}@${domain}`);
       break;
     case 'uri':
       arb = fc.webUrl();
@@ -63,7 +67,13 @@ export function schemaArbitrary(input: Schema, options: ArbitraryOptions, depth 
   }
   if (schema.const !== undefined) return fc.constant(schema.const);
   if (schema.enum) return fc.constantFrom(...(schema.enum as unknown[]));
-  const types: string[] = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : schema.properties ? ['object'] : ['string', 'integer', 'boolean', 'null'];
+  const types: string[] = Array.isArray(schema.type)
+    ? schema.type
+    : schema.type
+      ? [schema.type]
+      : schema.properties
+        ? ['object']
+        : ['string', 'integer', 'boolean', 'null'];
   const arbitraries = types.map((type): fc.Arbitrary<unknown> => {
     switch (type) {
       case 'null':

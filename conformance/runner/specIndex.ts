@@ -73,9 +73,7 @@ export function createSpecIndex(openapi: any, asyncapi: any): SpecIndex {
     },
     channels: channelList,
     channelFor(destination) {
-      return (
-        channelList.find((c) => new RegExp(templatePattern(c.address)).test(destination)) ?? null
-      );
+      return channelList.find((c) => new RegExp(templatePattern(c.address)).test(destination)) ?? null;
     },
   };
 }

@@ -24,7 +24,8 @@ async function served(url: string, timeoutMs: number): Promise<any> {
     throw new SetupError(`cannot read the spec: ${error instanceof Error ? error.message : String(error)}; pass it as a file (--openapi, --asyncapi) instead`);
   }
   const external = crossFileRefs(document);
-  if (external.length > 0) throw new SetupError(`${url} is not self-contained (it refers to ${external[0]}); pass it as a file (--openapi, --asyncapi) instead`);
+  if (external.length > 0)
+    throw new SetupError(`${url} is not self-contained (it refers to ${external[0]}); pass it as a file (--openapi, --asyncapi) instead`);
   return document;
 }
 

@@ -33,13 +33,25 @@ function readChannelViews(doc: Json): Map<string, ChannelView> {
     const channel = resolveRef(doc, raw);
     const messages = new Map(Object.entries<Json>(channel.messages ?? {}).map(([name, m]) => [name, resolveRef(doc, m)]));
     // A channel that is not a destination (address null: the STOMP connection's own frames) is keyed by name.
-    channels.set(key, { key, address: channel.address === null || channel.address === undefined ? `(${key})` : String(channel.address), messages, actions: new Set(), messageActions: new Map() });
+    channels.set(key, {
+      key,
+      address: channel.address === null || channel.address === undefined ? `(${key})` : String(channel.address),
+      messages,
+      actions: new Set(),
+      messageActions: new Map(),
+    });
   }
   // An operation that lists no messages uses every message of its channel (AsyncAPI 3).
   const note = (channel: ChannelView | undefined, action: Action, refs: Json[] | undefined) => {
     if (!channel) return;
     channel.actions.add(action);
-    const keys = refs ? refs.map((m) => String(m.$ref ?? '').split('/').pop()!) : [...channel.messages.keys()];
+    const keys = refs
+      ? refs.map((m) =>
+          String(m.$ref ?? '')
+            .split('/')
+            .pop()!,
+        )
+      : [...channel.messages.keys()];
     for (const key of keys) channel.messageActions.set(key, (channel.messageActions.get(key) ?? new Set()).add(action));
   };
   for (const raw of Object.values<Json>(doc.operations ?? {})) {
@@ -81,7 +93,8 @@ export function diffAsyncapi(oldDoc: Json, newDoc: Json, api: Api = 'asyncapi'):
       continue;
     }
     matched.add(next.key);
-    if (next.address !== old.address) report('breaking', 'channel-address-changed', where, `address ${old.address} → ${next.address}; clients use the old destination`);
+    if (next.address !== old.address)
+      report('breaking', 'channel-address-changed', where, `address ${old.address} → ${next.address}; clients use the old destination`);
     diffChannel(oldDoc, newDoc, old, next, report);
   }
   for (const next of newChannels.values()) {

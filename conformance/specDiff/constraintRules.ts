@@ -9,8 +9,7 @@ export type Finding = (severity: Severity, rule: string, reason: string) => void
 
 const show = (value: Json): string => JSON.stringify(value);
 const showTypes = (types: string[] | null): string => (types ? types.join('|') || 'nothing' : 'any');
-const covers = (types: string[] | null, t: string): boolean =>
-  !types || types.includes(t) || (t === 'integer' && types.includes('number'));
+const covers = (types: string[] | null, t: string): boolean => !types || types.includes(t) || (t === 'integer' && types.includes('number'));
 const contains = (list: Json[], value: Json): boolean => list.some((x) => show(x) === show(value));
 
 // Reports one change that makes the accepted set smaller (`narrowed`) or larger (widened).
@@ -49,15 +48,27 @@ function compareEnums(old: FlatSchema, neu: FlatSchema, direction: Direction, fi
 // A schema restricted to a list of values accepts at most those: a bound or a pattern that every
 // listed value meets changes nothing (e.g. a free code string with a pattern becoming a list of codes).
 function meetsBound(value: Json, key: string, bound: number): boolean {
-  const size = typeof value === 'string' ? [...value].length : Array.isArray(value) ? value.length : value && typeof value === 'object' ? Object.keys(value).length : null;
+  const size =
+    typeof value === 'string' ? [...value].length : Array.isArray(value) ? value.length : value && typeof value === 'object' ? Object.keys(value).length : null;
   switch (key) {
-    case 'minLength': case 'minItems': case 'minProperties': return size === null || size >= bound;
-    case 'maxLength': case 'maxItems': case 'maxProperties': return size === null || size <= bound;
-    case 'minimum': return typeof value !== 'number' || value >= bound;
-    case 'maximum': return typeof value !== 'number' || value <= bound;
-    case 'exclusiveMinimum': return typeof value !== 'number' || value > bound;
-    case 'exclusiveMaximum': return typeof value !== 'number' || value < bound;
-    default: return false;
+    case 'minLength':
+    case 'minItems':
+    case 'minProperties':
+      return size === null || size >= bound;
+    case 'maxLength':
+    case 'maxItems':
+    case 'maxProperties':
+      return size === null || size <= bound;
+    case 'minimum':
+      return typeof value !== 'number' || value >= bound;
+    case 'maximum':
+      return typeof value !== 'number' || value <= bound;
+    case 'exclusiveMinimum':
+      return typeof value !== 'number' || value > bound;
+    case 'exclusiveMaximum':
+      return typeof value !== 'number' || value < bound;
+    default:
+      return false;
   }
 }
 const meetsPattern = (value: Json, pattern: string): boolean => typeof value !== 'string' || new RegExp(pattern, 'u').test(value);
@@ -96,7 +107,11 @@ function compareFormats(old: FlatSchema, neu: FlatSchema, direction: Direction, 
   // A changed pattern is both: some old values fail it and some new values pass only it.
   if (patternsAdded.length > 0) judge(direction, true, find, 'pattern-added', `pattern ${patternsAdded.map(show).join(', ')} added`);
   if (patternsRestating.length > 0) {
-    find('non-breaking', `${direction}-pattern-added`, `pattern ${patternsRestating.map(show).join(', ')} added; it only restates format ${old.format}, which was already required`);
+    find(
+      'non-breaking',
+      `${direction}-pattern-added`,
+      `pattern ${patternsRestating.map(show).join(', ')} added; it only restates format ${old.format}, which was already required`,
+    );
   }
   if (patternsRemoved.length > 0) judge(direction, false, find, 'pattern-removed', `pattern ${patternsRemoved.map(show).join(', ')} removed`);
   if (old.format !== neu.format) {
@@ -116,7 +131,11 @@ function compareAnnotations(old: FlatSchema, neu: FlatSchema, direction: Directi
   // A changed default does not change which values validate, but a client that omits the field
   // now gets different behaviour: worth a line, not a failure.
   if (direction === 'request' && show(old.default) !== show(neu.default)) {
-    find('non-breaking', 'request-default-changed', `default ${show(old.default) ?? 'none'} → ${show(neu.default) ?? 'none'}; clients omitting it get the new default`);
+    find(
+      'non-breaking',
+      'request-default-changed',
+      `default ${show(old.default) ?? 'none'} → ${show(neu.default) ?? 'none'}; clients omitting it get the new default`,
+    );
   }
   if (!old.deprecated && neu.deprecated) find('non-breaking', `${direction}-deprecated`, 'deprecated; plan its removal');
 }

@@ -44,12 +44,26 @@ function asyncapiChanges(api: Api, file: string, oldDoc: unknown, newDoc: unknow
 export function diffSpecs(old: SpecFolder, current: SpecFolder): SpecDiff {
   const documents = [
     result('openapi', 'specs/openapi.yaml', old.openapi, current.openapi, diffOpenapi(old.openapi, current.openapi)),
-    result('asyncapi', 'specs/asyncapi.yaml', old.asyncapi, current.asyncapi, asyncapiChanges('asyncapi', 'specs/asyncapi.yaml', old.asyncapi, current.asyncapi)),
+    result(
+      'asyncapi',
+      'specs/asyncapi.yaml',
+      old.asyncapi,
+      current.asyncapi,
+      asyncapiChanges('asyncapi', 'specs/asyncapi.yaml', old.asyncapi, current.asyncapi),
+    ),
   ];
   // The internal events document is compared like the others once it exists on either side.
   if (old.internalEvents || current.internalEvents) {
     const file = 'specs/internal/events.asyncapi.yaml';
-    documents.push(result('internal-events', file, old.internalEvents, current.internalEvents, asyncapiChanges('internal-events', file, old.internalEvents, current.internalEvents)));
+    documents.push(
+      result(
+        'internal-events',
+        file,
+        old.internalEvents,
+        current.internalEvents,
+        asyncapiChanges('internal-events', file, old.internalEvents, current.internalEvents),
+      ),
+    );
   }
   return { changes: documents.flatMap((d) => d.changes), documents };
 }

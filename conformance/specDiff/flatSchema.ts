@@ -148,8 +148,11 @@ export function unionOfVariants(spec: Json, flat: FlatSchema): FlatSchema {
 
 /** Alternatives that are each a single value (a oneOf of consts, say) are an enum written long-hand. */
 export function isValueList(spec: Json, flat: FlatSchema): boolean {
-  return (flat.variants ?? []).length > 0 && flat.variants!.every((variant) => {
-    const alternative = flatten(spec, variant);
-    return alternative.enumValues !== null && alternative.properties.size === 0 && !alternative.variants;
-  });
+  return (
+    (flat.variants ?? []).length > 0 &&
+    flat.variants!.every((variant) => {
+      const alternative = flatten(spec, variant);
+      return alternative.enumValues !== null && alternative.properties.size === 0 && !alternative.variants;
+    })
+  );
 }

@@ -74,9 +74,19 @@ function diffParameters(oldSpec: Json, newSpec: Json, oldOp: OperationFact, newO
       const elsewhere = newOp.parameters.find((q) => q.name === p.name && q.in !== p.in);
       if (elsewhere) {
         moved.add(parameterKey(newOp, elsewhere));
-        report('breaking', 'request-parameter-moved', `${where} ${p.in} parameter ${p.name}`, `moved from ${p.in} to ${elsewhere.in}; clients send it in the wrong place`);
+        report(
+          'breaking',
+          'request-parameter-moved',
+          `${where} ${p.in} parameter ${p.name}`,
+          `moved from ${p.in} to ${elsewhere.in}; clients send it in the wrong place`,
+        );
       } else {
-        report('breaking', 'request-parameter-removed', `${where} ${p.in} parameter ${p.name}`, 'parameter removed (or renamed); clients sending it lose its effect');
+        report(
+          'breaking',
+          'request-parameter-removed',
+          `${where} ${p.in} parameter ${p.name}`,
+          'parameter removed (or renamed); clients sending it lose its effect',
+        );
       }
       continue;
     }

@@ -20,9 +20,19 @@ export function diffSchemaNames(oldDoc: Json, newDoc: Json, report: Report): voi
     const renamedTo = added.find((candidate) => shape(newSchemas[candidate]) === shape(oldSchemas[name]));
     if (renamedTo) {
       added.splice(added.indexOf(renamedTo), 1);
-      report('breaking', 'schema-renamed', `components.schemas.${name}`, `renamed to ${renamedTo}; generated SDK types are named after schemas, so client code using ${name} no longer compiles`);
+      report(
+        'breaking',
+        'schema-renamed',
+        `components.schemas.${name}`,
+        `renamed to ${renamedTo}; generated SDK types are named after schemas, so client code using ${name} no longer compiles`,
+      );
     } else {
-      report('breaking', 'schema-removed', `components.schemas.${name}`, `removed; generated SDK types are named after schemas, so client code using ${name} no longer compiles`);
+      report(
+        'breaking',
+        'schema-removed',
+        `components.schemas.${name}`,
+        `removed; generated SDK types are named after schemas, so client code using ${name} no longer compiles`,
+      );
     }
   }
   for (const name of added) report('non-breaking', 'schema-added', `components.schemas.${name}`, 'new named schema (a new type in generated SDKs)');

@@ -11,8 +11,8 @@ type JsonObject = { [key: string]: Json };
 
 export function bundle(entryFile: string): JsonObject {
   const entry = structuredClone(readYaml(entryFile));
-  const components = ((entry.components ??= {}) as JsonObject);
-  const schemas = ((components.schemas ??= {}) as JsonObject);
+  const components = (entry.components ??= {}) as JsonObject;
+  const schemas = (components.schemas ??= {}) as JsonObject;
   const documents = new Map<string, JsonObject>([[path.resolve(entryFile), entry]]);
   const imported = new Map<string, string>(); // "<file>#<pointer>" -> local schema name
 

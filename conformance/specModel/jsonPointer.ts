@@ -9,7 +9,10 @@ export function pointerTokens(pointer: string): string[] {
   const text = pointer.startsWith('#') ? decodeURIComponent(pointer.slice(1)) : pointer;
   if (text === '') return [];
   if (!text.startsWith('/')) throw new Error(`not a JSON pointer: ${pointer}`);
-  return text.slice(1).split('/').map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return text
+    .slice(1)
+    .split('/')
+    .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /** The value a pointer points at in `root`, or undefined when there is none. */

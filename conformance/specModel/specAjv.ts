@@ -21,6 +21,9 @@ export function rebaseRefs<T>(node: T, base: string): T {
   if (Array.isArray(node)) return node.map((item) => rebaseRefs(item, base)) as T;
   if (node === null || typeof node !== 'object') return node;
   return Object.fromEntries(
-    Object.entries(node).map(([key, value]) => [key, key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? `${base}${value}` : rebaseRefs(value, base)]),
+    Object.entries(node).map(([key, value]) => [
+      key,
+      key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? `${base}${value}` : rebaseRefs(value, base),
+    ]),
   ) as T;
 }

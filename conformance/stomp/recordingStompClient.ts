@@ -97,7 +97,10 @@ export function connectRecordingStomp(url: string, token: string | null, options
     await until(
       () => {
         if (received) return true;
-        if (ended()) throw new Error(`${closeCode === null ? 'refused' : 'closed'} before the RECEIPT for ${what}: ${errors.map((e) => e.headers['error-code']).join(',')}`);
+        if (ended())
+          throw new Error(
+            `${closeCode === null ? 'refused' : 'closed'} before the RECEIPT for ${what}: ${errors.map((e) => e.headers['error-code']).join(',')}`,
+          );
         return undefined;
       },
       timeoutMs,
@@ -106,7 +109,12 @@ export function connectRecordingStomp(url: string, token: string | null, options
   };
 
   const record = (fallbackDestination: string) => (message: IMessage) => {
-    messages.push({ destination: message.headers.destination ?? fallbackDestination, headers: { ...message.headers }, body: parseJson(message.body), raw: message.body });
+    messages.push({
+      destination: message.headers.destination ?? fallbackDestination,
+      headers: { ...message.headers },
+      body: parseJson(message.body),
+      raw: message.body,
+    });
     notify();
   };
 
@@ -130,10 +138,18 @@ export function connectRecordingStomp(url: string, token: string | null, options
     },
     waitFor(predicate, timeoutMs = 10_000) {
       const summary = () => JSON.stringify(messages.map((m) => [m.destination, m.body?.type ?? m.body?.messageStreamType ?? m.body?.code]));
-      return until(() => messages.find(predicate), timeoutMs, () => `no matching message within ${timeoutMs} ms; got ${messages.length}: ${summary()}`);
+      return until(
+        () => messages.find(predicate),
+        timeoutMs,
+        () => `no matching message within ${timeoutMs} ms; got ${messages.length}: ${summary()}`,
+      );
     },
     waitForError(timeoutMs) {
-      return until(() => errors[0], timeoutMs, () => `no ERROR frame within ${timeoutMs} ms`);
+      return until(
+        () => errors[0],
+        timeoutMs,
+        () => `no ERROR frame within ${timeoutMs} ms`,
+      );
     },
     async disconnect() {
       await client.deactivate();

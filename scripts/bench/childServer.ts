@@ -11,7 +11,14 @@ export interface ChildServer {
   stop(): Promise<void>;
 }
 
-export async function startChildServer(opts: { entry: string; cwd: string; port: number; env: Record<string, string>; readyPath: string; timeoutMs?: number }): Promise<ChildServer> {
+export async function startChildServer(opts: {
+  entry: string;
+  cwd: string;
+  port: number;
+  env: Record<string, string>;
+  readyPath: string;
+  timeoutMs?: number;
+}): Promise<ChildServer> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', opts.entry], {
     cwd: opts.cwd,
     env: { ...process.env, ...opts.env, PORT: String(opts.port) },

@@ -49,7 +49,9 @@ export function keysetFlatnessReport(dir: string, out: (line: string) => void): 
   const built = shapes.map((shape) => {
     const file = path.join(dir, `flat-${shape.label}.sqlite`);
     const { memberId, seconds } = build(file, shape);
-    out(`seeded ${fmt(shape.plans)} trip plans (+ ${fmt(shape.plans)} chat rooms) over ${fmt(shape.members)} members, the measured one owning ${fmt(shape.measured)}: ${seconds.toFixed(1)} s`);
+    out(
+      `seeded ${fmt(shape.plans)} trip plans (+ ${fmt(shape.plans)} chat rooms) over ${fmt(shape.members)} members, the measured one owning ${fmt(shape.measured)}: ${seconds.toFixed(1)} s`,
+    );
     return { shape, file, memberId };
   });
 

@@ -5,8 +5,7 @@
 import type { ChannelPayloads } from '../../generated/asyncapi.js';
 
 export type ReceivedMessage =
-  | { channel: 'scheduleUpdates'; payload: ChannelPayloads['scheduleUpdates'] }
-  | { channel: 'chatStream'; payload: ChannelPayloads['chatStream'] };
+  { channel: 'scheduleUpdates'; payload: ChannelPayloads['scheduleUpdates'] } | { channel: 'chatStream'; payload: ChannelPayloads['chatStream'] };
 
 export interface SequenceCheck {
   /** expected messages that did not arrive where they should, plus messages that should not have come */
@@ -39,7 +38,7 @@ function alignInOrder(received: readonly string[], expected: readonly Landmark[]
     }
   }
   const pairs: [number, number][] = [];
-  for (let i = 0, j = 0; i < received.length && j < expected.length; ) {
+  for (let i = 0, j = 0; i < received.length && j < expected.length;) {
     if (matches(received[i]!, expected[j]!)) pairs.push([i++, j++]);
     else if (table[i + 1]![j]! >= table[i]![j + 1]!) i++;
     else j++;
@@ -69,7 +68,10 @@ export function checkGenerationSequence(received: readonly ReceivedMessage[], da
     problems.push(`${chunks.length} chunks after the last full message`);
   }
 
-  const pairs = alignInOrder(landmarks.map((l) => l.kind), expected);
+  const pairs = alignInOrder(
+    landmarks.map((l) => l.kind),
+    expected,
+  );
   const matchedReceived = new Map(pairs);
   const matchedExpected = new Set(pairs.map(([, j]) => j));
   const missing = expected.filter((_e, j) => !matchedExpected.has(j));

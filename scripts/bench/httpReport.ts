@@ -17,16 +17,33 @@ const seededPlans = 10_000;
 /** list req/s must reach this share of the hello-world baseline's */
 const listTarget = 0.5;
 
-const createBody = JSON.stringify({ themes: ['FAMOUS_SPOT', 'RESTAURANT'], startDate: '2026-12-24', duration: 3, region: 'Busan', peopleCount: 2, transportation: 'PUBLIC_TRANSIT' });
+const createBody = JSON.stringify({
+  themes: ['FAMOUS_SPOT', 'RESTAURANT'],
+  startDate: '2026-12-24',
+  duration: 3,
+  region: 'Busan',
+  peopleCount: 2,
+  transportation: 'PUBLIC_TRANSIT',
+});
 
 async function expectStatus(target: LoadTarget, status: number): Promise<unknown> {
-  const res = await fetch(target.url, { method: target.method ?? 'GET', headers: target.headers ?? {}, ...(target.body !== undefined && { body: target.body }) });
+  const res = await fetch(target.url, {
+    method: target.method ?? 'GET',
+    headers: target.headers ?? {},
+    ...(target.body !== undefined && { body: target.body }),
+  });
   const text = await res.text();
   if (res.status !== status) throw new Error(`${target.name}: expected ${status}, got ${res.status}: ${text.slice(0, 500)}`);
   return JSON.parse(text);
 }
 
-export async function httpReport(opts: { root: string; dir: string; seconds: number; started: (child: ChildServer) => void; out: (line: string) => void }): Promise<void> {
+export async function httpReport(opts: {
+  root: string;
+  dir: string;
+  seconds: number;
+  started: (child: ChildServer) => void;
+  out: (line: string) => void;
+}): Promise<void> {
   const { out } = opts;
   const serverEnv = {
     NODE_ENV: 'development',
@@ -53,17 +70,30 @@ export async function httpReport(opts: { root: string; dir: string; seconds: num
     [{ name: 'hello-world GET /', url: `${hello.baseUrl}/` }, 200],
     [{ name: 'GET /api/v1/trips?size=20', url: `${server.baseUrl}/api/v1/trips?size=20`, headers: auth }, 200],
     [{ name: 'GET /api/v1/trips/{id}', url: `${server.baseUrl}/api/v1/trips/${seeded.tripPlanId}`, headers: auth }, 200],
-    [{ name: 'POST /api/v1/trips', url: `${server.baseUrl}/api/v1/trips`, method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: createBody }, 201],
+    [
+      {
+        name: 'POST /api/v1/trips',
+        url: `${server.baseUrl}/api/v1/trips`,
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: createBody,
+      },
+      201,
+    ],
   ];
   for (const [target, status] of targets) await expectStatus(target, status);
   const page = (await expectStatus(targets[1]![0], 200)) as { data: { content: unknown[]; hasNext: boolean } };
   if (page.data.content.length !== 20 || !page.data.hasNext) throw new Error('the list did not return a full first page');
 
-  out(`server:  node --import tsx src/main.ts on 127.0.0.1 with NODE_ENV=development AUTH_DEV_LOGIN=false LOG_LEVEL=warn RATE_LIMIT_PER_MINUTE=0 RESPONSE_VALIDATION=off`);
+  out(
+    `server:  node --import tsx src/main.ts on 127.0.0.1 with NODE_ENV=development AUTH_DEV_LOGIN=false LOG_LEVEL=warn RATE_LIMIT_PER_MINUTE=0 RESPONSE_VALIDATION=off`,
+  );
   out(`         rate limiting off: the default 6000 requests/minute per client would answer 429 to a benchmark within a few seconds`);
   out(`         response validation off (production's default); development's default "log" checks every response body and is not measured here`);
   out(`baseline: bare Hono GET / -> {"hello":"world"} on @hono/node-server, in its own process`);
-  out(`load:    autocannon in this process, ${connections} connections, pipelining 1, ${warmupSeconds} s warm-up (discarded) then ${opts.seconds} s per target; load generator and servers share ${os.cpus().length} cores`);
+  out(
+    `load:    autocannon in this process, ${connections} connections, pipelining 1, ${warmupSeconds} s warm-up (discarded) then ${opts.seconds} s per target; load generator and servers share ${os.cpus().length} cores`,
+  );
   out('');
 
   const results: LoadResult[] = [];

@@ -100,7 +100,14 @@ async function runOnFreshServer(settings: LevelSettings, dir: string): Promise<L
   const agent = new http.Agent({ keepAlive: true, maxSockets: httpSockets });
   const api = createTripApi(server.baseUrl, agent);
   const users = Array.from({ length: settings.users }, (_v, i) =>
-    newUser(`user-${i}@bench.example.com`, { region: regions[i % regions.length]!, duration: tripDays, themes: ['FAMOUS_SPOT', 'RESTAURANT'], startDate: tripStart, peopleCount: 2, transportation: 'PUBLIC_TRANSIT' }),
+    newUser(`user-${i}@bench.example.com`, {
+      region: regions[i % regions.length]!,
+      duration: tripDays,
+      themes: ['FAMOUS_SPOT', 'RESTAURANT'],
+      startDate: tripStart,
+      peopleCount: 2,
+      transportation: 'PUBLIC_TRANSIT',
+    }),
   );
   const deadline = performance.now() + settings.timeoutMs;
   try {
@@ -121,7 +128,9 @@ async function runOnFreshServer(settings: LevelSettings, dir: string): Promise<L
     await sleep(300);
     const withConnections = rssBytes(server.pid);
     const ready = users.filter((u) => !u.failure).length;
-    settings.progress(`${settings.users} users: setup ${((httpSetupMs + stompSetupMs) / 1000).toFixed(1)} s (HTTP ${(httpSetupMs / 1000).toFixed(1)} s, STOMP ${(stompSetupMs / 1000).toFixed(1)} s), ${ready} ready; starting all`);
+    settings.progress(
+      `${settings.users} users: setup ${((httpSetupMs + stompSetupMs) / 1000).toFixed(1)} s (HTTP ${(httpSetupMs / 1000).toFixed(1)} s, STOMP ${(stompSetupMs / 1000).toFixed(1)} s), ${ready} ready; starting all`,
+    );
 
     const runStarted = { wall: performance.now(), server: cpuSeconds(server.pid), client: process.cpuUsage() };
     // Every start POST is issued now; at most `httpSockets` are on the wire at once, the rest queue

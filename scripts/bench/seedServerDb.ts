@@ -21,10 +21,18 @@ export async function seedServerDb(config: Config, plans: number): Promise<Seede
   const database = openDatabase(config.databaseFile);
   try {
     const signer = createTokenSigner(config.jwtSecret, { access: config.accessTokenTtlSeconds, refresh: config.refreshTokenTtlSeconds });
-    const auth = createAuthService({ db: database.db, signer, clock: Date.now, accessTtlSeconds: config.accessTokenTtlSeconds, refreshTtlSeconds: config.refreshTokenTtlSeconds });
+    const auth = createAuthService({
+      db: database.db,
+      signer,
+      clock: Date.now,
+      accessTtlSeconds: config.accessTokenTtlSeconds,
+      refreshTtlSeconds: config.refreshTokenTtlSeconds,
+    });
     const { member, tokens } = await auth.signIn({ email: 'bench@example.com', provider: 'DEV' });
     insertTripPlans(database.sqlite, [{ memberId: member.id, count: plans }], Date.now());
-    const row = database.sqlite.prepare('SELECT id FROM trip_plan WHERE member_id = ? ORDER BY id LIMIT 1 OFFSET ?').get(member.id, Math.floor(plans / 2)) as { id: number };
+    const row = database.sqlite.prepare('SELECT id FROM trip_plan WHERE member_id = ? ORDER BY id LIMIT 1 OFFSET ?').get(member.id, Math.floor(plans / 2)) as {
+      id: number;
+    };
     return { memberId: member.id, accessToken: tokens.accessToken, tripPlanId: row.id, seedMs: performance.now() - started };
   } finally {
     database.close();

@@ -26,7 +26,9 @@ function seededRandom(seed: number): () => number {
 
 export function insertMembers(sqlite: Sqlite, count: number, nowMs: number, emailPrefix = 'bench'): number[] {
   const insert = sqlite.prepare("INSERT INTO member (email, name, provider, role, created_at, updated_at) VALUES (?, ?, 'DEV', 'MEMBER', ?, ?)");
-  return sqlite.transaction(() => Array.from({ length: count }, (_v, i) => Number(insert.run(`${emailPrefix}-${i}@example.com`, `${emailPrefix} ${i}`, nowMs, nowMs).lastInsertRowid)))();
+  return sqlite.transaction(() =>
+    Array.from({ length: count }, (_v, i) => Number(insert.run(`${emailPrefix}-${i}@example.com`, `${emailPrefix} ${i}`, nowMs, nowMs).lastInsertRowid)),
+  )();
 }
 
 /** The owner of each plan to insert, shuffled: a member's plans end up spread over the table as after
@@ -43,7 +45,8 @@ function shuffledOwners(owners: { memberId: number; count: number }[], random: (
 }
 
 const batchRows = 200;
-const planColumns = 'id, member_id, title, region, start_date, end_date, duration, people_count, themes, transportation, generation_status, created_at, updated_at';
+const planColumns =
+  'id, member_id, title, region, start_date, end_date, duration, people_count, themes, transportation, generation_status, created_at, updated_at';
 const values = (columns: number, rows: number) => Array.from({ length: rows }, () => `(${Array(columns).fill('?').join(', ')})`).join(', ');
 
 /** Inserts `count` plans for each member of `owners`, interleaved, in one transaction. */
@@ -63,7 +66,9 @@ export function insertTripPlans(sqlite: Sqlite, owners: { memberId: number; coun
   sqlite.transaction(() => {
     // Building an index once over sorted keys is much faster than updating it a million times in
     // random order: drop the two tables' indexes and recreate them from their own SQL afterwards.
-    const indexes = sqlite.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('trip_plan', 'chat_room') AND sql IS NOT NULL").all() as { name: string; sql: string }[];
+    const indexes = sqlite
+      .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('trip_plan', 'chat_room') AND sql IS NOT NULL")
+      .all() as { name: string; sql: string }[];
     for (const { name } of indexes) sqlite.exec(`DROP INDEX "${name}"`);
     // Explicit ids, so each chat room can name its plan without reading lastInsertRowid back.
     let nextId = (sqlite.prepare('SELECT coalesce(max(id), 0) + 1 AS id FROM trip_plan').get() as { id: number }).id;
@@ -89,7 +94,21 @@ export function insertTripPlans(sqlite: Sqlite, owners: { memberId: number; coun
       const day = Math.floor(random() * 3 * 365);
       const createdAt = nowMs - Math.floor(random() * twoYearsMs);
       const chosen = [...new Set([pick(themes), pick(themes)])];
-      plans.push(id, memberId, defaultTitle(region, duration), region, days[day], days[day + duration - 1], duration, 1 + Math.floor(random() * 6), JSON.stringify(chosen), pick(transports), pick(statuses), createdAt, createdAt);
+      plans.push(
+        id,
+        memberId,
+        defaultTitle(region, duration),
+        region,
+        days[day],
+        days[day + duration - 1],
+        duration,
+        1 + Math.floor(random() * 6),
+        JSON.stringify(chosen),
+        pick(transports),
+        pick(statuses),
+        createdAt,
+        createdAt,
+      );
       rooms.push(memberId, id, createdAt);
       if (plans.length === 13 * batchRows) flush();
     }

@@ -38,7 +38,10 @@ export function connectStomp(url: string, token: string, opts: { heartbeatMs?: n
     subscribe(channel, parameters, onPayload) {
       const destination = channelAddress(channel, parameters);
       const id = `sub-${++subscriptionCounter}`;
-      return awaitReceipt((receipt) => client.subscribe(destination, (message) => onPayload(JSON.parse(message.body)), { id, receipt }), `SUBSCRIBE ${destination}`);
+      return awaitReceipt(
+        (receipt) => client.subscribe(destination, (message) => onPayload(JSON.parse(message.body)), { id, receipt }),
+        `SUBSCRIBE ${destination}`,
+      );
     },
     send(channel, parameters, payload) {
       const destination = channelAddress(channel, parameters);

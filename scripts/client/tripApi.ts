@@ -36,7 +36,8 @@ export function createTripApi(baseUrl: string, agent?: http.Agent): TripApi {
     const res = await requestJson(`${base}${path}`, { method, ...(token && { token }), ...(body !== undefined && { body }), ...(agent && { agent }) });
     if (res.status !== expected) {
       const error = res.body?.data;
-      const detail = typeof error?.message === 'string' ? error.message : typeof res.body === 'string' ? res.body.slice(0, 300) : JSON.stringify(res.body).slice(0, 300);
+      const detail =
+        typeof error?.message === 'string' ? error.message : typeof res.body === 'string' ? res.body.slice(0, 300) : JSON.stringify(res.body).slice(0, 300);
       throw new ApiError(operation, res.status, typeof error?.code === 'string' ? error.code : null, detail);
     }
     return res.body?.data as T;

@@ -31,12 +31,16 @@ function isoDateInDays(days: number, now = Date.now()): string {
 
 function positiveNumber(name: string, raw: string, integer: boolean): number {
   const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) throw new UsageError(`--${name} must be a positive ${integer ? 'integer' : 'number'}, got "${raw}"`);
+  if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value)))
+    throw new UsageError(`--${name} must be a positive ${integer ? 'integer' : 'number'}, got "${raw}"`);
   return value;
 }
 
 function themesOf(raw: string): Theme[] {
-  const themes = raw.split(',').map((t) => t.trim().toUpperCase()).filter(Boolean);
+  const themes = raw
+    .split(',')
+    .map((t) => t.trim().toUpperCase())
+    .filter(Boolean);
   const unknown = themes.filter((t) => !(themeNames as readonly string[]).includes(t));
   if (themes.length === 0 || unknown.length > 0) throw new UsageError(`--themes takes ${themeNames.join(', ')}; got "${raw}"`);
   return themes as Theme[];

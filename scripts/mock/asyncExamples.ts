@@ -38,12 +38,27 @@ export function readAsyncExamples(asyncapi: unknown): AsyncExamples {
   one(days, 'TripPlanProgressMessage DAILY_PLAN_GENERATED');
   return {
     days,
-    chatChunk: one(chat.filter((p) => p.messageStreamType === 'CHAT' && !p.isComplete), 'ChatStreamDto CHAT with isComplete false'),
+    chatChunk: one(
+      chat.filter((p) => p.messageStreamType === 'CHAT' && !p.isComplete),
+      'ChatStreamDto CHAT with isComplete false',
+    ),
     chatTexts: chat.filter((p) => p.messageStreamType === 'CHAT' && p.isComplete),
-    completed: one(chat.filter((p) => p.messageStreamType === 'COMPLETED'), 'ChatStreamDto COMPLETED'),
-    cancelled: one(chat.filter((p) => p.messageStreamType === 'CANCELLED'), 'ChatStreamDto CANCELLED'),
-    chatUpdated: one(chat.filter((p) => p.messageStreamType === 'UPDATED'), 'ChatStreamDto UPDATED'),
-    scheduleUpdated: one(schedule.filter((p): p is DayPayload => p.type === 'UPDATED'), 'TripPlanProgressMessage UPDATED'),
+    completed: one(
+      chat.filter((p) => p.messageStreamType === 'COMPLETED'),
+      'ChatStreamDto COMPLETED',
+    ),
+    cancelled: one(
+      chat.filter((p) => p.messageStreamType === 'CANCELLED'),
+      'ChatStreamDto CANCELLED',
+    ),
+    chatUpdated: one(
+      chat.filter((p) => p.messageStreamType === 'UPDATED'),
+      'ChatStreamDto UPDATED',
+    ),
+    scheduleUpdated: one(
+      schedule.filter((p): p is DayPayload => p.type === 'UPDATED'),
+      'TripPlanProgressMessage UPDATED',
+    ),
     errorMessages: Object.fromEntries(payloadsOf('ErrorResponse').map((p: { code: string; message: string }) => [p.code, p.message])),
   };
 }

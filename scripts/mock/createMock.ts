@@ -60,7 +60,14 @@ export function createMock(env: NodeJS.ProcessEnv = process.env, clock: () => nu
   const auth = createMockAuth(memberId);
   const broker = createInProcessBroker((error) => log.error({ err: error }, 'delivery failed'));
   const publishers = createPublishers(broker, 'log', log);
-  const generation = createMockGeneration({ publishers, examples, memberId, clock, log, delayMs: integerSetting(env, 'MOCK_STREAM_DELAY_MS', config.plannerDelayMs) });
+  const generation = createMockGeneration({
+    publishers,
+    examples,
+    memberId,
+    clock,
+    log,
+    delayMs: integerSetting(env, 'MOCK_STREAM_DELAY_MS', config.plannerDelayMs),
+  });
 
   const app = new Hono<HttpEnv>();
   app.use('*', requestLogging(log));

@@ -28,7 +28,14 @@ export interface MockGeneration {
 /** Same chunk size as the service's chat answers (src/chats/chatService.ts). */
 const CHUNK = 60;
 
-export function createMockGeneration(deps: { publishers: Publishers; examples: AsyncExamples; memberId: number; delayMs: number; clock: () => number; log: Logger }): MockGeneration {
+export function createMockGeneration(deps: {
+  publishers: Publishers;
+  examples: AsyncExamples;
+  memberId: number;
+  delayMs: number;
+  clock: () => number;
+  log: Logger;
+}): MockGeneration {
   const { publishers, examples, memberId } = deps;
   const runs = new Map<number, { abort: AbortController; done: Promise<void> }>();
   /** streams outside a run (chat answers, the CANCELLED after a run), for idle() */
@@ -66,7 +73,10 @@ export function createMockGeneration(deps: { publishers: Publishers; examples: A
     const chatRoomId = tripPlanId;
     return [
       // A day's summary is its description, as in the examples (chatFinal repeats dailyPlanGenerated's).
-      ...examples.days.flatMap((day) => [() => publishers.schedule(memberId, tripPlanId, { ...day, tripPlanId }), ...streamText(chatRoomId, day.dailyPlan.description)]),
+      ...examples.days.flatMap((day) => [
+        () => publishers.schedule(memberId, tripPlanId, { ...day, tripPlanId }),
+        ...streamText(chatRoomId, day.dailyPlan.description),
+      ]),
       () => chat(chatRoomId, examples.completed),
     ];
   }

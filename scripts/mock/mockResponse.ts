@@ -49,7 +49,9 @@ export function mockAnswer(answers: OperationAnswers, all: Iterable<OperationAns
   const { example: wanted } = preference;
   const example = wanted === undefined ? response.examples[0] : response.examples.find((e) => e.name === wanted);
   if (!example) {
-    return preferProblem(`The ${status} response of ${operation.operationId} has no example "${wanted}"; it has: ${exampleNames(response).join(', ') || 'none'}.`);
+    return preferProblem(
+      `The ${status} response of ${operation.operationId} has no example "${wanted}"; it has: ${exampleNames(response).join(', ') || 'none'}.`,
+    );
   }
   if ('Location' in headers) {
     const location = createdLocation(all, operation, example.value);

@@ -13,7 +13,10 @@ export function parsePrefer(header: string | undefined): MockPreference {
   for (const part of header.split(/[,;]/)) {
     const [rawKey, ...rest] = part.split('=');
     const key = rawKey?.trim().toLowerCase();
-    const value = rest.join('=').trim().replace(/^"(.*)"$/, '$1');
+    const value = rest
+      .join('=')
+      .trim()
+      .replace(/^"(.*)"$/, '$1');
     if (!value) continue;
     if (key === 'code' && /^\d{3}$/.test(value)) preference.code = Number(value);
     if (key === 'example') preference.example = value;

@@ -60,7 +60,14 @@ export function createAuthService(deps: {
       // One transaction: a failed write leaves neither a member nor a session behind.
       const member = db.transaction(() => {
         const row = findOrCreateMember(db, { email: input.email, name, provider: input.provider }, now);
-        createSession(db, { id: sessionId, memberId: row.id, refreshJti, role: input.role ?? 'MEMBER', createdAt: now, expiresAt: now + deps.refreshTtlSeconds * 1000 });
+        createSession(db, {
+          id: sessionId,
+          memberId: row.id,
+          refreshJti,
+          role: input.role ?? 'MEMBER',
+          createdAt: now,
+          expiresAt: now + deps.refreshTtlSeconds * 1000,
+        });
         return row;
       });
       return { member, tokens: await pair(member.id, sessionId, refreshJti) };

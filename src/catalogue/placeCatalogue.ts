@@ -115,7 +115,10 @@ export function parseCatalogueFile(file: string, json: string): CatalogueRegion 
 
 function loadRegions(): CatalogueRegion[] {
   // Sorted so every derived list (known names, sync order) is the same on every machine.
-  const files = fs.readdirSync(dataFolder).filter((file) => file.endsWith('.json')).sort();
+  const files = fs
+    .readdirSync(dataFolder)
+    .filter((file) => file.endsWith('.json'))
+    .sort();
   const regions = files.map((file) => parseCatalogueFile(file, fs.readFileSync(path.join(dataFolder, file), 'utf8')));
   const keys = new Set<string>();
   for (const { region, places: regionPlaces } of regions) {

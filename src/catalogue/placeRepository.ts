@@ -42,7 +42,13 @@ function sameValues(row: PlaceRow, values: PlaceValues): boolean {
 export function syncCatalogue(db: Db): { inserted: number; updated: number } {
   const regions = catalogueRegions();
   return db.transaction((tx) => {
-    const existing = new Map(tx.select().from(places).all().map((row) => [row.key, row]));
+    const existing = new Map(
+      tx
+        .select()
+        .from(places)
+        .all()
+        .map((row) => [row.key, row]),
+    );
     let inserted = 0;
     let updated = 0;
     for (const { region, places: regionPlaces } of regions) {

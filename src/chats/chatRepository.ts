@@ -7,11 +7,19 @@ export type ChatRoomRow = typeof chatRooms.$inferSelect;
 export type ChatMessageRow = typeof chatMessages.$inferSelect;
 
 export function findOwnChatRoom(db: Db, memberId: number, chatRoomId: number): ChatRoomRow | undefined {
-  return db.select().from(chatRooms).where(and(eq(chatRooms.id, chatRoomId), eq(chatRooms.memberId, memberId))).get();
+  return db
+    .select()
+    .from(chatRooms)
+    .where(and(eq(chatRooms.id, chatRoomId), eq(chatRooms.memberId, memberId)))
+    .get();
 }
 
 export function findChatMessage(db: Db, chatRoomId: number, messageId: number): ChatMessageRow | undefined {
-  return db.select().from(chatMessages).where(and(eq(chatMessages.chatRoomId, chatRoomId), eq(chatMessages.id, messageId))).get();
+  return db
+    .select()
+    .from(chatMessages)
+    .where(and(eq(chatMessages.chatRoomId, chatRoomId), eq(chatMessages.id, messageId)))
+    .get();
 }
 
 /** size + 1 messages older than `beforeId` (or the newest), newest first. */
@@ -25,6 +33,13 @@ export function listChatMessages(db: Db, chatRoomId: number, size: number, befor
     .all();
 }
 
-export function insertChatMessage(db: Db, values: { chatRoomId: number; messageType: 'USER' | 'ASSISTANT'; content: string; createdAt: number }): ChatMessageRow {
-  return db.insert(chatMessages).values({ ...values, contentType: 'TEXT' }).returning().get();
+export function insertChatMessage(
+  db: Db,
+  values: { chatRoomId: number; messageType: 'USER' | 'ASSISTANT'; content: string; createdAt: number },
+): ChatMessageRow {
+  return db
+    .insert(chatMessages)
+    .values({ ...values, contentType: 'TEXT' })
+    .returning()
+    .get();
 }

@@ -31,7 +31,6 @@ export interface ChatService {
   idle(): Promise<void>;
 }
 
-
 /** A SEND body as a ChatMessageRequest, or the refusal the errors channel gets (asyncapi.yaml sendChatMessage). */
 export function readChatMessage(body: string): ChatMessageRequest | ChatRefusal {
   let parsed: unknown;
@@ -43,19 +42,20 @@ export function readChatMessage(body: string): ChatMessageRequest | ChatRefusal 
   const check = messageValidators.ChatMessageRequest;
   if (check(parsed)) return parsed as ChatMessageRequest;
   const errors = check.errors ?? [];
-  if (errors.some((e) => e.instancePath === '/content' || e.instancePath === '/messageContentType' || (e.keyword === 'required' && e.params.missingProperty === 'content'))) {
+  if (
+    errors.some(
+      (e) => e.instancePath === '/content' || e.instancePath === '/messageContentType' || (e.keyword === 'required' && e.params.missingProperty === 'content'),
+    )
+  ) {
     return { code: 'CHAT102', message: 'A chat message must be non-blank TEXT of at most 2000 characters.' };
   }
-  return { code: 'COMMON001', message: `The message does not match ChatMessageRequest: ${errors.map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')}` };
+  return {
+    code: 'COMMON001',
+    message: `The message does not match ChatMessageRequest: ${errors.map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')}`,
+  };
 }
 
-export function createChatService(deps: {
-  db: Db;
-  agent: ChatAgent;
-  publishers: Publishers;
-  log: Logger;
-  clock: () => number;
-}): ChatService {
+export function createChatService(deps: { db: Db; agent: ChatAgent; publishers: Publishers; log: Logger; clock: () => number }): ChatService {
   const { db, publishers, clock } = deps;
   const rooms = new Map<number, Promise<void>>();
   const now = () => new Date(clock()).toISOString();
@@ -70,7 +70,13 @@ export function createChatService(deps: {
   }
 
   function refuseWhileGenerating(principal: Principal, chatRoomId: number, message: string): void {
-    publishers.error(principal.memberId, chatRoomId, { timestamp: now(), code: 'TRIP106', message, path: channelAddress('chatMessages', { chatRoomId }), errors: null });
+    publishers.error(principal.memberId, chatRoomId, {
+      timestamp: now(),
+      code: 'TRIP106',
+      message,
+      path: channelAddress('chatMessages', { chatRoomId }),
+      errors: null,
+    });
   }
 
   async function converse(principal: Principal, chatRoomId: number, tripPlanId: number, request: ChatMessageRequest): Promise<void> {
@@ -88,7 +94,11 @@ export function createChatService(deps: {
     }
     // A generation may have started while the agent was deciding; its days are not ours to edit.
     if (isGenerating(plan.id)) {
-      return refuseWhileGenerating(principal, chatRoomId, 'A generation started before your edit could be applied; nothing was changed. Ask again once it is complete.');
+      return refuseWhileGenerating(
+        principal,
+        chatRoomId,
+        'A generation started before your edit could be applied; nothing was changed. Ask again once it is complete.',
+      );
     }
     let result: AppliedDayEdit;
     try {
@@ -116,7 +126,13 @@ export function createChatService(deps: {
         .then(() => converse(principal, chatRoomId, room.tripPlanId, request))
         .catch((error: unknown) => {
           deps.log.error({ err: error, chatRoomId }, 'chat answer failed');
-          publishers.error(principal.memberId, chatRoomId, { timestamp: now(), code: 'AI002', message: 'The assistant could not answer; please try again.', path: channelAddress('chatMessages', { chatRoomId }), errors: null });
+          publishers.error(principal.memberId, chatRoomId, {
+            timestamp: now(),
+            code: 'AI002',
+            message: 'The assistant could not answer; please try again.',
+            path: channelAddress('chatMessages', { chatRoomId }),
+            errors: null,
+          });
         })
         .finally(() => {
           if (rooms.get(chatRoomId) === next) rooms.delete(chatRoomId);

@@ -13,9 +13,7 @@ const selectedRemove = /\b(?:remove|delete|drop|skip)\s+(?:this|it|that)\b/i;
 
 function overview(turn: ChatTurn): string {
   if (turn.days.length === 0) return 'There is no itinerary yet: start the generation first.';
-  return turn.days
-    .map((day) => `Day ${day.dayNumber}: ${day.stops.map((s) => `${s.visitOrder}. ${s.place.name}`).join(', ')}`)
-    .join('\n');
+  return turn.days.map((day) => `Day ${day.dayNumber}: ${day.stops.map((s) => `${s.visitOrder}. ${s.place.name}`).join(', ')}`).join('\n');
 }
 
 function help(turn: ChatTurn): ChatDecision {
@@ -42,21 +40,24 @@ function selectedStop(turn: ChatTurn): { dayNumber: number; visitOrder: number }
   return null;
 }
 
+/** The offline agent's decision: an edit it recognises in the message, or help. */
+function decideOffline(turn: ChatTurn): ChatDecision {
+  const text = turn.content;
+  let match = swapPattern.exec(text);
+  if (match) return { edit: { kind: 'swap', visitOrderA: Number(match[1]), visitOrderB: Number(match[2]), dayNumber: Number(match[3]) }, reply: '' };
+  match = replacePattern.exec(text);
+  if (match) return { edit: { kind: 'replace', visitOrder: Number(match[1]), dayNumber: Number(match[2]) }, reply: '' };
+  match = removePattern.exec(text);
+  if (match) return { edit: { kind: 'remove', visitOrder: Number(match[1]), dayNumber: Number(match[2]) }, reply: '' };
+  const selected = selectedStop(turn);
+  if (selected && selectedReplace.test(text)) return { edit: { kind: 'replace', ...selected }, reply: '' };
+  if (selected && selectedRemove.test(text)) return { edit: { kind: 'remove', ...selected }, reply: '' };
+  return help(turn);
+}
+
 export function createOfflineChatAgent(): ChatAgent {
   return {
     name: 'offline',
-    async decide(turn) {
-      const text = turn.content;
-      let match = swapPattern.exec(text);
-      if (match) return { edit: { kind: 'swap', visitOrderA: Number(match[1]), visitOrderB: Number(match[2]), dayNumber: Number(match[3]) }, reply: '' };
-      match = replacePattern.exec(text);
-      if (match) return { edit: { kind: 'replace', visitOrder: Number(match[1]), dayNumber: Number(match[2]) }, reply: '' };
-      match = removePattern.exec(text);
-      if (match) return { edit: { kind: 'remove', visitOrder: Number(match[1]), dayNumber: Number(match[2]) }, reply: '' };
-      const selected = selectedStop(turn);
-      if (selected && selectedReplace.test(text)) return { edit: { kind: 'replace', ...selected }, reply: '' };
-      if (selected && selectedRemove.test(text)) return { edit: { kind: 'remove', ...selected }, reply: '' };
-      return help(turn);
-    },
+    decide: (turn) => Promise.resolve(decideOffline(turn)),
   };
 }

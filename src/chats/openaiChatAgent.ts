@@ -52,7 +52,9 @@ const tools: ChatCompletionTool[] = [
 function itinerary(turn: ChatTurn): string {
   if (turn.days.length === 0) return 'There is no itinerary yet.';
   return turn.days
-    .map((day) => [`Day ${day.dayNumber} (${day.date}) — ${day.title}`, ...day.stops.map((s) => `  ${s.visitOrder}. ${s.place.name} [${s.category}]`)].join('\n'))
+    .map((day) =>
+      [`Day ${day.dayNumber} (${day.date}) — ${day.title}`, ...day.stops.map((s) => `  ${s.visitOrder}. ${s.place.name} [${s.category}]`)].join('\n'),
+    )
     .join('\n');
 }
 
@@ -93,7 +95,12 @@ function editOf(name: string, rawArguments: string): DayEdit | string {
   }
   if (typeof args !== 'object' || args === null) return 'the tool arguments are not an object';
   const record = args as Record<string, unknown>;
-  const fields = name === 'swap_stops' ? ['dayNumber', 'visitOrderA', 'visitOrderB'] : name === 'replace_stop' || name === 'remove_stop' ? ['dayNumber', 'visitOrder'] : null;
+  const fields =
+    name === 'swap_stops'
+      ? ['dayNumber', 'visitOrderA', 'visitOrderB']
+      : name === 'replace_stop' || name === 'remove_stop'
+        ? ['dayNumber', 'visitOrder']
+        : null;
   if (!fields) return `there is no tool called ${name}`;
   const values = fields.map((field) => positiveInteger(record, field));
   const problem = values.find((v) => typeof v === 'string');

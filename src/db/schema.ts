@@ -19,25 +19,35 @@ export const authSessions = sqliteTable(
   'auth_session',
   {
     id: text('id').primaryKey(),
-    memberId: integer('member_id').notNull().references(() => members.id, { onDelete: 'cascade' }),
+    memberId: integer('member_id')
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
     /** jti of the only refresh token of this session that may still be used */
     refreshJti: text('refresh_jti').notNull(),
     /** decided at sign-in (src/auth/roles.ts); dev-login sessions are always MEMBER */
-    role: text('role', { enum: ['MEMBER', 'ADMIN'] }).notNull().default('MEMBER'),
+    role: text('role', { enum: ['MEMBER', 'ADMIN'] })
+      .notNull()
+      .default('MEMBER'),
     revokedAt: integer('revoked_at'),
     revokedReason: text('revoked_reason'),
     createdAt: integer('created_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
   },
   // The purge deletes by end time (expiry or revocation) without scanning every session.
-  (t) => [index('auth_session_member_idx').on(t.memberId), index('auth_session_expires_idx').on(t.expiresAt), index('auth_session_revoked_idx').on(t.revokedAt)],
+  (t) => [
+    index('auth_session_member_idx').on(t.memberId),
+    index('auth_session_expires_idx').on(t.expiresAt),
+    index('auth_session_revoked_idx').on(t.revokedAt),
+  ],
 );
 
 export const tripPlans = sqliteTable(
   'trip_plan',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    memberId: integer('member_id').notNull().references(() => members.id, { onDelete: 'cascade' }),
+    memberId: integer('member_id')
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
     title: text('title').notNull(),
     region: text('region').notNull(),
     startDate: text('start_date').notNull(),
@@ -67,7 +77,9 @@ export const tripPlans = sqliteTable(
     index('trip_plan_member_start_idx').on(t.memberId, t.startDate, t.id),
     index('trip_plan_status_idx').on(t.generationStatus),
     // The runner's claim and the sweeper look only at GENERATING plans, by lease expiry.
-    index('trip_plan_generating_idx').on(t.generationStatus, t.genLeaseUntil).where(sql`${t.generationStatus} = 'GENERATING'`),
+    index('trip_plan_generating_idx')
+      .on(t.generationStatus, t.genLeaseUntil)
+      .where(sql`${t.generationStatus} = 'GENERATING'`),
   ],
 );
 
@@ -75,8 +87,12 @@ export const chatRooms = sqliteTable(
   'chat_room',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    memberId: integer('member_id').notNull().references(() => members.id, { onDelete: 'cascade' }),
-    tripPlanId: integer('trip_plan_id').notNull().references(() => tripPlans.id, { onDelete: 'cascade' }),
+    memberId: integer('member_id')
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    tripPlanId: integer('trip_plan_id')
+      .notNull()
+      .references(() => tripPlans.id, { onDelete: 'cascade' }),
     createdAt: integer('created_at').notNull(),
   },
   (t) => [uniqueIndex('chat_room_trip_plan_idx').on(t.tripPlanId), index('chat_room_member_idx').on(t.memberId)],
@@ -86,10 +102,14 @@ export const chatMessages = sqliteTable(
   'chat_message',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    chatRoomId: integer('chat_room_id').notNull().references(() => chatRooms.id, { onDelete: 'cascade' }),
+    chatRoomId: integer('chat_room_id')
+      .notNull()
+      .references(() => chatRooms.id, { onDelete: 'cascade' }),
     messageType: text('message_type', { enum: ['USER', 'ASSISTANT'] }).notNull(),
     content: text('content').notNull(),
-    contentType: text('content_type', { enum: ['TEXT'] }).notNull().default('TEXT'),
+    contentType: text('content_type', { enum: ['TEXT'] })
+      .notNull()
+      .default('TEXT'),
     createdAt: integer('created_at').notNull(),
   },
   (t) => [index('chat_message_room_idx').on(t.chatRoomId, t.id)],
@@ -122,7 +142,9 @@ export const dailyPlans = sqliteTable(
   'daily_plan',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    tripPlanId: integer('trip_plan_id').notNull().references(() => tripPlans.id, { onDelete: 'cascade' }),
+    tripPlanId: integer('trip_plan_id')
+      .notNull()
+      .references(() => tripPlans.id, { onDelete: 'cascade' }),
     dayNumber: integer('day_number').notNull(),
     date: text('date').notNull(),
     title: text('title').notNull(),
@@ -135,13 +157,17 @@ export const scheduledPlaces = sqliteTable(
   'scheduled_place',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    dailyPlanId: integer('daily_plan_id').notNull().references(() => dailyPlans.id, { onDelete: 'cascade' }),
+    dailyPlanId: integer('daily_plan_id')
+      .notNull()
+      .references(() => dailyPlans.id, { onDelete: 'cascade' }),
     visitOrder: integer('visit_order').notNull(),
     category: text('category', { enum: ['MORNING', 'AFTERNOON', 'EVENING'] }).notNull(),
     travelTime: integer('travel_time'),
     travelDistance: integer('travel_distance'),
     transportation: text('transportation').notNull(),
-    placeId: integer('place_id').notNull().references(() => places.id),
+    placeId: integer('place_id')
+      .notNull()
+      .references(() => places.id),
   },
   (t) => [uniqueIndex('scheduled_place_day_order_idx').on(t.dailyPlanId, t.visitOrder)],
 );
@@ -161,7 +187,9 @@ export const promptTemplates = sqliteTable(
   (t) => [
     index('ai_prompt_template_created_idx').on(t.createdAt, t.id),
     // At most one active template per (promptType, agentType).
-    uniqueIndex('ai_prompt_template_active_idx').on(t.promptType, t.agentType).where(sql`${t.isActive} = 1`),
+    uniqueIndex('ai_prompt_template_active_idx')
+      .on(t.promptType, t.agentType)
+      .where(sql`${t.isActive} = 1`),
   ],
 );
 

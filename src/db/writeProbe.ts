@@ -18,7 +18,12 @@ export const PROBE_HEADROOM_PAGES = 16;
 export function probeWrite(sqlite: BetterSqlite3.Database): void {
   const probe = prepared(sqlite, 'probeWrite', () => {
     const pragma = (name: string) => sqlite.prepare(`PRAGMA ${name}`).pluck();
-    const [pageSize, maxPageCount, pageCount, freelistCount] = ['page_size', 'max_page_count', 'page_count', 'freelist_count'].map(pragma) as [BetterSqlite3.Statement, BetterSqlite3.Statement, BetterSqlite3.Statement, BetterSqlite3.Statement];
+    const [pageSize, maxPageCount, pageCount, freelistCount] = ['page_size', 'max_page_count', 'page_count', 'freelist_count'].map(pragma) as [
+      BetterSqlite3.Statement,
+      BetterSqlite3.Statement,
+      BetterSqlite3.Statement,
+      BetterSqlite3.Statement,
+    ];
     const insert = sqlite.prepare('INSERT INTO storage_probe (id, pad) VALUES (1, zeroblob(?))');
     const remove = sqlite.prepare('DELETE FROM storage_probe');
     return {
@@ -34,6 +39,9 @@ export function probeWrite(sqlite: BetterSqlite3.Database): void {
   probe.write.immediate(probe.pageSize());
   const room = probe.room();
   if (room < PROBE_HEADROOM_PAGES) {
-    throw new BetterSqlite3.SqliteError(`database or disk is full (${room} of ${PROBE_HEADROOM_PAGES} pages of headroom left under max_page_count)`, 'SQLITE_FULL');
+    throw new BetterSqlite3.SqliteError(
+      `database or disk is full (${room} of ${PROBE_HEADROOM_PAGES} pages of headroom left under max_page_count)`,
+      'SQLITE_FULL',
+    );
   }
 }

@@ -46,12 +46,23 @@ export function failGeneration(deps: GenerationRunDeps, event: TripPlanGeneratio
   } catch (error) {
     deps.log.error({ err: error, tripPlanId }, 'could not mark the generation FAILED; the next start marks it');
   }
-  deps.publishers.error(memberId, chatRoomId, { timestamp: now(deps.clock), code: 'AI002', message, path: channelAddress('errors', { chatRoomId }), errors: null });
+  deps.publishers.error(memberId, chatRoomId, {
+    timestamp: now(deps.clock),
+    code: 'AI002',
+    message,
+    path: channelAddress('errors', { chatRoomId }),
+    errors: null,
+  });
 }
 
 /** The chat's CANCELLED, the last message of a cancelled generation (running or waiting). */
 export function announceCancelled(deps: GenerationRunDeps, event: Pick<TripPlanGenerationRequestedEvent, 'memberId' | 'chatRoomId'>): void {
-  deps.publishers.chat(event.memberId, event.chatRoomId, { message: CANCELLED_MESSAGE, isComplete: true, timestamp: now(deps.clock), messageStreamType: 'CANCELLED' });
+  deps.publishers.chat(event.memberId, event.chatRoomId, {
+    message: CANCELLED_MESSAGE,
+    isComplete: true,
+    timestamp: now(deps.clock),
+    messageStreamType: 'CANCELLED',
+  });
 }
 
 function planExists(db: Db, tripPlanId: number): boolean {
@@ -83,7 +94,12 @@ export async function runGeneration(deps: GenerationRunDeps, event: TripPlanGene
       publishers.chat(memberId, chatRoomId, { message: summary, isComplete: true, timestamp: now(clock), messageStreamType: 'CHAT' });
     }
     if (!transitionStatus(db, tripPlanId, ['GENERATING'], 'COMPLETED', clock())) throw new Cancelled('cancel');
-    publishers.chat(memberId, chatRoomId, { message: `Your ${days}-day itinerary is ready.`, isComplete: true, timestamp: now(clock), messageStreamType: 'COMPLETED' });
+    publishers.chat(memberId, chatRoomId, {
+      message: `Your ${days}-day itinerary is ready.`,
+      isComplete: true,
+      timestamp: now(clock),
+      messageStreamType: 'COMPLETED',
+    });
     log.info({ tripPlanId, days }, 'generation completed');
     return 'completed';
   } catch (error) {
@@ -100,7 +116,11 @@ export async function runGeneration(deps: GenerationRunDeps, event: TripPlanGene
     }
     const unavailable = storageUnavailable(error);
     const message =
-      error instanceof PlannerError ? error.message : unavailable ? 'A day could not be saved (the storage cannot take writes); please try again later.' : 'The itinerary could not be generated. Please try again.';
+      error instanceof PlannerError
+        ? error.message
+        : unavailable
+          ? 'A day could not be saved (the storage cannot take writes); please try again later.'
+          : 'The itinerary could not be generated. Please try again.';
     log.error({ err: error, tripPlanId }, 'generation failed');
     failGeneration(deps, event, message);
     return 'failed';

@@ -38,7 +38,8 @@ export function handleErrors(app: Hono<HttpEnv>, { log, checker, disabled, stora
     const unavailable = storageUnavailable(err);
     if (unavailable) {
       // Nothing of the request was saved (a failed transaction rolls back): the client may retry.
-      if (!(err instanceof AppError)) (c.get('log') ?? log).warn({ err, code: (err as { code?: unknown }).code, operationId: route?.operationId }, 'storage cannot take writes');
+      if (!(err instanceof AppError))
+        (c.get('log') ?? log).warn({ err, code: (err as { code?: unknown }).code, operationId: route?.operationId }, 'storage cannot take writes');
       error = unavailable;
     } else if (err instanceof AppError) {
       error = err;

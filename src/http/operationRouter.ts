@@ -72,7 +72,10 @@ function sendResult(c: Context<HttpEnv>, route: RouteDefinition, result: AnyResu
  * coerced, defaults applied): COMMON001 with every failing field, COMMON002 for a body that is not
  * JSON. Shared with the mock server (scripts/mock), so its errors are the service's.
  */
-export async function readValidRequest(c: Context, route: RouteDefinition): Promise<{ path: Record<string, unknown>; query: Record<string, unknown>; body: unknown }> {
+export async function readValidRequest(
+  c: Context,
+  route: RouteDefinition,
+): Promise<{ path: Record<string, unknown>; query: Record<string, unknown>; body: unknown }> {
   const validators = operationValidators[route.operationId];
   const params = readParams(c, route);
   // The size guard first: an oversized value is refused after linear work, before the full

@@ -10,7 +10,12 @@ interface Window {
   count: number;
 }
 
-export function rateLimit(options: { limit: number; windowSeconds: number; clock: () => number; clientKey: (c: Parameters<MiddlewareHandler<HttpEnv>>[0]) => string }): MiddlewareHandler<HttpEnv> {
+export function rateLimit(options: {
+  limit: number;
+  windowSeconds: number;
+  clock: () => number;
+  clientKey: (c: Parameters<MiddlewareHandler<HttpEnv>>[0]) => string;
+}): MiddlewareHandler<HttpEnv> {
   const windows = new Map<string, Window>();
   const windowMs = options.windowSeconds * 1000;
   let lastSweep = 0;

@@ -16,7 +16,11 @@ const canonicalDecimal = /^(?:0|[1-9][0-9]*)$/;
 
 function integerProblem(field: string, text: string): FieldError | null {
   if (!canonicalDecimal.test(text)) {
-    return { field, rejectedValue: text, message: 'must be a canonical decimal integer: digits only, without sign, leading zeros, spaces, decimal point or exponent' };
+    return {
+      field,
+      rejectedValue: text,
+      message: 'must be a canonical decimal integer: digits only, without sign, leading zeros, spaces, decimal point or exponent',
+    };
   }
   // Past 2^53 a decimal no longer names one number; the schemas' maxima are below that anyway.
   if (String(Number(text)) !== text) return { field, rejectedValue: text, message: `must be <= ${Number.MAX_SAFE_INTEGER}` };
@@ -35,7 +39,10 @@ export function readParams(c: Context, route: RouteDefinition): RawParams {
     if (values.length > 1) problems.push({ field: `query.${name}`, rejectedValue: values, message: 'must be given at most once' });
     query[name] = values[0]!;
   }
-  for (const [where, names, values] of [['path', route.integerParams.path, path], ['query', route.integerParams.query, query]] as const) {
+  for (const [where, names, values] of [
+    ['path', route.integerParams.path, path],
+    ['query', route.integerParams.query, query],
+  ] as const) {
     for (const name of names) {
       const problem = values[name] === undefined ? null : integerProblem(`${where}.${name}`, values[name]);
       if (problem && !problems.some((p) => p.field === problem.field)) problems.push(problem);

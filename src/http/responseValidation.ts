@@ -25,7 +25,10 @@ export interface ResponseChecker {
 }
 
 function formatErrors(validate: ValidateFunction): string[] {
-  return (validate.errors ?? []).map((e) => `body${e.instancePath} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}${e.params && 'unevaluatedProperty' in e.params ? ` (${String(e.params.unevaluatedProperty)})` : ''}`);
+  return (validate.errors ?? []).map(
+    (e) =>
+      `body${e.instancePath} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}${e.params && 'unevaluatedProperty' in e.params ? ` (${String(e.params.unevaluatedProperty)})` : ''}`,
+  );
 }
 
 export function createResponseChecker(mode: ResponseValidationMode, log: Logger): ResponseChecker {
@@ -40,7 +43,8 @@ export function createResponseChecker(mode: ResponseValidationMode, log: Logger)
       if (!facts) {
         problems.push(`status ${status} is not documented for ${route.operationId}`);
       } else {
-        const has = (name: string) => (headers instanceof Headers ? headers.has(name) : Object.keys(headers).some((h) => h.toLowerCase() === name.toLowerCase()));
+        const has = (name: string) =>
+          headers instanceof Headers ? headers.has(name) : Object.keys(headers).some((h) => h.toLowerCase() === name.toLowerCase());
         // X-Request-Id and the like are added by middleware after this check (see serverResponseHeaders).
         const handlerHeaders = facts.requiredHeaders.filter((header) => !serverResponseHeaders.includes(header));
         for (const header of handlerHeaders) if (!has(header)) problems.push(`required header ${header} is missing`);

@@ -54,9 +54,15 @@ export function editedDayMarkdown(title: string, date: string, stops: readonly S
     lines.push(`${i + 1}. ${meal}: ${placeLabel(stop.place)}. ${stop.place.description}`);
     const previous = stops[i - 1];
     if (previous && stop.travelTime !== null && stop.travelDistance !== null) {
-      lines.push(`   - From ${previous.place.name}: ${travelText({ minutes: stop.travelTime, distanceMetres: stop.travelDistance }, stop.transportation as Transportation)}.`);
+      lines.push(
+        `   - From ${previous.place.name}: ${travelText({ minutes: stop.travelTime, distanceMetres: stop.travelDistance }, stop.transportation as Transportation)}.`,
+      );
     }
   });
-  lines.push(...travelTotalLine(stops.flatMap((s) => (s.travelTime !== null && s.travelDistance !== null ? [{ minutes: s.travelTime, distanceMetres: s.travelDistance }] : []))));
+  lines.push(
+    ...travelTotalLine(
+      stops.flatMap((s) => (s.travelTime !== null && s.travelDistance !== null ? [{ minutes: s.travelTime, distanceMetres: s.travelDistance }] : [])),
+    ),
+  );
   return lines.join('\n');
 }

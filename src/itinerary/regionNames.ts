@@ -10,11 +10,27 @@ export interface RegionNames {
 
 // Administrative suffixes people add or leave out ("Busan Metropolitan City", "부산 광역시", "jeju-do").
 // Longest first so "특별자치도" is tried before "도".
-const regionSuffixes = ['specialselfgoverningprovince', 'metropolitancity', 'specialcity', 'province', 'island', 'city', 'do', 'si', '특별자치도', '광역시', '특별시', '시', '도']
-  .sort((a, b) => b.length - a.length);
+const regionSuffixes = [
+  'specialselfgoverningprovince',
+  'metropolitancity',
+  'specialcity',
+  'province',
+  'island',
+  'city',
+  'do',
+  'si',
+  '특별자치도',
+  '광역시',
+  '특별시',
+  '시',
+  '도',
+].sort((a, b) => b.length - a.length);
 
 function normaliseRegionText(input: string): string {
-  return input.normalize('NFC').toLowerCase().replace(/[\s\-_.,·]+/gu, '');
+  return input
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/[\s\-_.,·]+/gu, '');
 }
 
 /** The region id for what a user typed, or null when unknown. Throws when two regions share a name. */

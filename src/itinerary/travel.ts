@@ -32,6 +32,7 @@ export function travelBetween(from: Coordinates, to: Coordinates, mode: Transpor
   const { speedKmh, detour, overheadMin } = modes[mode];
   const distanceMetres = Math.round(haversineMetres(from, to) * detour);
   // Under 1 km everybody walks, whatever the mode.
-  const minutes = distanceMetres < 1000 ? Math.max(1, Math.round((distanceMetres / 1000 / 4.5) * 60)) : Math.round((distanceMetres / 1000 / speedKmh) * 60 + overheadMin);
+  const minutes =
+    distanceMetres < 1000 ? Math.max(1, Math.round((distanceMetres / 1000 / 4.5) * 60)) : Math.round((distanceMetres / 1000 / speedKmh) * 60 + overheadMin);
   return { distanceMetres, minutes: Math.min(minutes, 1440) };
 }

@@ -13,9 +13,5 @@ export function findOrCreateMember(db: Db, input: { email: string; name: string;
   const email = input.email.toLowerCase();
   const existing = db.select().from(members).where(eq(members.email, email)).get();
   if (existing) return existing;
-  return db
-    .insert(members)
-    .values({ email, name: input.name, provider: input.provider, createdAt: nowMs, updatedAt: nowMs })
-    .returning()
-    .get();
+  return db.insert(members).values({ email, name: input.name, provider: input.provider, createdAt: nowMs, updatedAt: nowMs }).returning().get();
 }

@@ -52,7 +52,11 @@ export function createActivePromptTemplate(
 ): PromptTemplateRow {
   return db.transaction((tx) => {
     deactivateOthers(tx, values.promptType, values.agentType, null, nowMs);
-    return tx.insert(promptTemplates).values({ ...values, isActive: true, createdAt: nowMs, updatedAt: nowMs }).returning().get();
+    return tx
+      .insert(promptTemplates)
+      .values({ ...values, isActive: true, createdAt: nowMs, updatedAt: nowMs })
+      .returning()
+      .get();
   });
 }
 
@@ -64,7 +68,12 @@ export function updatePromptTemplate(
 ): PromptTemplateRow {
   return db.transaction((tx) => {
     if (changes.isActive === true) deactivateOthers(tx, current.promptType, current.agentType, current.id, nowMs);
-    return tx.update(promptTemplates).set({ ...changes, updatedAt: nowMs }).where(eq(promptTemplates.id, current.id)).returning().get();
+    return tx
+      .update(promptTemplates)
+      .set({ ...changes, updatedAt: nowMs })
+      .where(eq(promptTemplates.id, current.id))
+      .returning()
+      .get();
   });
 }
 

@@ -33,7 +33,11 @@ export function subscriptionTarget(destination: string): { channel: Subscribable
 export function sendTarget(destination: string): { chatRoomId: number; acceptsMessages: boolean } | null {
   const match = matchChannel(destination);
   const isMessages = match?.name === 'chatMessages';
-  const roomText = isMessages ? match.parameters.chatRoomId : destination.startsWith(chatRoomPrefix) ? destination.slice(chatRoomPrefix.length).split('/')[0] : undefined;
+  const roomText = isMessages
+    ? match.parameters.chatRoomId
+    : destination.startsWith(chatRoomPrefix)
+      ? destination.slice(chatRoomPrefix.length).split('/')[0]
+      : undefined;
   const chatRoomId = idOf(roomText, chatRoomIdPattern);
   return chatRoomId === null ? null : { chatRoomId, acceptsMessages: isMessages };
 }

@@ -80,35 +80,38 @@ export function registerStompEndpoint(
 
   app.get(
     '/ws-stomp',
-    upgradeWebSocket((c) => {
-      // Tools that apply asyncapi.yaml's http bearer scheme send the token on the upgrade request.
-      const upgrade = { authorization: c.req.header('authorization') };
-      let session: StompSession | null = null;
-      return {
-        onOpen(_event, ws) {
-          const raw = ws.raw as WebSocket;
-          session = createStompSession(
-            {
-              send: (text) => sendUnlessSlow(raw, text, deps.settings.maxPendingBytes, log),
-              close: (code, reason) => raw.close(code, reason),
-            },
-            sessionDeps,
-            upgrade,
-          );
-          open.set(raw, session);
-          raw.once('close', () => {
-            open.delete(raw);
-            session?.closed();
-          });
-        },
-        onMessage(event) {
-          session?.receive(event.data as string | ArrayBuffer);
-        },
-        onError(event) {
-          log.warn({ err: (event as Event & { error?: unknown }).error }, 'websocket error');
-        },
-      };
-    }, { onError: (error) => log.error({ err: error }, 'websocket handler failed') }),
+    upgradeWebSocket(
+      (c) => {
+        // Tools that apply asyncapi.yaml's http bearer scheme send the token on the upgrade request.
+        const upgrade = { authorization: c.req.header('authorization') };
+        let session: StompSession | null = null;
+        return {
+          onOpen(_event, ws) {
+            const raw = ws.raw as WebSocket;
+            session = createStompSession(
+              {
+                send: (text) => sendUnlessSlow(raw, text, deps.settings.maxPendingBytes, log),
+                close: (code, reason) => raw.close(code, reason),
+              },
+              sessionDeps,
+              upgrade,
+            );
+            open.set(raw, session);
+            raw.once('close', () => {
+              open.delete(raw);
+              session?.closed();
+            });
+          },
+          onMessage(event) {
+            session?.receive(event.data as string | ArrayBuffer);
+          },
+          onError(event) {
+            log.warn({ err: (event as Event & { error?: unknown }).error }, 'websocket error');
+          },
+        };
+      },
+      { onError: (error) => log.error({ err: error }, 'websocket handler failed') },
+    ),
   );
 
   return {

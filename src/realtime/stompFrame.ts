@@ -24,8 +24,21 @@ export interface StompFrame {
 }
 
 export const stompCommands: ReadonlySet<string> = new Set<StompCommand>([
-  'CONNECT', 'STOMP', 'CONNECTED', 'SEND', 'SUBSCRIBE', 'UNSUBSCRIBE', 'ACK', 'NACK',
-  'BEGIN', 'COMMIT', 'ABORT', 'DISCONNECT', 'MESSAGE', 'RECEIPT', 'ERROR',
+  'CONNECT',
+  'STOMP',
+  'CONNECTED',
+  'SEND',
+  'SUBSCRIBE',
+  'UNSUBSCRIBE',
+  'ACK',
+  'NACK',
+  'BEGIN',
+  'COMMIT',
+  'ABORT',
+  'DISCONNECT',
+  'MESSAGE',
+  'RECEIPT',
+  'ERROR',
 ]);
 
 export function isStompCommand(text: string): text is StompCommand {

@@ -89,7 +89,8 @@ export function createStompParser(options: StompParserOptions): StompParser {
 
   function checkLineLength(bytes: number): void {
     // A CR before the LF is part of the EOL, so one byte of slack.
-    if (bytes > maxHeaderLineBytes + 1) throw new StompFrameError(`a ${phase === 'commandLine' ? 'command' : 'header'} line exceeds ${maxHeaderLineBytes} bytes`);
+    if (bytes > maxHeaderLineBytes + 1)
+      throw new StompFrameError(`a ${phase === 'commandLine' ? 'command' : 'header'} line exceeds ${maxHeaderLineBytes} bytes`);
   }
 
   function finishFrame(body: Uint8Array): StompFrame {

@@ -168,10 +168,17 @@ export function createStompSession(transport: StompTransport, deps: StompSession
   function send(frame: StompFrame, who: Principal): void {
     const destination = frame.headers.destination ?? '';
     const target = sendTarget(destination);
-    if (!target || !deps.owns(who.memberId, 'chatStream', target.chatRoomId)) return fail('WS005', `Sending to ${destination || '(no destination)'} is not allowed.`, frame);
+    if (!target || !deps.owns(who.memberId, 'chatStream', target.chatRoomId))
+      return fail('WS005', `Sending to ${destination || '(no destination)'} is not allowed.`, frame);
     const roomId = target.chatRoomId;
     if (!target.acceptsMessages) {
-      deps.publishError(who.memberId, roomId, 'WS005', `Sending to ${destination} is not allowed; use ${channelAddress('chatMessages', { chatRoomId: roomId })}.`, destination);
+      deps.publishError(
+        who.memberId,
+        roomId,
+        'WS005',
+        `Sending to ${destination} is not allowed; use ${channelAddress('chatMessages', { chatRoomId: roomId })}.`,
+        destination,
+      );
       return receipt(frame);
     }
     const outcome = deps.onChatMessage(who, roomId, frameBodyText(frame));
@@ -223,15 +230,17 @@ export function createStompSession(transport: StompTransport, deps: StompSession
         throw error;
       }
       for (const frame of frames) {
-        queue = queue.then(() => (open ? handle(frame) : undefined)).catch((error: unknown) => {
-          if (storageUnavailable(error)) {
-            // Nothing of the frame was stored, so no RECEIPT: the ERROR names the frame's receipt instead.
-            log.warn({ err: error, command: frame.command }, 'stomp frame refused: storage cannot take writes');
-            return fail('WS503', 'The storage cannot take writes right now; nothing was saved. Reconnect and send it again later.', frame);
-          }
-          log.error({ err: error }, 'stomp frame handling failed');
-          fail('WS102', 'The frame could not be handled.');
-        });
+        queue = queue
+          .then(() => (open ? handle(frame) : undefined))
+          .catch((error: unknown) => {
+            if (storageUnavailable(error)) {
+              // Nothing of the frame was stored, so no RECEIPT: the ERROR names the frame's receipt instead.
+              log.warn({ err: error, command: frame.command }, 'stomp frame refused: storage cannot take writes');
+              return fail('WS503', 'The storage cannot take writes right now; nothing was saved. Reconnect and send it again later.', frame);
+            }
+            log.error({ err: error }, 'stomp frame handling failed');
+            fail('WS102', 'The frame could not be handled.');
+          });
       }
     },
     closed() {

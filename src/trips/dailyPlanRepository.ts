@@ -28,12 +28,19 @@ function stopsOf(db: Db, dayIds: number[]): Map<number, StopWithPlace[]> {
 
 export function listDays(db: Db, tripPlanId: number): DayWithStops[] {
   const days = db.select().from(dailyPlans).where(eq(dailyPlans.tripPlanId, tripPlanId)).orderBy(asc(dailyPlans.dayNumber)).all();
-  const stops = stopsOf(db, days.map((d) => d.id));
+  const stops = stopsOf(
+    db,
+    days.map((d) => d.id),
+  );
   return days.map((day) => ({ ...day, stops: stops.get(day.id) ?? [] }));
 }
 
 export function findDay(db: Db, tripPlanId: number, dayNumber: number): DayWithStops | undefined {
-  const day = db.select().from(dailyPlans).where(and(eq(dailyPlans.tripPlanId, tripPlanId), eq(dailyPlans.dayNumber, dayNumber))).get();
+  const day = db
+    .select()
+    .from(dailyPlans)
+    .where(and(eq(dailyPlans.tripPlanId, tripPlanId), eq(dailyPlans.dayNumber, dayNumber)))
+    .get();
   if (!day) return undefined;
   return { ...day, stops: stopsOf(db, [day.id]).get(day.id) ?? [] };
 }
@@ -47,11 +54,18 @@ export function insertDay(db: Db, tripPlanId: number, day: PlannedDay, transport
       .returning({ id: dailyPlans.id })
       .get();
     if (day.stops.length > 0) {
-      tx.insert(scheduledPlaces).values(day.stops.map((stop, i) => ({ ...stop, visitOrder: i + 1, transportation, dailyPlanId: row.id }))).run();
+      tx.insert(scheduledPlaces)
+        .values(day.stops.map((stop, i) => ({ ...stop, visitOrder: i + 1, transportation, dailyPlanId: row.id })))
+        .run();
     }
     return row.id;
   });
-  return findDay(db, tripPlanId, day.dayNumber) ?? (() => { throw new Error(`day ${id} vanished`); })();
+  return (
+    findDay(db, tripPlanId, day.dayNumber) ??
+    (() => {
+      throw new Error(`day ${id} vanished`);
+    })()
+  );
 }
 
 /**

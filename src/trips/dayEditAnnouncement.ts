@@ -14,5 +14,10 @@ export function announceDayEdit(
 ): void {
   publishers.schedule(plan.memberId, plan.id, { type: 'UPDATE_STARTED', tripPlanId: plan.id, message: `Updating day ${day.dayNumber}.` });
   publishers.schedule(plan.memberId, plan.id, { type: 'UPDATED', tripPlanId: plan.id, dailyPlan: toDailyPlanResponse(day), message: summary });
-  publishers.chat(plan.memberId, plan.chatRoomId, { message: summary, isComplete: true, timestamp: new Date(clock()).toISOString(), messageStreamType: 'UPDATED' });
+  publishers.chat(plan.memberId, plan.chatRoomId, {
+    message: summary,
+    isComplete: true,
+    timestamp: new Date(clock()).toISOString(),
+    messageStreamType: 'UPDATED',
+  });
 }

@@ -6,7 +6,17 @@ import { placesOfRegion, type PlaceRow } from '../catalogue/placeRepository.js';
 import type { Db } from '../db/database.js';
 import { AppError } from '../http/appError.js';
 import { editedDayMarkdown } from '../itinerary/dayMarkdown.js';
-import { editSummary, pickReplacement, removeStop, replaceStop, resequence, stopIndex, swapStops, type DayEdit, type EditedSequence } from '../itinerary/dayEdits.js';
+import {
+  editSummary,
+  pickReplacement,
+  removeStop,
+  replaceStop,
+  resequence,
+  stopIndex,
+  swapStops,
+  type DayEdit,
+  type EditedSequence,
+} from '../itinerary/dayEdits.js';
 import type { Transportation } from '../itinerary/travel.js';
 import { findDay, placeIdsOfPlan, rewriteStops, updateDayDescription, type DayWithStops } from './dailyPlanRepository.js';
 
@@ -35,7 +45,8 @@ function replacementFor(db: Db, plan: { id: number; region: string; themes: stri
   const used = placeIdsOfPlan(db, plan.id);
   const free = (regionId ? placesOfRegion(db, regionId) : []).filter((p) => !used.has(p.id));
   const replacement = pickReplacement(current, free, plan.themes);
-  if (!replacement) throw new AppError('TRIP104', `There is no other ${current.kind === 'RESTAURANT' ? 'restaurant' : 'place'} left to suggest in ${plan.region}.`);
+  if (!replacement)
+    throw new AppError('TRIP104', `There is no other ${current.kind === 'RESTAURANT' ? 'restaurant' : 'place'} left to suggest in ${plan.region}.`);
   return replacement;
 }
 

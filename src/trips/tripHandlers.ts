@@ -83,7 +83,8 @@ export function createTripHandlers({ db, clock, events, regions, publishers }: T
       const endDate = addDays(body.startDate, body.duration - 1);
       // Past 9999-12-31 the ISO text gets a sign and a five-digit year (`+010000-01`); LocalDate has
       // four digits (openapi.yaml).
-      if (!/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(endDate)) throw invalidField('body.startDate', body.startDate, 'the trip must end by 9999-12-31 (startDate + duration - 1)');
+      if (!/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(endDate))
+        throw invalidField('body.startDate', body.startDate, 'the trip must end by 9999-12-31 (startDate + duration - 1)');
       const plan = insertTripPlan(db, {
         memberId,
         title: defaultTitle(region, body.duration),

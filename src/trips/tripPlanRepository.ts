@@ -92,7 +92,14 @@ export function findOwnTripPlanRow(db: Db, memberId: number, tripPlanId: number)
 }
 
 /** Moves the plan from one of `from` to `to`; false when it was not in any of them (a race lost). */
-export function transitionStatus(db: Db, tripPlanId: number, from: GenerationStatus[], to: GenerationStatus, nowMs: number, failureCode: string | null = null): boolean {
+export function transitionStatus(
+  db: Db,
+  tripPlanId: number,
+  from: GenerationStatus[],
+  to: GenerationStatus,
+  nowMs: number,
+  failureCode: string | null = null,
+): boolean {
   const result = db
     .update(tripPlans)
     .set({ generationStatus: to, updatedAt: nowMs, failureCode })

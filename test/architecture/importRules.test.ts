@@ -59,11 +59,20 @@ interface Edge {
 
 const edges: Edge[] = sourceFiles(src).flatMap((file) =>
   importedSpecifiers(fs.readFileSync(file, 'utf8'))
-    .map((specifier) => ({ from: unitOf(file), to: unitOf(path.resolve(path.dirname(file), specifier)), where: `${path.relative(root, file)} imports ${specifier}` }))
+    .map((specifier) => ({
+      from: unitOf(file),
+      to: unitOf(path.resolve(path.dirname(file), specifier)),
+      where: `${path.relative(root, file)} imports ${specifier}`,
+    }))
     .filter((edge) => edge.from !== edge.to),
 );
 const rules = readRules(fs.readFileSync(path.join(root, 'ARCHITECTURE.md'), 'utf8'));
-const units = new Set(fs.readdirSync(src, { withFileTypes: true }).filter((e) => e.isDirectory() || e.name.endsWith('.ts')).map((e) => e.name));
+const units = new Set(
+  fs
+    .readdirSync(src, { withFileTypes: true })
+    .filter((e) => e.isDirectory() || e.name.endsWith('.ts'))
+    .map((e) => e.name),
+);
 
 /** A cycle in the graph, as a path that ends where it starts, or null. */
 function findCycle(graph: Map<string, Set<string>>): string[] | null {
@@ -121,17 +130,31 @@ describe('import rules (ARCHITECTURE.md)', () => {
     expect(findCycle(table)).toBeNull();
     // Nothing below the composition files imports them.
     const composition = new Set([...rules].filter(([, allowed]) => allowed === ANYTHING).map(([unit]) => unit));
-    for (const [unit, allowed] of table) if (!composition.has(unit)) expect([...allowed].filter((u) => composition.has(u)), unit).toEqual([]);
+    for (const [unit, allowed] of table)
+      if (!composition.has(unit))
+        expect(
+          [...allowed].filter((u) => composition.has(u)),
+          unit,
+        ).toEqual([]);
   });
 
   it('keeps itinerary/ pure: it imports generated/ types and nothing else, no package, no node: module', () => {
     expect(edges.filter((e) => e.from === 'itinerary' && e.to !== 'generated').map((e) => e.where)).toEqual([]);
     expect(rules.get('itinerary')).toEqual(new Set());
-    const packages = sourceFiles(path.join(src, 'itinerary')).flatMap((file) => allSpecifiers(fs.readFileSync(file, 'utf8')).filter((name) => !name.startsWith('.')));
+    const packages = sourceFiles(path.join(src, 'itinerary')).flatMap((file) =>
+      allSpecifiers(fs.readFileSync(file, 'utf8')).filter((name) => !name.startsWith('.')),
+    );
     expect(packages).toEqual([]);
   });
 
   it('notices a cycle', () => {
-    expect(findCycle(new Map([['trips', new Set(['generation'])], ['generation', new Set(['trips'])]]))).toEqual(['trips', 'generation', 'trips']);
+    expect(
+      findCycle(
+        new Map([
+          ['trips', new Set(['generation'])],
+          ['generation', new Set(['trips'])],
+        ]),
+      ),
+    ).toEqual(['trips', 'generation', 'trips']);
   });
 });

@@ -26,7 +26,11 @@ interface SourceFile {
 }
 
 const specifiersOf = (text: string) => ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
-const packageName = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const packageName = (specifier: string) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 /** What a relative specifier names, as the source file (`./x.js` is `./x.ts` in this repository). */
 const target = (file: string, specifier: string) => path.resolve(path.dirname(file), specifier).replace(/\.js$/, '.ts');
 const inside = (folder: string, file: string) => !path.relative(folder, file).startsWith('..');
@@ -39,7 +43,8 @@ function boundaryViolations(files: SourceFile[], declaredDependencies: string[])
     for (const specifier of specifiersOf(text)) {
       const relative = specifier.startsWith('.');
       if (inside(product, file)) {
-        if (relative && !inside(product, target(file, specifier))) problems.push(`${where} imports ${specifier}: the product imports nothing outside conformance/`);
+        if (relative && !inside(product, target(file, specifier)))
+          problems.push(`${where} imports ${specifier}: the product imports nothing outside conformance/`);
         const name = packageName(specifier);
         if (!relative && !specifier.startsWith('node:') && !builtinModules.includes(name) && !declaredDependencies.includes(name)) {
           problems.push(`${where} imports ${specifier}: ${name} is not a dependency in conformance/package.json`);
@@ -70,7 +75,10 @@ const declared = Object.keys(manifest.dependencies);
 
 /** The violations in made-up files, given by path under the repository and text. */
 const violationsIn = (files: Record<string, string>) =>
-  boundaryViolations(Object.entries(files).map(([relative, text]) => ({ file: path.join(root, relative), text })), declared);
+  boundaryViolations(
+    Object.entries(files).map(([relative, text]) => ({ file: path.join(root, relative), text })),
+    declared,
+  );
 
 describe('the conformance product boundary', () => {
   it('catches each kind of forbidden import', () => {
@@ -93,7 +101,12 @@ describe('the conformance product boundary', () => {
   });
 
   it('allows the public surfaces, node built-ins and declared packages', () => {
-    const inProduct = ["import fs from 'node:fs';", "import { Ajv2020 } from 'ajv/dist/2020.js';", "import { Client } from '@stomp/stompjs';", "import { bundle } from '../specModel/bundle.js';"];
+    const inProduct = [
+      "import fs from 'node:fs';",
+      "import { Ajv2020 } from 'ajv/dist/2020.js';",
+      "import { Client } from '@stomp/stompjs';",
+      "import { bundle } from '../specModel/bundle.js';",
+    ];
     expect(
       violationsIn({
         'conformance/runner/x.ts': inProduct.join('\n'),

@@ -39,8 +39,19 @@ describe('catalogue data', () => {
     const valid = { region: 'ulsan', names: ['Ulsan'], places: [] as unknown[] };
     expect(() => parseCatalogueFile('ulsan.json', JSON.stringify(valid))).toThrow(/ulsan\.json places/);
     const place = {
-      key: 'ulsan-x', name: 'X', nameKo: null, address: 'Ulsan', latitude: 95, longitude: 129.3, themes: ['HEALING'],
-      kind: 'SIGHT', description: 'x', visitMinutes: 60, operatingHours: null, holidayInfo: null, isMustVisit: false,
+      key: 'ulsan-x',
+      name: 'X',
+      nameKo: null,
+      address: 'Ulsan',
+      latitude: 95,
+      longitude: 129.3,
+      themes: ['HEALING'],
+      kind: 'SIGHT',
+      description: 'x',
+      visitMinutes: 60,
+      operatingHours: null,
+      holidayInfo: null,
+      isMustVisit: false,
     };
     expect(() => parseCatalogueFile('ulsan.json', JSON.stringify({ ...valid, places: [place] }))).toThrow(/ulsan\.json places\[0\]\.latitude/);
     expect(() => parseCatalogueFile('ulsan.json', JSON.stringify({ ...valid, places: [{ ...place, latitude: 35.5, themes: ['BEACH'] }] }))).toThrow(
@@ -70,7 +81,10 @@ describe('syncCatalogue', () => {
 
   it('rewrites a row that drifted from the catalogue, under the same id', () => {
     const before = db.select().from(places).where(eq(places.key, 'busan-beomeosa')).get()!;
-    db.update(places).set({ name: 'Stale name', themes: ['SHOPPING'], isMustVisit: !before.isMustVisit }).where(eq(places.id, before.id)).run();
+    db.update(places)
+      .set({ name: 'Stale name', themes: ['SHOPPING'], isMustVisit: !before.isMustVisit })
+      .where(eq(places.id, before.id))
+      .run();
     expect(syncCatalogue(db)).toEqual({ inserted: 0, updated: 1 });
     expect(db.select().from(places).where(eq(places.key, 'busan-beomeosa')).get()).toEqual(before);
   });

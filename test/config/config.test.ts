@@ -33,7 +33,10 @@ describe('configuration', () => {
     [{ CORS_ORIGINS: '' }, /CORS_ORIGINS is set but empty/],
     [{ CORS_ORIGINS: 'https://app.example.com/' }, /CORS_ORIGINS="https:\/\/app.example.com\/" is not accepted; expected \* or comma-separated origins/],
     [{ CORS_ORIGINS: 'https://a.example.com,,https://b.example.com' }, /CORS_ORIGINS/],
-    [{ ADMIN_EMAILS: 'root@example.com,not-an-address' }, /ADMIN_EMAILS="root@example.com,not-an-address" is not accepted; expected comma-separated e-mail addresses/],
+    [
+      { ADMIN_EMAILS: 'root@example.com,not-an-address' },
+      /ADMIN_EMAILS="root@example.com,not-an-address" is not accepted; expected comma-separated e-mail addresses/,
+    ],
     [{ AUTH_DEV_LOGIN: 'constructor' }, /AUTH_DEV_LOGIN="constructor" is not accepted; expected true or false/],
     [{ SESSION_RETENTION_DAYS: '-1' }, /SESSION_RETENTION_DAYS/],
     [{ ACCESS_TOKEN_TTL_SECONDS: '31536001' }, /ACCESS_TOKEN_TTL_SECONDS/],

@@ -18,7 +18,10 @@ describe('configuration documentation', () => {
   });
 
   it('npm start -- --help lists every setting with its default', async () => {
-    const exit = await exitOf(spawn('npm', ['start', '--silent', '--', '--help'], { cwd: repoRoot, env: serviceEnv({}), stdio: ['ignore', 'pipe', 'pipe'] }), 60_000);
+    const exit = await exitOf(
+      spawn('npm', ['start', '--silent', '--', '--help'], { cwd: repoRoot, env: serviceEnv({}), stdio: ['ignore', 'pipe', 'pipe'] }),
+      60_000,
+    );
     expect(exit.code).toBe(0);
     expect(exit.stdout).toContain(settingsHelp());
   });

@@ -46,7 +46,10 @@ describe.concurrent('a bad setting refuses to start with one line naming it', { 
     [{ CORS_ORIGINS: '' }, /CORS_ORIGINS is set but empty; unset it for the default \(\*\) or set \* or comma-separated origins/],
     [{ NODE_ENV: 'staging' }, /NODE_ENV="staging" is not accepted; expected development, test, production/],
     [{ NODE_ENV: 'production' }, /JWT_SECRET is required when NODE_ENV=production; expected at least 32 bytes/],
-    [{ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), AUTH_DEV_LOGIN: 'true' }, /AUTH_DEV_LOGIN="true" is not accepted; expected false when NODE_ENV=production/],
+    [
+      { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), AUTH_DEV_LOGIN: 'true' },
+      /AUTH_DEV_LOGIN="true" is not accepted; expected false when NODE_ENV=production/,
+    ],
     [{ DATABASE_URL: '/proc/kmsg' }, /DATABASE_URL="\/proc\/kmsg" is not accepted; expected a path outside \/proc and \/sys/],
     [{ DATA_DIR: '/proc/self' }, /DATA_DIR="\/proc\/self" is not accepted; expected a path outside \/proc and \/sys/],
     [{ DATABASE_URL: someDir }, /DATABASE_URL=".*" is not accepted; expected a regular file/],
@@ -57,7 +60,9 @@ describe.concurrent('a bad setting refuses to start with one line naming it', { 
 
   it('an unwritable DATA_DIR', async (context) => {
     if (!readOnly) return context.skip('cannot make a folder unwritable here');
-    expect(await refusal({ DATA_DIR: path.join(readOnly.dir, 'data') })).toMatch(/DATA_DIR=".*" is not accepted; expected a writable folder \(.*(EACCES|EPERM|EROFS)/);
+    expect(await refusal({ DATA_DIR: path.join(readOnly.dir, 'data') })).toMatch(
+      /DATA_DIR=".*" is not accepted; expected a writable folder \(.*(EACCES|EPERM|EROFS)/,
+    );
   });
 
   it('an unwritable DATABASE_URL', async (context) => {

@@ -28,15 +28,19 @@ async function run(options: TestAppOptions, phases: PhaseName[], maxExamples = 4
   // The app's own response validation is off, as on a server that does not check itself.
   const server = await startTestServer({ RESPONSE_VALIDATION: 'off' }, options);
   servers.push(server);
-  return runConformance(spec, {
-    baseUrl: server.url,
-    wsUrl: `${server.url.replace(/^http/, 'ws')}/ws-stomp`,
-    login: 'dev',
-    seed: 42,
-    maxExamples,
-    timeoutMs: 5000,
-    generationTimeoutMs: 8000,
-  }, phases);
+  return runConformance(
+    spec,
+    {
+      baseUrl: server.url,
+      wsUrl: `${server.url.replace(/^http/, 'ws')}/ws-stomp`,
+      login: 'dev',
+      seed: 42,
+      maxExamples,
+      timeoutMs: 5000,
+      generationTimeoutMs: 8000,
+    },
+    phases,
+  );
 }
 
 describe('conformance of the real app', () => {
@@ -49,7 +53,16 @@ describe('conformance of the real app', () => {
     expect(result.reports.map((r) => r.phase)).toEqual(['examples', 'positive', 'negative', 'auth', 'stateful', 'async', 'robustness']);
     // Every robustness check ran and held.
     expect(Object.keys(result.reports.find((r) => r.phase === 'robustness')!.tally)).toEqual(
-      expect.arrayContaining(['size_limit', 'error_body_size', 'date_rejected', 'deep_json_rejected', 'static_path_404', 'canonical_id', 'repeated_query_param', 'unknown_region']),
+      expect.arrayContaining([
+        'size_limit',
+        'error_body_size',
+        'date_rejected',
+        'deep_json_rejected',
+        'static_path_404',
+        'canonical_id',
+        'repeated_query_param',
+        'unknown_region',
+      ]),
     );
     expect(result.reports.find((r) => r.phase === 'async')!.messages).toBeGreaterThan(10);
   }, 120_000);
@@ -139,7 +152,20 @@ const variants: { name: string; options: TestAppOptions; phases: PhaseName[]; ch
     name: 'a route ignores auth',
     options: inFront((front) =>
       front.get('/api/v1/members/me', (c) =>
-        c.json({ success: true, status: 200, data: { id: 1, email: 'a@example.com', name: 'a', imageUrl: null, provider: 'DEV', role: 'MEMBER', createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z' } }),
+        c.json({
+          success: true,
+          status: 200,
+          data: {
+            id: 1,
+            email: 'a@example.com',
+            name: 'a',
+            imageUrl: null,
+            provider: 'DEV',
+            role: 'MEMBER',
+            createdAt: '2026-01-01T00:00:00Z',
+            updatedAt: '2026-01-01T00:00:00Z',
+          },
+        }),
       ),
     ),
     phases: ['auth'],
@@ -180,7 +206,14 @@ const variants: { name: string; options: TestAppOptions; phases: PhaseName[]; ch
     options: inFront((front) =>
       front.post('/api/v1/auth/reissue', async (c) => {
         const errors = [{ field: 'body', rejectedValue: await c.req.text(), message: 'is invalid' }];
-        return c.json({ success: false, status: 400, data: { timestamp: new Date().toISOString(), code: 'COMMON001', message: 'Request validation failed.', path: c.req.path, errors } }, 400);
+        return c.json(
+          {
+            success: false,
+            status: 400,
+            data: { timestamp: new Date().toISOString(), code: 'COMMON001', message: 'Request validation failed.', path: c.req.path, errors },
+          },
+          400,
+        );
       }),
     ),
     phases: ['robustness'],
@@ -206,7 +239,13 @@ const variants: { name: string; options: TestAppOptions; phases: PhaseName[]; ch
     options: inFront((front) =>
       front.get('/api/v1/trips/:tripPlanId', (c) => {
         const id = Number(c.req.param('tripPlanId'));
-        const data = { timestamp: new Date().toISOString(), code: Number.isSafeInteger(id) ? 'TRIP101' : 'COMMON001', message: 'x', path: c.req.path, errors: null };
+        const data = {
+          timestamp: new Date().toISOString(),
+          code: Number.isSafeInteger(id) ? 'TRIP101' : 'COMMON001',
+          message: 'x',
+          path: c.req.path,
+          errors: null,
+        };
         return c.json({ success: false, status: Number.isSafeInteger(id) ? 404 : 400, data }, Number.isSafeInteger(id) ? 404 : 400);
       }),
     ),
@@ -237,15 +276,19 @@ const variants: { name: string; options: TestAppOptions; phases: PhaseName[]; ch
 ];
 
 describe('broken variants are caught by the right check', () => {
-  it.each(variants.map((v) => [v.name, v] as const))('%s', async (_name, variant) => {
-    const result = await run(variant.options, variant.phases);
-    const failures = result.reports.flatMap((r) => r.failures);
-    expect(result.failed).toBe(true);
-    expect(
-      failures.some((f) => f.check === variant.check && f.target === variant.target),
-      `expected [${variant.check}] ${variant.target}; got ${JSON.stringify(failures.map((f) => `[${f.check}] ${f.target}`))}`,
-    ).toBe(true);
-    // Every failure can be replayed.
-    expect(failures.every((f) => f.replay.length > 0)).toBe(true);
-  }, 60_000);
+  it.each(variants.map((v) => [v.name, v] as const))(
+    '%s',
+    async (_name, variant) => {
+      const result = await run(variant.options, variant.phases);
+      const failures = result.reports.flatMap((r) => r.failures);
+      expect(result.failed).toBe(true);
+      expect(
+        failures.some((f) => f.check === variant.check && f.target === variant.target),
+        `expected [${variant.check}] ${variant.target}; got ${JSON.stringify(failures.map((f) => `[${f.check}] ${f.target}`))}`,
+      ).toBe(true);
+      // Every failure can be replayed.
+      expect(failures.every((f) => f.replay.length > 0)).toBe(true);
+    },
+    60_000,
+  );
 });

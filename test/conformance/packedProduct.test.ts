@@ -26,7 +26,10 @@ function installPacked(): void {
   if (untar.status !== 0) throw new Error(`tar failed: ${untar.stderr}`);
   const installed = path.join(modules, 'trip-itinerary-conformance');
   fs.renameSync(path.join(modules, 'package'), installed);
-  const manifest = JSON.parse(fs.readFileSync(path.join(installed, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; bin: Record<string, string> };
+  const manifest = JSON.parse(fs.readFileSync(path.join(installed, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+    bin: Record<string, string>;
+  };
   for (const name of Object.keys(manifest.dependencies)) {
     fs.mkdirSync(path.dirname(path.join(modules, name)), { recursive: true });
     fs.symlinkSync(path.join(root, 'node_modules', name), path.join(modules, name), 'dir');
@@ -60,7 +63,16 @@ afterAll(async () => {
 describe('the packed conformance package', () => {
   it('holds its bins, CLIs and spec model, and none of the repository around it', () => {
     const files = packed.files.map((f) => f.path);
-    expect(files).toEqual(expect.arrayContaining(['package.json', 'bin/trip-conformance.js', 'cli/conformance.ts', 'runner/runner.ts', 'specModel/index.ts', 'stomp/recordingStompClient.ts']));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'package.json',
+        'bin/trip-conformance.js',
+        'cli/conformance.ts',
+        'runner/runner.ts',
+        'specModel/index.ts',
+        'stomp/recordingStompClient.ts',
+      ]),
+    );
     expect(files.filter((f) => /^(src|codegen|scripts|generated|specs|test)\//.test(f) || f.endsWith('.test.ts'))).toEqual([]);
   });
 
@@ -78,7 +90,9 @@ describe('the packed conformance package', () => {
   it('reports a check that fails in its output and in JUnit (exit 1)', async () => {
     // A spec given as a file, in which getMe has no 200: the server's 200 is undocumented there.
     const openapi = readYaml(path.join(root, 'specs', 'openapi.yaml'));
-    const getMe = Object.values<Record<string, any>>(openapi.paths).map((item) => item.get).find((op) => op?.operationId === 'getMe')!;
+    const getMe = Object.values<Record<string, any>>(openapi.paths)
+      .map((item) => item.get)
+      .find((op) => op?.operationId === 'getMe')!;
     delete getMe.responses['200'];
     const specFile = path.join(dir, 'openapi-without-getMe-200.json');
     fs.writeFileSync(specFile, JSON.stringify(openapi));
@@ -86,7 +100,9 @@ describe('the packed conformance package', () => {
     const run = await runBin(['--base-url', server.url, '--openapi', specFile, '--phases', 'examples', '--max-examples', '1', '--junit', junit]);
     expect(run.code, run.stdout + run.stderr).toBe(1);
     expect(run.stdout).toContain('[status_documented] getMe: status 200 is not documented for getMe');
-    expect(fs.readFileSync(junit, 'utf8')).toMatch(/<testcase classname="conformance.examples" name="status_documented getMe"><failure message="status 200 is not documented for getMe">/);
+    expect(fs.readFileSync(junit, 'utf8')).toMatch(
+      /<testcase classname="conformance.examples" name="status_documented getMe"><failure message="status 200 is not documented for getMe">/,
+    );
   }, 60_000);
 
   it('tells a run that cannot start (exit 2) from a usage error (exit 64)', async () => {

@@ -109,13 +109,23 @@ describe('a 3-day generation over STOMP', () => {
 
   it('follows the documented order: per day DAILY_PLAN_GENERATED, summary chunks, full summary; then COMPLETED', () => {
     const sequence = c.messages.map((m) =>
-      m.destination.includes('/schedule/') ? `schedule:${m.body.type}:${m.body.dailyPlan.dayNumber}` : m.destination.includes('/errors/') ? 'error' : `chat:${m.body.messageStreamType}:${m.body.isComplete ? 'full' : 'chunk'}`,
+      m.destination.includes('/schedule/')
+        ? `schedule:${m.body.type}:${m.body.dailyPlan.dayNumber}`
+        : m.destination.includes('/errors/')
+          ? 'error'
+          : `chat:${m.body.messageStreamType}:${m.body.isComplete ? 'full' : 'chunk'}`,
     );
     const collapsed = sequence.filter((item, i) => !(item === 'chat:CHAT:chunk' && sequence[i - 1] === 'chat:CHAT:chunk'));
     expect(collapsed).toEqual([
-      'schedule:DAILY_PLAN_GENERATED:1', 'chat:CHAT:chunk', 'chat:CHAT:full',
-      'schedule:DAILY_PLAN_GENERATED:2', 'chat:CHAT:chunk', 'chat:CHAT:full',
-      'schedule:DAILY_PLAN_GENERATED:3', 'chat:CHAT:chunk', 'chat:CHAT:full',
+      'schedule:DAILY_PLAN_GENERATED:1',
+      'chat:CHAT:chunk',
+      'chat:CHAT:full',
+      'schedule:DAILY_PLAN_GENERATED:2',
+      'chat:CHAT:chunk',
+      'chat:CHAT:full',
+      'schedule:DAILY_PLAN_GENERATED:3',
+      'chat:CHAT:chunk',
+      'chat:CHAT:full',
       'chat:COMPLETED:full',
     ]);
   });
@@ -162,9 +172,11 @@ describe('a 3-day generation over STOMP', () => {
       await c.waitFor((m) => m.body.messageStreamType === 'CHAT' && m.body.isComplete && c.messages.indexOf(m) >= start);
       const after = c.messages.slice(start);
       expectValidMessages(after);
-      expect(after.map((m) => m.body.type ?? `${m.body.messageStreamType}:${m.body.isComplete}`).filter((t, i, all) => !(t === 'CHAT:false' && all[i - 1] === 'CHAT:false'))).toEqual([
-        'UPDATE_STARTED', 'UPDATED', 'UPDATED:true', 'CHAT:false', 'CHAT:true',
-      ]);
+      expect(
+        after
+          .map((m) => m.body.type ?? `${m.body.messageStreamType}:${m.body.isComplete}`)
+          .filter((t, i, all) => !(t === 'CHAT:false' && all[i - 1] === 'CHAT:false')),
+      ).toEqual(['UPDATE_STARTED', 'UPDATED', 'UPDATED:true', 'CHAT:false', 'CHAT:true']);
       const updated = after.find((m) => m.body.type === 'UPDATED')!.body.dailyPlan;
       const names = (day: { scheduledPlaces: { place: { name: string } }[] }) => day.scheduledPlaces.map((p) => p.place.name);
       expect(names(updated).slice(0, 2)).toEqual([names(day1)[1], names(day1)[0]]);
@@ -234,7 +246,12 @@ describe('STOMP rules', () => {
   it("answers a subscription to someone else's plan or room with ERROR WS004", async () => {
     const owner = await planFor(s, 'owner@example.com');
     const intruder = await s.signIn('intruder@example.com');
-    for (const destination of [`/user/sub/schedule/${owner.tripPlanId}`, `/user/sub/chat/${owner.chatRoomId}`, `/user/sub/errors/${owner.chatRoomId}`, '/topic/everything']) {
+    for (const destination of [
+      `/user/sub/schedule/${owner.tripPlanId}`,
+      `/user/sub/chat/${owner.chatRoomId}`,
+      `/user/sub/errors/${owner.chatRoomId}`,
+      '/topic/everything',
+    ]) {
       const c = await connect(s, intruder.accessToken);
       await expect(c.subscribe(destination)).rejects.toThrow(/WS004/);
       expect(c.errors[0]?.headers['error-code']).toBe('WS004');
@@ -316,7 +333,7 @@ describe('STOMP rules', () => {
     clients.push(c);
     let pings = 0;
     c.client.onUnhandledFrame = () => undefined;
-    const socket = (c.client.webSocket as unknown as import('ws').WebSocket);
+    const socket = c.client.webSocket as unknown as import('ws').WebSocket;
     socket.on('message', (data) => {
       if (String(data) === '\n') pings++;
     });
@@ -382,7 +399,10 @@ describe('cancel, failure and crash recovery', () => {
   it('cancel mid-run sends CANCELLED, stops, and leaves the plan CANCELLED', async () => {
     const { createOfflinePlanner } = await import('../../src/generation/offline/offlinePlanner.js');
     let planner!: Planner;
-    const s = await startTestServer({}, { planner: { name: 'lazy', plan: (r, sig) => planner.plan(r, sig), summarize: (d, r, sig) => planner.summarize(d, r, sig) } });
+    const s = await startTestServer(
+      {},
+      { planner: { name: 'lazy', plan: (r, sig) => planner.plan(r, sig), summarize: (d, r, sig) => planner.summarize(d, r, sig) } },
+    );
     servers.push(s);
     planner = slowPlanner(createOfflinePlanner({ db: s.app.services.db, delayMs: 0 }), 150);
     const plan = await planFor(s, 'canceller@example.com', { ...busanTrip, duration: 5 });

@@ -38,7 +38,11 @@ async function announcementSince(start: number): Promise<ReceivedMessage[]> {
 }
 
 const shape = (messages: ReceivedMessage[]) =>
-  messages.map((m) => (m.destination.includes('/schedule/') ? `schedule ${m.body.type}${m.body.dailyPlan ? ` day ${m.body.dailyPlan.dayNumber}` : ''}` : `chat ${m.body.messageStreamType}`));
+  messages.map((m) =>
+    m.destination.includes('/schedule/')
+      ? `schedule ${m.body.type}${m.body.dailyPlan ? ` day ${m.body.dailyPlan.dayNumber}` : ''}`
+      : `chat ${m.body.messageStreamType}`,
+  );
 
 async function savedDay1() {
   return (await s.request('GET', `/api/v1/trips/daily-plans/${plan.tripPlanId}`, { token })).body.data[0];
@@ -50,7 +54,10 @@ describe('a day edit is announced the same way by the HTTP swap and by a chat ed
 
   beforeAll(async () => {
     let start = c.messages.length;
-    const res = await s.request('PATCH', `/api/v1/trips/${plan.tripPlanId}/daily-plans/1/scheduled-places`, { token, body: { chatRoomId: plan.chatRoomId, visitOrderA: 1, visitOrderB: 2 } });
+    const res = await s.request('PATCH', `/api/v1/trips/${plan.tripPlanId}/daily-plans/1/scheduled-places`, {
+      token,
+      body: { chatRoomId: plan.chatRoomId, visitOrderA: 1, visitOrderB: 2 },
+    });
     expect(res.status).toBe(204);
     viaHttp = await announcementSince(start);
     expect(viaHttp.at(-2)!.body.dailyPlan).toEqual(await savedDay1());

@@ -4,11 +4,21 @@
 import { describe, expect, it } from 'vitest';
 import { frameProblems, type ObservedFrame } from '../support/documentedFrames.js';
 
-const connected: ObservedFrame = { command: 'CONNECTED', headers: { version: '1.2', 'heart-beat': '10000,10000', 'user-name': '7', server: 'trip-itinerary/2.0' }, body: '' };
+const connected: ObservedFrame = {
+  command: 'CONNECTED',
+  headers: { version: '1.2', 'heart-beat': '10000,10000', 'user-name': '7', server: 'trip-itinerary/2.0' },
+  body: '',
+};
 const body = JSON.stringify({ message: 'Hi', isComplete: true, timestamp: '2026-11-22T09:30:07Z', messageStreamType: 'CHAT' });
 const message: ObservedFrame = {
   command: 'MESSAGE',
-  headers: { destination: '/user/sub/chat/42', 'content-type': 'application/json', subscription: 'sub-1', 'message-id': 'a-1', 'content-length': String(body.length) },
+  headers: {
+    destination: '/user/sub/chat/42',
+    'content-type': 'application/json',
+    subscription: 'sub-1',
+    'message-id': 'a-1',
+    'content-length': String(body.length),
+  },
   body,
 };
 const error: ObservedFrame = {
@@ -19,11 +29,14 @@ const error: ObservedFrame = {
 
 describe('the documented-frame check', () => {
   it('passes frames exactly as asyncapi.yaml documents them', () => {
-    for (const frame of [connected, message, error, { command: 'RECEIPT', headers: { 'receipt-id': 'r-1' }, body: '' }]) expect(frameProblems(frame)).toEqual([]);
+    for (const frame of [connected, message, error, { command: 'RECEIPT', headers: { 'receipt-id': 'r-1' }, body: '' }])
+      expect(frameProblems(frame)).toEqual([]);
   });
 
   it('fails a header the spec does not declare', () => {
-    expect(frameProblems({ ...connected, headers: { ...connected.headers, session: 'x' } })).toEqual([expect.stringContaining('must NOT have additional properties (session)')]);
+    expect(frameProblems({ ...connected, headers: { ...connected.headers, session: 'x' } })).toEqual([
+      expect.stringContaining('must NOT have additional properties (session)'),
+    ]);
   });
 
   it('fails a missing required header, a body where the message has no payload, and a body that breaks the payload schema', () => {

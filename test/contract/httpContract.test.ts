@@ -28,7 +28,8 @@ const operations = readOperations(spec);
 const byId = new Map(operations.map((op) => [op.operationId, op]));
 
 const allowList: Record<string, string> = {
-  'getMe 404': 'a member is deleted with its sessions (ON DELETE CASCADE), so its token fails with 401 before getMe runs; documented for compatibility with the original service',
+  'getMe 404':
+    'a member is deleted with its sessions (ON DELETE CASCADE), so its token fails with 401 before getMe runs; documented for compatibility with the original service',
   'getMyName 404': 'same as getMe 404',
 };
 
@@ -107,7 +108,12 @@ describe('the spec replayed against the app', () => {
     plan = (await t.request('POST', '/api/v1/trips', { token: member.accessToken, body: busanTrip })).body.data;
     otherPlan = (await t.request('POST', '/api/v1/trips', { token: other.accessToken, body: busanTrip })).body.data;
     seedItinerary(t.app.services.db, plan.tripPlanId, busanTrip.startDate, 3);
-    promptId = (await t.request('POST', '/api/v1/admin/prompts', { token: admin.accessToken, body: { promptType: 'USER', agentType: 'CHAT_AGENT', prompt: 'Answer briefly.' } })).body.data.id;
+    promptId = (
+      await t.request('POST', '/api/v1/admin/prompts', {
+        token: admin.accessToken,
+        body: { promptType: 'USER', agentType: 'CHAT_AGENT', prompt: 'Answer briefly.' },
+      })
+    ).body.data.id;
   });
 
   const ids = () => ({ tripPlanId: plan.tripPlanId, chatRoomId: plan.chatRoomId, promptId, dayNumber: 1 });
@@ -146,7 +152,9 @@ describe('the spec replayed against the app', () => {
         return;
       }
       if (operationId === 'deletePromptTemplate') {
-        const fresh = (await t.request('POST', '/api/v1/admin/prompts', { token, body: { promptType: 'SYSTEM', agentType: 'TRIP_AGENT', prompt: 'Plan carefully.' } })).body.data;
+        const fresh = (
+          await t.request('POST', '/api/v1/admin/prompts', { token, body: { promptType: 'SYSTEM', agentType: 'TRIP_AGENT', prompt: 'Plan carefully.' } })
+        ).body.data;
         expect((await t.request('DELETE', `/api/v1/admin/prompts/${fresh.id}`, { token })).status).toBe(204);
         return;
       }
@@ -168,7 +176,17 @@ describe('the spec replayed against the app', () => {
         expect(res.status, res.text).toBe(200);
         return;
       }
-      const query = Object.fromEntries(op.parameters.filter((p) => p.in === 'query' && p.name !== 'cursor').map((p) => [p.name, String((spec as any).components.parameters[p.name === 'size' ? (operationId === 'listChatMessages' ? 'ChatPageSize' : 'TripPageSize') : 'TripSort'].example)]));
+      const query = Object.fromEntries(
+        op.parameters
+          .filter((p) => p.in === 'query' && p.name !== 'cursor')
+          .map((p) => [
+            p.name,
+            String(
+              (spec as any).components.parameters[p.name === 'size' ? (operationId === 'listChatMessages' ? 'ChatPageSize' : 'TripPageSize') : 'TripSort']
+                .example,
+            ),
+          ]),
+      );
       const res = await t.request(op.method.toUpperCase(), pathOf(op, ids()), { token: op.secured ? token : undefined, body, query });
       expect(res.status, res.text).toBe(success);
       if (operationId === 'createTripPlanSession') {
@@ -197,10 +215,17 @@ describe('the spec replayed against the app', () => {
       const pathParams = op.parameters.filter((p) => p.in === 'path');
       let res: TestResponse;
       if (pathParams.length > 0) {
-        res = await t.request(op.method.toUpperCase(), pathOf(op, { ...ids(), [pathParams[0]!.name]: 0 }), { token: op.secured ? token : undefined, body: op.body?.examples[0]?.value });
+        res = await t.request(op.method.toUpperCase(), pathOf(op, { ...ids(), [pathParams[0]!.name]: 0 }), {
+          token: op.secured ? token : undefined,
+          body: op.body?.examples[0]?.value,
+        });
         expect(res.body.data.errors[0].field).toBe(`path.${pathParams[0]!.name}`);
       } else if (op.body) {
-        res = await t.request(op.method.toUpperCase(), pathOf(op, ids()), { token: op.secured ? token : undefined, rawBody: '{"oops":', headers: { 'content-type': 'application/json' } });
+        res = await t.request(op.method.toUpperCase(), pathOf(op, ids()), {
+          token: op.secured ? token : undefined,
+          rawBody: '{"oops":',
+          headers: { 'content-type': 'application/json' },
+        });
         expect(res.body.data.code).toBe('COMMON002');
       } else {
         res = await t.request(op.method.toUpperCase(), pathOf(op, ids()), { token, query: { size: 0 } });
@@ -233,9 +258,15 @@ describe('the spec replayed against the app', () => {
     });
 
     it('swapScheduledPlaces: 404 TRIP103 for a missing day and TRIP104 for a missing stop', async () => {
-      const day = await t.request('PATCH', `/api/v1/trips/${plan.tripPlanId}/daily-plans/9/scheduled-places`, { token: member.accessToken, body: { chatRoomId: plan.chatRoomId, visitOrderA: 1, visitOrderB: 2 } });
+      const day = await t.request('PATCH', `/api/v1/trips/${plan.tripPlanId}/daily-plans/9/scheduled-places`, {
+        token: member.accessToken,
+        body: { chatRoomId: plan.chatRoomId, visitOrderA: 1, visitOrderB: 2 },
+      });
       expect([day.status, day.body.data.code]).toEqual([404, 'TRIP103']);
-      const stop = await t.request('PATCH', `/api/v1/trips/${plan.tripPlanId}/daily-plans/1/scheduled-places`, { token: member.accessToken, body: { chatRoomId: plan.chatRoomId, visitOrderA: 1, visitOrderB: 9 } });
+      const stop = await t.request('PATCH', `/api/v1/trips/${plan.tripPlanId}/daily-plans/1/scheduled-places`, {
+        token: member.accessToken,
+        body: { chatRoomId: plan.chatRoomId, visitOrderA: 1, visitOrderB: 9 },
+      });
       expect([stop.status, stop.body.data.code]).toEqual([404, 'TRIP104']);
     });
 
@@ -251,7 +282,10 @@ describe('the spec replayed against the app', () => {
     it('swapScheduledPlaces: 409 TRIP106 while the plan is generating', async () => {
       const running = (await t.request('POST', '/api/v1/trips', { token: member.accessToken, body: busanTrip })).body.data;
       expect((await t.request('POST', `/api/v1/trips/${running.tripPlanId}`, { token: member.accessToken })).status).toBe(200);
-      const swap = await t.request('PATCH', `/api/v1/trips/${running.tripPlanId}/daily-plans/1/scheduled-places`, { token: member.accessToken, body: { chatRoomId: running.chatRoomId, visitOrderA: 1, visitOrderB: 2 } });
+      const swap = await t.request('PATCH', `/api/v1/trips/${running.tripPlanId}/daily-plans/1/scheduled-places`, {
+        token: member.accessToken,
+        body: { chatRoomId: running.chatRoomId, visitOrderA: 1, visitOrderB: 2 },
+      });
       expect([swap.status, swap.body.data.code]).toEqual([409, 'TRIP106']);
     });
 
@@ -282,7 +316,14 @@ describe('statuses that need a differently configured app', () => {
   });
 
   it('every operation: 500 COMMON500 without internals when a handler fails', async () => {
-    const broken = newApp({}, { front: everyHandlerFails(() => { throw new Error('SQLITE_CORRUPT: secret internals at /srv/app.ts:12'); }) });
+    const broken = newApp(
+      {},
+      {
+        front: everyHandlerFails(() => {
+          throw new Error('SQLITE_CORRUPT: secret internals at /srv/app.ts:12');
+        }),
+      },
+    );
     const admin = await broken.signInAdmin('admin@example.com');
     for (const route of routes) {
       const op = byId.get(route.operationId)!;
@@ -332,9 +373,17 @@ describe('statuses that need a differently configured app', () => {
 describe('coverage of (operation, documented status)', () => {
   it('produced every pair, or the pair is allow-listed with a reason', () => {
     const rows = operations.flatMap((op) => op.responses.map((r) => `${op.operationId} ${r.status}`));
-    const report = rows.map((key) => `${produced.has(key) ? `produced ×${String(produced.get(key)).padEnd(4)}` : allowList[key] ? 'allow-listed  ' : 'MISSING       '} ${key}${allowList[key] ? `  (${allowList[key]})` : ''}`);
-    process.stdout.write(`\nHTTP contract coverage (${rows.filter((k) => produced.has(k)).length}/${rows.length} produced, ${Object.keys(allowList).length} allow-listed):\n${report.join('\n')}\n`);
+    const report = rows.map(
+      (key) =>
+        `${produced.has(key) ? `produced ×${String(produced.get(key)).padEnd(4)}` : allowList[key] ? 'allow-listed  ' : 'MISSING       '} ${key}${allowList[key] ? `  (${allowList[key]})` : ''}`,
+    );
+    process.stdout.write(
+      `\nHTTP contract coverage (${rows.filter((k) => produced.has(k)).length}/${rows.length} produced, ${Object.keys(allowList).length} allow-listed):\n${report.join('\n')}\n`,
+    );
     expect(rows.filter((key) => !produced.has(key) && !allowList[key])).toEqual([]);
-    expect(Object.keys(allowList).filter((key) => produced.has(key)), 'allow-listed pairs that are produced after all').toEqual([]);
+    expect(
+      Object.keys(allowList).filter((key) => produced.has(key)),
+      'allow-listed pairs that are produced after all',
+    ).toEqual([]);
   });
 });

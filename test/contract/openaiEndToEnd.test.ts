@@ -39,7 +39,19 @@ function dayAnswer(placeIds: number[], title: string): string {
       travelTime: null,
       travelDistance: null,
       transportation: 'PUBLIC_TRANSIT',
-      place: { id, name: '', address: '', latitude: 0, longitude: 0, description: '', imageUrl: null, operatingHours: null, holidayInfo: null, isMustVisit: false, themes: [] },
+      place: {
+        id,
+        name: '',
+        address: '',
+        latitude: 0,
+        longitude: 0,
+        description: '',
+        imageUrl: null,
+        operatingHours: null,
+        holidayInfo: null,
+        isMustVisit: false,
+        themes: [],
+      },
     })),
   });
 }
@@ -47,7 +59,10 @@ function dayAnswer(placeIds: number[], title: string): string {
 describe('PLANNER=openai through the app', () => {
   it('generates a day from the model, streams its summary, and answers chat with a tool call', async () => {
     const admin = await s.signInAdmin('admin@example.com');
-    await s.request('POST', '/api/v1/admin/prompts', { token: admin.accessToken, body: { promptType: 'SYSTEM', agentType: 'TRIP_AGENT', prompt: 'You plan trips for the conformance crew.' } });
+    await s.request('POST', '/api/v1/admin/prompts', {
+      token: admin.accessToken,
+      body: { promptType: 'SYSTEM', agentType: 'TRIP_AGENT', prompt: 'You plan trips for the conformance crew.' },
+    });
     const tokens = await s.signIn('ai@example.com');
     const plan = (await s.request('POST', '/api/v1/trips', { token: tokens.accessToken, body: { ...busanTrip, duration: 1 } })).body.data;
     const busan = placesOfRegion(s.app.services.db, 'busan');
@@ -67,7 +82,10 @@ describe('PLANNER=openai through the app', () => {
     expect(generated.title).toBe('Day 1 by the sea');
     expect(generated.scheduledPlaces.map((p: { place: { id: number } }) => p.place.id)).toEqual(ids);
     expect(generated.scheduledPlaces[0].place.name).toBe(sights[0]!.name);
-    const summary = c.messages.filter((m) => m.body.messageStreamType === 'CHAT' && !m.body.isComplete).map((m) => m.body.message).join('');
+    const summary = c.messages
+      .filter((m) => m.body.messageStreamType === 'CHAT' && !m.body.isComplete)
+      .map((m) => m.body.message)
+      .join('');
     expect(summary).toBe('A calm day by the sea, then seafood.');
     for (const m of c.messages) {
       const validate = m.destination.includes('/schedule/') ? messageValidators.TripPlanProgressMessage : messageValidators.ChatStreamDto;

@@ -40,7 +40,8 @@ function postgresEngine(port: PostgresPort): Engine {
     tx: (fn) => port.tx(fn),
     run: (fn) => port.run(fn),
     addMember: async (q, email) => void (await (q as PgQueries).insert(port.t.members).values(member(email))),
-    emails: async (q) => (await (q as PgQueries).select({ email: port.t.members.email }).from(port.t.members).orderBy(asc(port.t.members.id))).map((r) => r.email),
+    emails: async (q) =>
+      (await (q as PgQueries).select({ email: port.t.members.email }).from(port.t.members).orderBy(asc(port.t.members.id))).map((r) => r.email),
   };
 }
 
@@ -260,7 +261,20 @@ describeOnPostgres('database port on PostgreSQL', () => {
     const [owner] = await port.db.insert(port.t.members).values(member('owner@example.com')).returning();
     const [plan] = await port.db
       .insert(port.t.tripPlans)
-      .values({ memberId: owner!.id, title: 't', region: 'Busan', startDate: '2026-12-24', endDate: '2026-12-24', duration: 1, peopleCount: 1, themes: [], transportation: 'CAR', generationStatus: 'GENERATING', createdAt: 1, updatedAt: 1 })
+      .values({
+        memberId: owner!.id,
+        title: 't',
+        region: 'Busan',
+        startDate: '2026-12-24',
+        endDate: '2026-12-24',
+        duration: 1,
+        peopleCount: 1,
+        themes: [],
+        transportation: 'CAR',
+        generationStatus: 'GENERATING',
+        createdAt: 1,
+        updatedAt: 1,
+      })
       .returning();
     return plan!.id;
   }
@@ -285,13 +299,19 @@ describeOnPostgres('database port on PostgreSQL', () => {
       const [row] = await attemptOf(q);
       held.open();
       await first.opened;
-      await q.update(tripPlans).set({ genAttempt: row!.attempt + 1 }).where(eq(tripPlans.id, planId));
+      await q
+        .update(tripPlans)
+        .set({ genAttempt: row!.attempt + 1 })
+        .where(eq(tripPlans.id, planId));
     });
     await held.opened;
     const b = port.tx(async (q) => {
       const [row] = await attemptOf(q);
       secondRead = row!.attempt;
-      await q.update(tripPlans).set({ genAttempt: row!.attempt + 1 }).where(eq(tripPlans.id, planId));
+      await q
+        .update(tripPlans)
+        .set({ genAttempt: row!.attempt + 1 })
+        .where(eq(tripPlans.id, planId));
     });
     const waiters = await waitForLockWaiters();
     const readWhileWaiting = secondRead;
@@ -308,7 +328,8 @@ describeOnPostgres('database port on PostgreSQL', () => {
   it('FOR UPDATE SKIP LOCKED: a claim skips the row another transaction holds, and gets it once that one committed', async () => {
     const planId = await aPlan();
     const { tripPlans } = port.t;
-    const claimable = (q: PgQueries) => q.select({ id: tripPlans.id }).from(tripPlans).where(eq(tripPlans.generationStatus, 'GENERATING')).for('update', { skipLocked: true });
+    const claimable = (q: PgQueries) =>
+      q.select({ id: tripPlans.id }).from(tripPlans).where(eq(tripPlans.generationStatus, 'GENERATING')).for('update', { skipLocked: true });
     const first = gate();
     const held = gate();
 

@@ -14,7 +14,11 @@ import { describeOnPostgres, freshPostgresDatabase, type FreshPostgresDatabase }
 
 const pgMigrations = path.resolve(import.meta.dirname, '../../src/db/migrations/pg');
 const journal = JSON.parse(fs.readFileSync(path.join(pgMigrations, 'meta/_journal.json'), 'utf8')) as { entries: { tag: string; when: number }[] };
-const shippedHashes = journal.entries.map((e) => createHash('sha256').update(fs.readFileSync(path.join(pgMigrations, `${e.tag}.sql`))).digest('hex'));
+const shippedHashes = journal.entries.map((e) =>
+  createHash('sha256')
+    .update(fs.readFileSync(path.join(pgMigrations, `${e.tag}.sql`)))
+    .digest('hex'),
+);
 
 async function waitUntil(condition: () => Promise<boolean>, what: string): Promise<void> {
   for (let i = 0; i < 500; i++) {
@@ -90,7 +94,10 @@ describeOnPostgres('opening PostgreSQL', () => {
 
   it('stores rows the way the SQLite schema does: epoch ms as numbers, JSON lists, booleans, lease defaults', async () => {
     const { db } = await open();
-    const [member] = await db.insert(members).values({ email: 'm@example.com', name: 'M', provider: 'test', createdAt: 1_795_433_278_180, updatedAt: 1_795_433_278_180 }).returning();
+    const [member] = await db
+      .insert(members)
+      .values({ email: 'm@example.com', name: 'M', provider: 'test', createdAt: 1_795_433_278_180, updatedAt: 1_795_433_278_180 })
+      .returning();
     const [plan] = await db
       .insert(tripPlans)
       .values({
@@ -108,7 +115,14 @@ describeOnPostgres('opening PostgreSQL', () => {
         updatedAt: 1_795_433_278_180,
       })
       .returning();
-    expect(plan).toMatchObject({ createdAt: 1_795_433_278_180, themes: ['FAMOUS_SPOT', 'RESTAURANT'], genRun: 0, genAttempt: 0, genOwner: null, genLeaseUntil: null });
+    expect(plan).toMatchObject({
+      createdAt: 1_795_433_278_180,
+      themes: ['FAMOUS_SPOT', 'RESTAURANT'],
+      genRun: 0,
+      genAttempt: 0,
+      genOwner: null,
+      genLeaseUntil: null,
+    });
     expect(typeof plan!.createdAt).toBe('number');
 
     await db.delete(members).where(eq(members.id, member!.id));
@@ -117,7 +131,14 @@ describeOnPostgres('opening PostgreSQL', () => {
 
   it('allows one active prompt template per type and agent (the partial unique index), any number of inactive ones', async () => {
     const { db } = await open();
-    const template = (isActive: boolean) => ({ promptType: 'SYSTEM' as const, agentType: 'TRIP_AGENT' as const, prompt: 'p', isActive, createdAt: 1, updatedAt: 1 });
+    const template = (isActive: boolean) => ({
+      promptType: 'SYSTEM' as const,
+      agentType: 'TRIP_AGENT' as const,
+      prompt: 'p',
+      isActive,
+      createdAt: 1,
+      updatedAt: 1,
+    });
     await db.insert(promptTemplates).values([template(true), template(false), template(false)]);
     await expect(db.insert(promptTemplates).values(template(true))).rejects.toThrow();
   });

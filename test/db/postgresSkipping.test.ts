@@ -20,7 +20,12 @@ async function vitestWithoutPostgres(ci: boolean) {
   const env: NodeJS.ProcessEnv = { ...process.env, TEST_POSTGRES_URL: `postgres://postgres@127.0.0.1:${await aClosedPort()}/test`, NO_COLOR: '1' };
   delete env.CI;
   if (ci) env.CI = 'true';
-  const run = spawnSync(path.join(root, 'node_modules/.bin/vitest'), ['run', 'test/db/postgresDatabase.test.ts'], { cwd: root, env, encoding: 'utf8', timeout: 120_000 });
+  const run = spawnSync(path.join(root, 'node_modules/.bin/vitest'), ['run', 'test/db/postgresDatabase.test.ts'], {
+    cwd: root,
+    env,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
 

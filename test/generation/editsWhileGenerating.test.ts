@@ -65,7 +65,10 @@ describe('edits while a plan is GENERATING', () => {
   /** A subscribed member with a 2-day plan whose run has saved day 1 and is held before day 2. */
   async function planHeldAfterDayOne(email: string) {
     const { accessToken: token } = await s.signIn(email);
-    const plan = (await s.request('POST', '/api/v1/trips', { token, body: { ...busanTrip, duration: 2 } })).body.data as { tripPlanId: number; chatRoomId: number };
+    const plan = (await s.request('POST', '/api/v1/trips', { token, body: { ...busanTrip, duration: 2 } })).body.data as {
+      tripPlanId: number;
+      chatRoomId: number;
+    };
     const c = await connectStomp(wsUrl(s.url), token);
     clients.push(c);
     await c.subscribe(`/user/sub/schedule/${plan.tripPlanId}`);
@@ -79,7 +82,10 @@ describe('edits while a plan is GENERATING', () => {
 
   const days = async (token: string, tripPlanId: number) => (await s.request('GET', `/api/v1/trips/daily-plans/${tripPlanId}`, { token })).body.data as any[];
   const swap = (token: string, plan: { tripPlanId: number; chatRoomId: number }, dayNumber: number) =>
-    s.request('PATCH', `/api/v1/trips/${plan.tripPlanId}/daily-plans/${dayNumber}/scheduled-places`, { token, body: { chatRoomId: plan.chatRoomId, visitOrderA: 1, visitOrderB: 2 } });
+    s.request('PATCH', `/api/v1/trips/${plan.tripPlanId}/daily-plans/${dayNumber}/scheduled-places`, {
+      token,
+      body: { chatRoomId: plan.chatRoomId, visitOrderA: 1, visitOrderB: 2 },
+    });
 
   it('swap is 409 TRIP106 on the day just saved and on the day not saved yet; the run saves its days untouched; after COMPLETED it works', async () => {
     const plan = await planHeldAfterDayOne('swapper@example.com');

@@ -41,14 +41,45 @@ describe('pickNextGeneration', () => {
   it('a member at GENERATION_CONCURRENCY_PER_USER is skipped; none left means nothing starts', () => {
     const waiting = [job(1, 11), job(2, 21)];
     expect(pickNextGeneration(waiting, slots({ runningByMember: new Map([[1, 2]]) }))).toBe(1);
-    expect(pickNextGeneration(waiting, slots({ runningByMember: new Map([[1, 2], [2, 2]]) }))).toBe(-1);
+    expect(
+      pickNextGeneration(
+        waiting,
+        slots({
+          runningByMember: new Map([
+            [1, 2],
+            [2, 2],
+          ]),
+        }),
+      ),
+    ).toBe(-1);
     expect(pickNextGeneration(waiting, slots({ runningByMember: new Map([[1, 1]]), perMemberLimit: 1 }))).toBe(1);
   });
 
   it('the member whose latest run started longest ago goes first; one that never started goes before both', () => {
     const waiting = [job(1, 11), job(2, 21), job(3, 31)];
-    expect(pickNextGeneration(waiting, slots({ lastStartedByMember: new Map([[1, 5], [2, 3], [3, 4]]) }))).toBe(1);
-    expect(pickNextGeneration(waiting, slots({ lastStartedByMember: new Map([[1, 5], [2, 3]]) }))).toBe(2);
+    expect(
+      pickNextGeneration(
+        waiting,
+        slots({
+          lastStartedByMember: new Map([
+            [1, 5],
+            [2, 3],
+            [3, 4],
+          ]),
+        }),
+      ),
+    ).toBe(1);
+    expect(
+      pickNextGeneration(
+        waiting,
+        slots({
+          lastStartedByMember: new Map([
+            [1, 5],
+            [2, 3],
+          ]),
+        }),
+      ),
+    ).toBe(2);
   });
 
   it('a restarted plan waits while its previous run unwinds; the member’s next plan may go meanwhile', () => {

@@ -17,7 +17,13 @@ syncCatalogue(db);
 afterAll(() => database.close());
 
 const planner = createOfflinePlanner({ db, delayMs: 0 });
-const placeById = new Map(db.select().from(places).all().map((row) => [row.id, row]));
+const placeById = new Map(
+  db
+    .select()
+    .from(places)
+    .all()
+    .map((row) => [row.id, row]),
+);
 const placeOf = (id: number): PlaceRow => placeById.get(id)!;
 
 const themes: PlanRequest['themes'] = ['FAMOUS_SPOT', 'CULTURE_ART', 'HEALING', 'RESTAURANT'];
@@ -166,8 +172,14 @@ describe('long trips', () => {
     const small = openDatabase(':memory:');
     try {
       syncCatalogue(small.db);
-      const keep = placesOfRegion(small.db, 'jeonju').filter((p) => p.kind === 'SIGHT').slice(0, 5).map((p) => p.key);
-      small.db.delete(places).where(and(eq(places.region, 'jeonju'), eq(places.kind, 'SIGHT'), notInArray(places.key, keep))).run();
+      const keep = placesOfRegion(small.db, 'jeonju')
+        .filter((p) => p.kind === 'SIGHT')
+        .slice(0, 5)
+        .map((p) => p.key);
+      small.db
+        .delete(places)
+        .where(and(eq(places.region, 'jeonju'), eq(places.kind, 'SIGHT'), notInArray(places.key, keep)))
+        .run();
       const smallPlanner = createOfflinePlanner({ db: small.db, delayMs: 0 });
       const attempt = planDays(request({ region: 'Jeonju', duration: 6 }), smallPlanner);
       await expect(attempt).rejects.toBeInstanceOf(PlannerError);
@@ -199,8 +211,7 @@ describe('regions', () => {
 describe('travel modes', () => {
   it('the same two places take longer on foot than by car', async () => {
     const [walking, car] = await Promise.all([planDays(request({ transportation: 'WALKING' })), planDays(request({ transportation: 'CAR' }))]);
-    const legs = (days: PlannedDay[]) =>
-      new Map(days.flatMap((d) => d.stops.slice(1).map((s, i) => [`${d.stops[i]!.placeId}>${s.placeId}`, s] as const)));
+    const legs = (days: PlannedDay[]) => new Map(days.flatMap((d) => d.stops.slice(1).map((s, i) => [`${d.stops[i]!.placeId}>${s.placeId}`, s] as const)));
     const carLegs = legs(car);
     const shared = [...legs(walking)].filter(([pair, stop]) => carLegs.has(pair) && stop.travelDistance! >= 1000);
     expect(shared.length).toBeGreaterThan(0);
@@ -220,7 +231,8 @@ describe('streaming', () => {
   it('summarize yields chunks of about chunkSize that concatenate to the description', async () => {
     const [day] = await planDays(request());
     const chunks: string[] = [];
-    for await (const chunk of createOfflinePlanner({ db, delayMs: 0, chunkSize: 40 }).summarize(day!, request(), new AbortController().signal)) chunks.push(chunk);
+    for await (const chunk of createOfflinePlanner({ db, delayMs: 0, chunkSize: 40 }).summarize(day!, request(), new AbortController().signal))
+      chunks.push(chunk);
     expect(chunks.join('')).toBe(day!.description);
     expect(chunks.length).toBeGreaterThan(10);
     expect(chunks.every((c) => c.length > 0 && c.length <= 40)).toBe(true);
@@ -233,7 +245,8 @@ describe('streaming', () => {
     const day: PlannedDay = { dayNumber: 1, date: '2026-12-30', title: 'Day 1', description, stops: [] };
     for (const size of [1, 2, 3, 5, 7]) {
       const chunks: string[] = [];
-      for await (const chunk of createOfflinePlanner({ db, delayMs: 0, chunkSize: size }).summarize(day, request(), new AbortController().signal)) chunks.push(chunk);
+      for await (const chunk of createOfflinePlanner({ db, delayMs: 0, chunkSize: size }).summarize(day, request(), new AbortController().signal))
+        chunks.push(chunk);
       expect(chunks.join('')).toBe(description);
       for (const chunk of chunks) expect(chunk).not.toMatch(/^[\uDC00-\uDFFF]|[\uD800-\uDBFF]$/);
     }

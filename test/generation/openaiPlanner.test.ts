@@ -74,7 +74,19 @@ function answer(placeIds: number[], title = 'Sea and markets'): string {
       travelTime: null,
       travelDistance: null,
       transportation: 'CAR',
-      place: { id, name: 'copied', address: '', latitude: 0, longitude: 0, description: '', imageUrl: null, operatingHours: null, holidayInfo: null, isMustVisit: false, themes: [] },
+      place: {
+        id,
+        name: 'copied',
+        address: '',
+        latitude: 0,
+        longitude: 0,
+        description: '',
+        imageUrl: null,
+        operatingHours: null,
+        holidayInfo: null,
+        isMustVisit: false,
+        themes: [],
+      },
     })),
   };
   return JSON.stringify(plan);
@@ -96,7 +108,10 @@ describe('OpenAI planner', () => {
     server.reply({ content: answer(dayOne(), 'Day one by the sea') }, { content: answer(dayTwo(), 'Day two in town') });
     const days = await collect(planner().plan(request({ duration: 2 }), new AbortController().signal));
 
-    expect(days.map((d) => [d.dayNumber, d.date, d.title])).toEqual([[1, '2026-05-01', 'Day one by the sea'], [2, '2026-05-02', 'Day two in town']]);
+    expect(days.map((d) => [d.dayNumber, d.date, d.title])).toEqual([
+      [1, '2026-05-01', 'Day one by the sea'],
+      [2, '2026-05-02', 'Day two in town'],
+    ]);
     expect(days[0]!.description).toBe('## Day one by the sea\nA lovely day.');
     expect(days[0]!.stops.map((s) => s.placeId)).toEqual(dayOne());
     expect(days[0]!.stops.map((s) => s.category)).toEqual(['MORNING', 'AFTERNOON', 'AFTERNOON', 'EVENING']);
@@ -151,7 +166,12 @@ describe('OpenAI planner', () => {
   it('rejects answers that break the contract or reuse a place', async () => {
     const broken = JSON.parse(answer(dayOne()));
     broken.scheduledPlaces[0].category = 'NIGHT';
-    server.reply({ content: JSON.stringify(broken) }, { content: answer(dayOne()) }, { content: answer([dayOne()[0]!, ...dayTwo()]) }, { content: answer(dayTwo()) });
+    server.reply(
+      { content: JSON.stringify(broken) },
+      { content: answer(dayOne()) },
+      { content: answer([dayOne()[0]!, ...dayTwo()]) },
+      { content: answer(dayTwo()) },
+    );
     const days = await collect(planner().plan(request({ duration: 2 }), new AbortController().signal));
     expect(days.map((d) => d.stops.map((s) => s.placeId))).toEqual([dayOne(), dayTwo()]);
     expect(messagesOf(1).at(-1)!.content).toMatch(/does not match DailyPlanResponse: \/scheduledPlaces\/0\/category/);
@@ -179,7 +199,9 @@ describe('OpenAI planner', () => {
   });
 
   it('names the known regions for an unknown region', async () => {
-    await expect(collect(planner().plan(request({ region: 'Atlantis' }), new AbortController().signal))).rejects.toThrow(/Unknown region "Atlantis".*Busan.*Seoul/);
+    await expect(collect(planner().plan(request({ region: 'Atlantis' }), new AbortController().signal))).rejects.toThrow(
+      /Unknown region "Atlantis".*Busan.*Seoul/,
+    );
     expect(server.requests).toHaveLength(0);
   });
 
@@ -216,7 +238,11 @@ describe('OpenAI day summary', () => {
   });
 
   it('streams the model text in several chunks, with the PLACE_SUMMARY_AGENT templates', async () => {
-    createActivePromptTemplate(database.db, { promptType: 'SYSTEM', agentType: 'PLACE_SUMMARY_AGENT', prompt: 'SUMMARY SYSTEM', description: null }, Date.now());
+    createActivePromptTemplate(
+      database.db,
+      { promptType: 'SYSTEM', agentType: 'PLACE_SUMMARY_AGENT', prompt: 'SUMMARY SYSTEM', description: null },
+      Date.now(),
+    );
     const text = 'Start at the **beach**, then lunch by the market, and end with a sunset walk.';
     server.reply({ content: text, chunks: 5 });
     const chunks = await collect(planner().summarize(day(), request(), new AbortController().signal));

@@ -19,14 +19,23 @@ afterAll(() => t.close());
 const create = (startDate: string, duration = 3) => t.request('POST', '/api/v1/trips', { token, body: { ...busanTrip, startDate, duration } });
 
 describe('calendar dates', () => {
-  it.each(['10000-01-01', '+010000-01-01', '2026-02-30', '2027-02-29', '2026-13-01', '2026-00-10', '2026-04-31', '2026-1-05', '26-01-05', '2026-01-05T00:00:00Z', '２０２６-01-05'])(
-    'startDate %s is 400 COMMON001',
-    async (startDate) => {
-      const res = await create(startDate);
-      expect([res.status, res.body.data.code]).toEqual([400, 'COMMON001']);
-      expect(res.body.data.errors[0].field).toBe('body.startDate');
-    },
-  );
+  it.each([
+    '10000-01-01',
+    '+010000-01-01',
+    '2026-02-30',
+    '2027-02-29',
+    '2026-13-01',
+    '2026-00-10',
+    '2026-04-31',
+    '2026-1-05',
+    '26-01-05',
+    '2026-01-05T00:00:00Z',
+    '２０２６-01-05',
+  ])('startDate %s is 400 COMMON001', async (startDate) => {
+    const res = await create(startDate);
+    expect([res.status, res.body.data.code]).toEqual([400, 'COMMON001']);
+    expect(res.body.data.errors[0].field).toBe('body.startDate');
+  });
 
   it('accepts real days, 29 February of a leap year included', async () => {
     for (const startDate of ['2028-02-29', '2026-12-31', '0001-01-01']) expect((await create(startDate, 1)).status, startDate).toBe(201);
@@ -34,7 +43,9 @@ describe('calendar dates', () => {
 
   it('refuses a trip that would end after 9999-12-31, and keeps one that ends on it', async () => {
     const tooLate = await create('9999-12-31', 2);
-    expect(tooLate.body.data.errors).toEqual([{ field: 'body.startDate', rejectedValue: '9999-12-31', message: 'the trip must end by 9999-12-31 (startDate + duration - 1)' }]);
+    expect(tooLate.body.data.errors).toEqual([
+      { field: 'body.startDate', rejectedValue: '9999-12-31', message: 'the trip must end by 9999-12-31 (startDate + duration - 1)' },
+    ]);
     const lastDay = await create('9999-12-30', 2);
     expect(lastDay.status).toBe(201);
     const stored = await t.request('GET', `/api/v1/trips/${lastDay.body.data.tripPlanId}`, { token });

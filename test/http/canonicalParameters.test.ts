@@ -17,7 +17,8 @@ beforeAll(async () => {
   admin = (await t.signInAdmin('canonical-admin@example.com')).accessToken;
   // A few plans, so that the id under test has two digits and every variant below could name it.
   for (let i = 0; i < 11; i++) plan = (await t.request('POST', '/api/v1/trips', { token, body: busanTrip })).body.data;
-  promptId = (await t.request('POST', '/api/v1/admin/prompts', { token: admin, body: { promptType: 'SYSTEM', agentType: 'TRIP_AGENT', prompt: 'p' } })).body.data.id;
+  promptId = (await t.request('POST', '/api/v1/admin/prompts', { token: admin, body: { promptType: 'SYSTEM', agentType: 'TRIP_AGENT', prompt: 'p' } })).body
+    .data.id;
 });
 afterAll(() => t.close());
 
@@ -42,17 +43,26 @@ describe('integer parameters are canonical decimal', () => {
     const id = { tripPlanId: plan.tripPlanId, chatRoomId: plan.chatRoomId, promptId, dayNumber: 10 }[name]!;
     for (const text of spellingsOf(id).filter((s) => s !== '')) {
       const [method, url] = urls[name]!(text);
-      const res = await t.request(method, url, { token: name === 'promptId' ? admin : token, body: method === 'PATCH' ? { chatRoomId: plan.chatRoomId, visitOrderA: 1, visitOrderB: 2 } : undefined });
+      const res = await t.request(method, url, {
+        token: name === 'promptId' ? admin : token,
+        body: method === 'PATCH' ? { chatRoomId: plan.chatRoomId, visitOrderA: 1, visitOrderB: 2 } : undefined,
+      });
       expect([res.status, res.body.data?.code], `${method} ${url}`).toEqual([400, 'COMMON001']);
       expect(res.body.data.errors, url).toEqual([{ field: `path.${name}`, rejectedValue: text, message: canonical }]);
     }
   });
 
   it('query cursor and size: every other spelling is 400 COMMON001 naming it', async () => {
-    for (const [name, id] of [['cursor', plan.tripPlanId], ['size', 10]] as const) {
+    for (const [name, id] of [
+      ['cursor', plan.tripPlanId],
+      ['size', 10],
+    ] as const) {
       for (const text of spellingsOf(id)) {
         const res = await t.request('GET', '/api/v1/trips', { token, query: { [name]: text } });
-        expect([res.status, res.body.data.errors], `${name}=${JSON.stringify(text)}`).toEqual([400, [{ field: `query.${name}`, rejectedValue: text, message: canonical }]]);
+        expect([res.status, res.body.data.errors], `${name}=${JSON.stringify(text)}`).toEqual([
+          400,
+          [{ field: `query.${name}`, rejectedValue: text, message: canonical }],
+        ]);
       }
     }
   });

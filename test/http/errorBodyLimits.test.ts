@@ -18,19 +18,34 @@ const manyKeys = (count: number, key: (i: number) => string) => Object.fromEntri
 
 const inputs: [string, () => Promise<{ status: number; text: string; body: any }>][] = [
   ['a 1 MiB string field', () => t.request('POST', '/api/v1/trips', { token, body: { ...busanTrip, region: 'x'.repeat(1_000_000) } })],
-  ['a string of control characters (six bytes each as JSON)', () => t.request('POST', '/api/v1/trips', { token, body: { ...busanTrip, region: '\u0001'.repeat(150_000) } })],
+  [
+    'a string of control characters (six bytes each as JSON)',
+    () => t.request('POST', '/api/v1/trips', { token, body: { ...busanTrip, region: '\u0001'.repeat(150_000) } }),
+  ],
   ['a string of emoji (surrogate pairs)', () => t.request('POST', '/api/v1/trips', { token, body: { ...busanTrip, region: '😀'.repeat(100_000) } })],
   ['a 100 KiB unknown key', () => t.request('POST', '/api/v1/trips', { token, body: { ...busanTrip, ['k'.repeat(100_000)]: 1 } })],
   ['20,000 unknown fields', () => t.request('POST', '/api/v1/trips', { token, body: { ...busanTrip, ...manyKeys(20_000, (i) => `field${i}`) } })],
-  ['50 unknown fields with escape-heavy names', () => t.request('POST', '/api/v1/trips', { token, body: { ...busanTrip, ...manyKeys(50, (i) => `${'\u0002'.repeat(200)}${i}`) } })],
+  [
+    '50 unknown fields with escape-heavy names',
+    () => t.request('POST', '/api/v1/trips', { token, body: { ...busanTrip, ...manyKeys(50, (i) => `${'\u0002'.repeat(200)}${i}`) } }),
+  ],
   ['a deep value in a field', () => t.request('POST', '/api/v1/trips', { token, body: { ...busanTrip, region: nested(30) } })],
   ['a huge array', () => t.request('POST', '/api/v1/trips', { token, body: { ...busanTrip, themes: Array.from({ length: 100_000 }, (_, i) => `T${i}`) } })],
-  ['a huge array of invalid items within maxItems', () => t.request('POST', '/api/v1/trips', { token, body: { ...busanTrip, themes: ['y'.repeat(100_000), 'z'.repeat(100_000)] } })],
-  ['every field wrong at once', () => t.request('POST', '/api/v1/auth/dev-login', { body: { email: 'e'.repeat(300_000), name: 'n'.repeat(300_000), other: 'o'.repeat(300_000) } })],
+  [
+    'a huge array of invalid items within maxItems',
+    () => t.request('POST', '/api/v1/trips', { token, body: { ...busanTrip, themes: ['y'.repeat(100_000), 'z'.repeat(100_000)] } }),
+  ],
+  [
+    'every field wrong at once',
+    () => t.request('POST', '/api/v1/auth/dev-login', { body: { email: 'e'.repeat(300_000), name: 'n'.repeat(300_000), other: 'o'.repeat(300_000) } }),
+  ],
   ['a 10 KiB path', () => t.request('GET', `/api/v1/${'p'.repeat(10_000)}`, { token })],
   ['a 10 KiB id', () => t.request('GET', `/api/v1/trips/${'9'.repeat(10_000)}`, { token })],
   ['a 10 KiB query value', () => t.request('GET', '/api/v1/trips', { token, query: { sort: 's'.repeat(10_000) } })],
-  ['a query parameter repeated 5,000 times', () => t.request('GET', `/api/v1/trips?${Array.from({ length: 5000 }, (_, i) => `size=${i + 1}`).join('&')}`, { token })],
+  [
+    'a query parameter repeated 5,000 times',
+    () => t.request('GET', `/api/v1/trips?${Array.from({ length: 5000 }, (_, i) => `size=${i + 1}`).join('&')}`, { token }),
+  ],
   ['a method not allowed on a long path', () => t.request('PUT', `/api/v1/trips/${'1'.repeat(5_000)}`, { token })],
 ];
 
@@ -45,7 +60,9 @@ describe('error bodies are at most 4 KiB', () => {
 
   it('echoes a long value cut to 100 characters, ending with the marker', async () => {
     const res = await t.request('POST', '/api/v1/trips', { token, body: { ...busanTrip, region: 'x'.repeat(1_000_000) } });
-    expect(res.body.data.errors).toEqual([{ field: 'body.region', rejectedValue: `${'x'.repeat(86)}${TRUNCATION_MARKER}`, message: 'must NOT have more than 50 characters' }]);
+    expect(res.body.data.errors).toEqual([
+      { field: 'body.region', rejectedValue: `${'x'.repeat(86)}${TRUNCATION_MARKER}`, message: 'must NOT have more than 50 characters' },
+    ]);
   });
 
   it('lists the first 20 failing fields and says how many there were', async () => {

@@ -67,7 +67,7 @@ describe('listTripPlans paging', () => {
     const otherToken = (await t.signIn('other-pager@example.com')).accessToken;
     const res = await t.request('GET', '/api/v1/trips', { token: otherToken, query: { cursor: created[0]!.id } });
     expect(res.status).toBe(400);
-    expect(res.body.data.errors).toEqual([{ field: 'query.cursor', rejectedValue: created[0]!.id, message: "is not the id of one of your trip plans" }]);
+    expect(res.body.data.errors).toEqual([{ field: 'query.cursor', rejectedValue: created[0]!.id, message: 'is not the id of one of your trip plans' }]);
   });
 
   it('rejects a malformed sort', async () => {

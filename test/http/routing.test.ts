@@ -53,7 +53,9 @@ describe('routing', () => {
   });
 
   it('answers CORS preflights', async () => {
-    const res = await t.request('OPTIONS', '/api/v1/trips', { headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' } });
+    const res = await t.request('OPTIONS', '/api/v1/trips', {
+      headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+    });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');

@@ -12,12 +12,14 @@ const written = fs.readFileSync(path.resolve(import.meta.dirname, '../../specs/o
 
 function get(url: string, headers: Record<string, string> = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    http.get(url, { headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => (res.statusCode === 200 ? resolve(text) : reject(new Error(`status ${res.statusCode}`))));
-    }).on('error', reject);
+    http
+      .get(url, { headers }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => (res.statusCode === 200 ? resolve(text) : reject(new Error(`status ${res.statusCode}`))));
+      })
+      .on('error', reject);
   });
 }
 
@@ -40,7 +42,7 @@ describe('served openapi.yaml', () => {
     expect(defaultsOf(served)).toEqual({ scheme: 'http', host: hostname, port });
   });
 
-  it('takes the host a proxy forwarded and https from X-Forwarded-Proto, with the scheme\'s default port', async () => {
+  it("takes the host a proxy forwarded and https from X-Forwarded-Proto, with the scheme's default port", async () => {
     const served = await get(`${s.url}/openapi.yaml`, { host: 'api.example.com', 'x-forwarded-proto': 'https' });
     expect(defaultsOf(served)).toEqual({ scheme: 'https', host: 'api.example.com', port: '443' });
   });

@@ -59,7 +59,9 @@ describe('session purge (SESSION_RETENTION_DAYS, SESSION_PURGE_INTERVAL_MINUTES)
 
   it('purges a backlog larger than one batch in one run', async () => {
     await t.signIn('bulk@example.com');
-    const { memberId, expiresAt } = t.app.services.db.get<{ memberId: number; expiresAt: number }>(sql`SELECT member_id AS memberId, expires_at AS expiresAt FROM auth_session`);
+    const { memberId, expiresAt } = t.app.services.db.get<{ memberId: number; expiresAt: number }>(
+      sql`SELECT member_id AS memberId, expires_at AS expiresAt FROM auth_session`,
+    );
     for (let i = 0; i < 1100; i++) createSession(t.app.services.db, { id: `bulk-${i}`, memberId, refreshJti: `jti-${i}`, createdAt: t.now(), expiresAt });
     expect(sessionCount()).toBe(1101);
     t.advance(7 * DAY + 2 * DAY + 1);

@@ -36,7 +36,11 @@ afterEach(() => {
 
 const manyThemes = (count: number) => Array.from({ length: count }, (_, i) => (i % 2 === 0 ? 'HEALING' : `THEME_${i}`));
 const post = (body: unknown) =>
-  fetch(`${t.url}/api/v1/trips`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${t.url}/api/v1/trips`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 describe('size limits come first', () => {
   it('refuses 50,000 themes with 400 COMMON001 from the size guard; the full validator never runs', async () => {
@@ -52,7 +56,9 @@ describe('size limits come first', () => {
     countFullValidatorCalls();
     const res = await post({ ...busanTrip, region: 'x'.repeat(200_000), duration: 0 });
     const body = (await res.json()) as any;
-    expect(body.data.errors.map((e: { field: string; message: string }) => [e.field, e.message])).toEqual([['body.region', 'must NOT have more than 50 characters']]);
+    expect(body.data.errors.map((e: { field: string; message: string }) => [e.field, e.message])).toEqual([
+      ['body.region', 'must NOT have more than 50 characters'],
+    ]);
     expect(fullValidatorCalls).toBe(0);
   });
 

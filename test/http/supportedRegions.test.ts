@@ -26,7 +26,8 @@ describe('supported regions', () => {
   it('accepts every listed name and alias, and the documented variations of them', async () => {
     const { regions } = (await t.request('GET', '/api/v1/regions')).body.data as { regions: { name: string; aliases: string[] }[] };
     for (const name of regions.flatMap((r) => [r.name, ...r.aliases])) expect((await create(name)).status, name).toBe(201);
-    for (const variation of ['busan', ' SEOUL ', 'Busan Metropolitan City', '부산 광역시', 'jeju-do']) expect((await create(variation)).status, variation).toBe(201);
+    for (const variation of ['busan', ' SEOUL ', 'Busan Metropolitan City', '부산 광역시', 'jeju-do'])
+      expect((await create(variation)).status, variation).toBe(201);
   });
 
   it.each(['Tokyo', 'Busanx', 'Seoul Tokyo', '도'])('refuses %s with 400 TRIP107', async (region) => {

@@ -54,14 +54,35 @@ describe('delete', () => {
     seedItinerary(t.app.services.db, plan.tripPlanId, busanTrip.startDate, 2);
     insertChatMessage(t.app.services.db, { chatRoomId: plan.chatRoomId, messageType: 'USER', content: 'hi', createdAt: t.now() });
     const db = t.app.services.db;
-    const dayIds = db.select().from(dailyPlans).all().filter((d) => d.tripPlanId === plan.tripPlanId).map((d) => d.id);
-    const stopsOfPlan = () => db.select().from(scheduledPlaces).all().filter((s) => dayIds.includes(s.dailyPlanId)).length;
-    const messagesOfRoom = () => db.select().from(chatMessages).all().filter((m) => m.chatRoomId === plan.chatRoomId).length;
+    const dayIds = db
+      .select()
+      .from(dailyPlans)
+      .all()
+      .filter((d) => d.tripPlanId === plan.tripPlanId)
+      .map((d) => d.id);
+    const stopsOfPlan = () =>
+      db
+        .select()
+        .from(scheduledPlaces)
+        .all()
+        .filter((s) => dayIds.includes(s.dailyPlanId)).length;
+    const messagesOfRoom = () =>
+      db
+        .select()
+        .from(chatMessages)
+        .all()
+        .filter((m) => m.chatRoomId === plan.chatRoomId).length;
     expect([dayIds.length, stopsOfPlan(), messagesOfRoom()]).toEqual([2, 6, 1]);
     expect((await t.request('DELETE', `/api/v1/trips/${plan.tripPlanId}`, { token })).status).toBe(204);
     await flush();
     expect(events).toContain(`cancel ${plan.tripPlanId} delete`);
-    expect(db.select().from(dailyPlans).all().filter((d) => d.tripPlanId === plan.tripPlanId)).toEqual([]);
+    expect(
+      db
+        .select()
+        .from(dailyPlans)
+        .all()
+        .filter((d) => d.tripPlanId === plan.tripPlanId),
+    ).toEqual([]);
     expect([stopsOfPlan(), messagesOfRoom()]).toEqual([0, 0]);
     for (const [method, url] of [
       ['GET', `/api/v1/trips/${plan.tripPlanId}`],
@@ -81,7 +102,10 @@ describe('swap', () => {
     const plan = await create();
     seedItinerary(t.app.services.db, plan.tripPlanId, busanTrip.startDate, 1);
     const [before] = (await t.request('GET', `/api/v1/trips/daily-plans/${plan.tripPlanId}`, { token })).body.data;
-    const res = await t.request('PATCH', `/api/v1/trips/${plan.tripPlanId}/daily-plans/1/scheduled-places`, { token, body: { chatRoomId: plan.chatRoomId, visitOrderA: 1, visitOrderB: 3 } });
+    const res = await t.request('PATCH', `/api/v1/trips/${plan.tripPlanId}/daily-plans/1/scheduled-places`, {
+      token,
+      body: { chatRoomId: plan.chatRoomId, visitOrderA: 1, visitOrderB: 3 },
+    });
     expect(res.status).toBe(204);
     const [after] = (await t.request('GET', `/api/v1/trips/daily-plans/${plan.tripPlanId}`, { token })).body.data;
     const names = (day: any) => day.scheduledPlaces.map((s: any) => s.place.name);
@@ -101,7 +125,10 @@ describe('swap', () => {
     const plan = await create();
     const other = await create();
     seedItinerary(t.app.services.db, plan.tripPlanId, busanTrip.startDate, 1);
-    const res = await t.request('PATCH', `/api/v1/trips/${plan.tripPlanId}/daily-plans/1/scheduled-places`, { token, body: { chatRoomId: other.chatRoomId, visitOrderA: 1, visitOrderB: 2 } });
+    const res = await t.request('PATCH', `/api/v1/trips/${plan.tripPlanId}/daily-plans/1/scheduled-places`, {
+      token,
+      body: { chatRoomId: other.chatRoomId, visitOrderA: 1, visitOrderB: 2 },
+    });
     expect([res.status, res.body.data.code]).toEqual([404, 'TRIP101']);
   });
 });
@@ -112,7 +139,11 @@ describe('removing a stop', () => {
     seedItinerary(t.app.services.db, plan.tripPlanId, busanTrip.startDate, 1);
     const { applyDayEdit, loadDay } = await import('../../src/trips/savedDayEdits.js');
     const before = loadDay(t.app.services.db, plan.tripPlanId, 1);
-    const { day: after, summary } = applyDayEdit(t.app.services.db, { id: plan.tripPlanId, region: 'Busan', themes: [] }, { kind: 'remove', dayNumber: 1, visitOrder: 2 });
+    const { day: after, summary } = applyDayEdit(
+      t.app.services.db,
+      { id: plan.tripPlanId, region: 'Busan', themes: [] },
+      { kind: 'remove', dayNumber: 1, visitOrder: 2 },
+    );
     expect(summary).toBe(`Removed stop 2 (${before.stops[1]!.place.name}) from day 1.`);
     expect(after.stops.map((s) => [s.id, s.visitOrder, s.place.name])).toEqual([
       [before.stops[0]!.id, 1, before.stops[0]!.place.name],

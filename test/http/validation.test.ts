@@ -25,9 +25,19 @@ const createWith = (changes: Record<string, unknown>, drop: string[] = []) => {
 describe('TripPlanCreateRequest', () => {
   it.each([
     ['themes empty', { themes: [] }, 'body.themes', 'must NOT have fewer than 1 items'],
-    ['themes over 7', { themes: ['FAMOUS_SPOT', 'HEALING', 'SNS_HOTSPOT', 'EXPERIENCE_ACTIVITY', 'CULTURE_ART', 'SHOPPING', 'RESTAURANT', 'HEALING'] }, 'body.themes', 'must NOT have more than 7 items'],
+    [
+      'themes over 7',
+      { themes: ['FAMOUS_SPOT', 'HEALING', 'SNS_HOTSPOT', 'EXPERIENCE_ACTIVITY', 'CULTURE_ART', 'SHOPPING', 'RESTAURANT', 'HEALING'] },
+      'body.themes',
+      'must NOT have more than 7 items',
+    ],
     ['themes repeated', { themes: ['HEALING', 'HEALING'] }, 'body.themes', 'must NOT have duplicate items (items ## 0 and 1 are identical)'],
-    ['unknown theme', { themes: ['BEACH'] }, 'body.themes[0]', 'must be one of FAMOUS_SPOT, HEALING, SNS_HOTSPOT, EXPERIENCE_ACTIVITY, CULTURE_ART, SHOPPING, RESTAURANT'],
+    [
+      'unknown theme',
+      { themes: ['BEACH'] },
+      'body.themes[0]',
+      'must be one of FAMOUS_SPOT, HEALING, SNS_HOTSPOT, EXPERIENCE_ACTIVITY, CULTURE_ART, SHOPPING, RESTAURANT',
+    ],
     ['impossible date', { startDate: '2026-02-30' }, 'body.startDate', 'must match format "date"'],
     ['date with time', { startDate: '2026-12-24T10:00:00Z' }, 'body.startDate', 'must NOT have more than 10 characters'],
     ['duration 0', { duration: 0 }, 'body.duration', 'must be >= 1'],
@@ -47,7 +57,10 @@ describe('TripPlanCreateRequest', () => {
     const value = Object.values(changes)[0];
     const rejectedValue = field.endsWith('[0]') ? (value as unknown[])[0] : value;
     // An array whose JSON is over 100 characters is echoed as the start of that JSON and a marker.
-    const shown = Array.isArray(rejectedValue) && JSON.stringify(rejectedValue).length > 100 ? `${JSON.stringify(rejectedValue).slice(0, 86)}...[truncated]` : rejectedValue;
+    const shown =
+      Array.isArray(rejectedValue) && JSON.stringify(rejectedValue).length > 100
+        ? `${JSON.stringify(rejectedValue).slice(0, 86)}...[truncated]`
+        : rejectedValue;
     expect(res.body.data.errors).toContainEqual({ field, rejectedValue: shown, message });
   });
 
@@ -67,7 +80,14 @@ describe('TripPlanCreateRequest', () => {
   it('defaults transportation to PUBLIC_TRANSIT and derives title and end date', async () => {
     const res = await createWith({}, ['transportation']);
     const detail = (await t.request('GET', `/api/v1/trips/${res.body.data.tripPlanId}`, { token })).body.data;
-    expect(detail).toMatchObject({ transportation: 'PUBLIC_TRANSIT', title: 'Busan in 3 days', startDate: '2026-12-24', endDate: '2026-12-26', generationStatus: 'PENDING', isCompleted: false });
+    expect(detail).toMatchObject({
+      transportation: 'PUBLIC_TRANSIT',
+      title: 'Busan in 3 days',
+      startDate: '2026-12-24',
+      endDate: '2026-12-26',
+      generationStatus: 'PENDING',
+      isCompleted: false,
+    });
   });
 });
 
@@ -76,8 +96,20 @@ describe('other request bodies', () => {
     ['PATCH', () => `/api/v1/trips/${plan.tripPlanId}`, { title: '' }, 'body.title', 'must NOT have fewer than 1 characters'],
     ['PATCH', () => `/api/v1/trips/${plan.tripPlanId}`, { title: ' \t ' }, 'body.title', 'must match pattern "\\S"'],
     ['PATCH', () => `/api/v1/trips/${plan.tripPlanId}`, { title: 'x'.repeat(101) }, 'body.title', 'must NOT have more than 100 characters'],
-    ['PATCH', () => `/api/v1/trips/${plan.tripPlanId}/daily-plans/1/scheduled-places`, { chatRoomId: 'ROOM', visitOrderA: 0, visitOrderB: 1 }, 'body.visitOrderA', 'must be >= 1'],
-    ['PATCH', () => `/api/v1/trips/${plan.tripPlanId}/daily-plans/1/scheduled-places`, { chatRoomId: 'ROOM', visitOrderA: 2, visitOrderB: 2 }, 'body.visitOrderB', 'must differ from visitOrderA'],
+    [
+      'PATCH',
+      () => `/api/v1/trips/${plan.tripPlanId}/daily-plans/1/scheduled-places`,
+      { chatRoomId: 'ROOM', visitOrderA: 0, visitOrderB: 1 },
+      'body.visitOrderA',
+      'must be >= 1',
+    ],
+    [
+      'PATCH',
+      () => `/api/v1/trips/${plan.tripPlanId}/daily-plans/1/scheduled-places`,
+      { chatRoomId: 'ROOM', visitOrderA: 2, visitOrderB: 2 },
+      'body.visitOrderB',
+      'must differ from visitOrderA',
+    ],
     ['POST', () => '/api/v1/auth/dev-login', { email: 'not-an-email' }, 'body.email', 'must match format "email"'],
     ['POST', () => '/api/v1/auth/reissue', { refreshToken: '' }, 'body.refreshToken', 'must NOT have fewer than 1 characters'],
   ])('%s %s rejects %j', async (method, url, body, field, message) => {
@@ -88,7 +120,8 @@ describe('other request bodies', () => {
   });
 
   it('requires at least one field to update a prompt template', async () => {
-    const created = (await t.request('POST', '/api/v1/admin/prompts', { token: admin, body: { promptType: 'SYSTEM', agentType: 'TRIP_AGENT', prompt: 'p' } })).body.data;
+    const created = (await t.request('POST', '/api/v1/admin/prompts', { token: admin, body: { promptType: 'SYSTEM', agentType: 'TRIP_AGENT', prompt: 'p' } }))
+      .body.data;
     const res = await t.request('PATCH', `/api/v1/admin/prompts/${created.id}`, { token: admin, body: {} });
     expect(res.status).toBe(400);
     expect(res.body.data.errors[0].field).toBe('body');
@@ -124,7 +157,11 @@ describe('parameters', () => {
 describe('malformed bodies', () => {
   it('is COMMON002 for broken JSON, a non-JSON content type and a missing body', async () => {
     const broken = await t.request('POST', '/api/v1/trips', { token, rawBody: '{"themes": [', headers: { 'content-type': 'application/json' } });
-    const form = await t.request('POST', '/api/v1/trips', { token, rawBody: 'themes=HEALING', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const form = await t.request('POST', '/api/v1/trips', {
+      token,
+      rawBody: 'themes=HEALING',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     const empty = await t.request('POST', '/api/v1/trips', { token });
     for (const res of [broken, form, empty]) expect([res.status, res.body.data.code]).toEqual([400, 'COMMON002']);
   });

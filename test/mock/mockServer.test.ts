@@ -38,7 +38,11 @@ afterAll(async () => {
 
 async function call(operationId: string, headers: Record<string, string> = {}) {
   const { method, url, body } = validRequest(operationId);
-  const res = await mock.hono.request(url, { method, body, headers: { authorization: `Bearer ${token}`, ...(body && { 'content-type': 'application/json' }), ...headers } });
+  const res = await mock.hono.request(url, {
+    method,
+    body,
+    headers: { authorization: `Bearer ${token}`, ...(body && { 'content-type': 'application/json' }), ...headers },
+  });
   const text = await res.text();
   return { res, text, json: (res.headers.get('content-type') ?? '').includes('json') && text ? JSON.parse(text) : undefined };
 }
@@ -187,7 +191,11 @@ describe('mock server: requests are checked as the service checks them', () => {
 
   it('answers a body over BODY_LIMIT_BYTES with 413 COMMON413', async () => {
     const small = createMock({ NODE_ENV: 'test', LOG_LEVEL: 'silent', BODY_LIMIT_BYTES: '64' });
-    const res = await small.hono.request('/api/v1/trips', { method: 'POST', body: JSON.stringify(busanTrip), headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } });
+    const res = await small.hono.request('/api/v1/trips', {
+      method: 'POST',
+      body: JSON.stringify(busanTrip),
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    });
     expect([res.status, ((await res.json()) as { data: { code: string } }).data.code]).toEqual([413, 'COMMON413']);
     small.close();
   });

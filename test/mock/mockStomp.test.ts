@@ -31,11 +31,16 @@ async function connect(m: RunningMock, connectToken: string | null = token): Pro
 }
 
 async function subscribePlan(c: StompTestClient, tripPlanId: number): Promise<void> {
-  for (const destination of [`/user/sub/schedule/${tripPlanId}`, `/user/sub/chat/${tripPlanId}`, `/user/sub/errors/${tripPlanId}`]) await c.subscribe(destination);
+  for (const destination of [`/user/sub/schedule/${tripPlanId}`, `/user/sub/chat/${tripPlanId}`, `/user/sub/errors/${tripPlanId}`])
+    await c.subscribe(destination);
 }
 
 const http = (m: RunningMock, method: string, path: string, body?: unknown) =>
-  fetch(`${m.url}${path}`, { method, headers: { authorization: `Bearer ${token}`, ...(body !== undefined && { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+  fetch(`${m.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 
 function expectValidPayloads(messages: ReceivedMessage[]): void {
   for (const m of messages) {
@@ -48,7 +53,11 @@ function expectValidPayloads(messages: ReceivedMessage[]): void {
 /** schedule:TYPE:day, chat:TYPE:chunk|full, error:CODE; runs of chunks collapsed to one. */
 function sequence(messages: ReceivedMessage[]): string[] {
   const items = messages.map((m) =>
-    m.destination.includes('/schedule/') ? `schedule:${m.body.type}:${m.body.dailyPlan?.dayNumber ?? '-'}` : m.destination.includes('/errors/') ? `error:${m.body.code}` : `chat:${m.body.messageStreamType}:${m.body.isComplete ? 'full' : 'chunk'}`,
+    m.destination.includes('/schedule/')
+      ? `schedule:${m.body.type}:${m.body.dailyPlan?.dayNumber ?? '-'}`
+      : m.destination.includes('/errors/')
+        ? `error:${m.body.code}`
+        : `chat:${m.body.messageStreamType}:${m.body.isComplete ? 'full' : 'chunk'}`,
   );
   return items.filter((item, i) => !(item === 'chat:CHAT:chunk' && items[i - 1] === 'chat:CHAT:chunk'));
 }
@@ -140,7 +149,10 @@ describe('mock STOMP: the documented generation after a start over HTTP', () => 
   it('streams, in the documented order: per day DAILY_PLAN_GENERATED, summary chunks, full summary; then COMPLETED', () => {
     const days = Object.values(examples.TripPlanProgressMessage!).filter((p: any) => p.type === 'DAILY_PLAN_GENERATED');
     expect(days.length).toBeGreaterThan(0);
-    expect(sequence(c.messages)).toEqual([...days.flatMap((_d, i) => [`schedule:DAILY_PLAN_GENERATED:${i + 1}`, 'chat:CHAT:chunk', 'chat:CHAT:full']), 'chat:COMPLETED:full']);
+    expect(sequence(c.messages)).toEqual([
+      ...days.flatMap((_d, i) => [`schedule:DAILY_PLAN_GENERATED:${i + 1}`, 'chat:CHAT:chunk', 'chat:CHAT:full']),
+      'chat:COMPLETED:full',
+    ]);
   });
 
   it('sends every message valid against the generated validators, to the started plan and its room', () => {
@@ -174,7 +186,12 @@ describe('mock STOMP: the documented generation after a start over HTTP', () => 
     const after = c.messages.slice(start);
     expect(sequence(after)).toEqual(['chat:CHAT:chunk', 'chat:CHAT:full']);
     expect(answer.body.message).toBe(examples.ChatStreamDto!.chatAnswer.message);
-    expect(after.filter((msg) => !msg.body.isComplete).map((msg) => msg.body.message).join('')).toBe(answer.body.message);
+    expect(
+      after
+        .filter((msg) => !msg.body.isComplete)
+        .map((msg) => msg.body.message)
+        .join(''),
+    ).toBe(answer.body.message);
     expectValidPayloads(after);
   });
 
@@ -188,7 +205,9 @@ describe('mock STOMP: the documented generation after a start over HTTP', () => 
 
   it('sends UPDATED on the schedule and chat channels after a swap over HTTP', async () => {
     const start = c.messages.length;
-    expect((await http(m, 'PATCH', `/api/v1/trips/${tripPlanId}/daily-plans/1/scheduled-places`, { chatRoomId: tripPlanId, visitOrderA: 1, visitOrderB: 2 })).status).toBe(204);
+    expect(
+      (await http(m, 'PATCH', `/api/v1/trips/${tripPlanId}/daily-plans/1/scheduled-places`, { chatRoomId: tripPlanId, visitOrderA: 1, visitOrderB: 2 })).status,
+    ).toBe(204);
     await c.waitFor((msg) => c.messages.indexOf(msg) >= start && msg.body.messageStreamType === 'UPDATED');
     expect(sequence(c.messages.slice(start))).toEqual(['schedule:UPDATED:1', 'chat:UPDATED:full']);
   });

@@ -49,7 +49,12 @@ describe('stop', { timeout: 4 * HANG_LIMIT_MS }, () => {
   });
 
   it('npm start passes SIGTERM on: the server stops and no process of it remains', async () => {
-    const npm = spawn('npm', ['start'], { cwd: repoRoot, env: serviceEnv({ DATA_DIR: tempDir(), PORT: '0' }), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const npm = spawn('npm', ['start'], {
+      cwd: repoRoot,
+      env: serviceEnv({ DATA_DIR: tempDir(), PORT: '0' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     const group = npm.pid!;
     const alive = () => {
       try {

@@ -45,7 +45,10 @@ describe('canonical ids in STOMP destinations', () => {
       expect(await socket.receiptOrClose('r'), destination).toBe('closed');
       expect(await socket.closed, destination).toBe(1008);
       expect(socket.errorCode(), destination).toBe('WS004');
-      expect(socket.frames.some((f) => f.command === 'RECEIPT'), destination).toBe(false);
+      expect(
+        socket.frames.some((f) => f.command === 'RECEIPT'),
+        destination,
+      ).toBe(false);
     }
     expect(s.app.broker.size()).toBe(0);
   });
@@ -58,7 +61,10 @@ describe('canonical ids in STOMP destinations', () => {
         expect(await socket.receiptOrClose('r'), destination).toBe('closed');
         expect(await socket.closed, destination).toBe(1008);
         expect(socket.errorCode(), destination).toBe('WS005');
-        expect(socket.frames.some((f) => f.command === 'RECEIPT'), destination).toBe(false);
+        expect(
+          socket.frames.some((f) => f.command === 'RECEIPT'),
+          destination,
+        ).toBe(false);
       }
     }
     const history = await s.request('GET', `/api/v1/chats/${plan.chatRoomId}/messages`, { token });

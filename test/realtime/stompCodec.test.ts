@@ -214,11 +214,7 @@ describe('parser: streaming', () => {
   it('gives the same result when split at every pair of positions', () => {
     for (let first = 0; first <= stream.byteLength; first += 1) {
       for (let second = first; second <= stream.byteLength; second += 1) {
-        const result = feed(createStompParser({ maxFrameBytes: MAX }), [
-          stream.subarray(0, first),
-          stream.subarray(first, second),
-          stream.subarray(second),
-        ]);
+        const result = feed(createStompParser({ maxFrameBytes: MAX }), [stream.subarray(0, first), stream.subarray(first, second), stream.subarray(second)]);
         if (!isDeepEqual(result, expected)) expect(result, `split at ${first} and ${second}`).toEqual(expected);
       }
     }
@@ -269,7 +265,10 @@ describe('parser: streaming', () => {
 });
 
 describe('parser: errors', () => {
-  const parse = (input: string | Uint8Array, maxFrameBytes = MAX) => () => createStompParser({ maxFrameBytes }).push(input);
+  const parse =
+    (input: string | Uint8Array, maxFrameBytes = MAX) =>
+    () =>
+      createStompParser({ maxFrameBytes }).push(input);
 
   it('rejects an invalid escape sequence', () => {
     expectFrameError(parse('SEND\nnote:a\\tb\n\n\0'), /invalid header escape "\\\\t"/);
@@ -303,7 +302,10 @@ describe('parser: errors', () => {
 
   it('rejects a frame growing past the limit without a NUL, without buffering much past the limit', () => {
     // A body runs into the frame limit; a header line into the (smaller) header line limit.
-    for (const [head, limit] of [['SEND\ndestination:/pub/x\n\n', /exceeds 65536 bytes/], ['SEND\nhuge-header:', /header line exceeds 8192 bytes/]] as const) {
+    for (const [head, limit] of [
+      ['SEND\ndestination:/pub/x\n\n', /exceeds 65536 bytes/],
+      ['SEND\nhuge-header:', /header line exceeds 8192 bytes/],
+    ] as const) {
       const parser = createStompParser({ maxFrameBytes: MAX });
       parser.push(head);
       let fed = head.length;
@@ -352,7 +354,12 @@ describe('interop with @stomp/stompjs', () => {
       escapeHeaderValues: true,
     });
     const send = FrameImpl.marshall({ command: 'SEND', headers: { destination: '/pub/chat/1', note: awkward }, body: '안녕 🚀', escapeHeaderValues: true });
-    const binary = FrameImpl.marshall({ command: 'SEND', headers: { destination: '/pub/bin' }, binaryBody: new Uint8Array([0, 1, 0, 2]), escapeHeaderValues: true });
+    const binary = FrameImpl.marshall({
+      command: 'SEND',
+      headers: { destination: '/pub/bin' },
+      binaryBody: new Uint8Array([0, 1, 0, 2]),
+      escapeHeaderValues: true,
+    });
     expect(typeof send).toBe('string');
     expect(binary).toBeInstanceOf(ArrayBuffer);
 
@@ -377,9 +384,17 @@ describe('interop with @stomp/stompjs', () => {
     const wire = concatBytes(
       encodeFrame({ command: 'CONNECTED', headers: { version: '1.2', 'heart-beat': '10000,10000', 'user-name': '42', server: 'trip:1' } }),
       utf8('\n'),
-      encodeFrame({ command: 'MESSAGE', headers: { destination: '/user/sub/chat/1', 'message-id': 'm-1', subscription: 'sub-0', note: awkward }, body: '{"text":"안녕 🚀"}' }),
+      encodeFrame({
+        command: 'MESSAGE',
+        headers: { destination: '/user/sub/chat/1', 'message-id': 'm-1', subscription: 'sub-0', note: awkward },
+        body: '{"text":"안녕 🚀"}',
+      }),
       utf8('\n'),
-      encodeFrame({ command: 'MESSAGE', headers: { destination: '/user/sub/bin', 'message-id': 'm-2', subscription: 'sub-0' }, body: new Uint8Array([0, 255, 0, 10]) }),
+      encodeFrame({
+        command: 'MESSAGE',
+        headers: { destination: '/user/sub/bin', 'message-id': 'm-2', subscription: 'sub-0' },
+        body: new Uint8Array([0, 255, 0, 10]),
+      }),
       utf8('\n'),
       encodeFrame({ command: 'RECEIPT', headers: { 'receipt-id': 'r-1' } }),
     );
@@ -409,7 +424,11 @@ function serialisable(result: { frames: StompFrame[]; heartbeats: number }): unk
 
 describe('encodeTextFrame', () => {
   it('is exactly the UTF-8 text of encodeFrame, content-length counted in bytes', () => {
-    const frame = { command: 'MESSAGE' as const, headers: { destination: '/user/sub/chat/1', 'message-id': 'a:b\\c', subscription: 's-1' }, body: '{"message":"부산 🌊"}' };
+    const frame = {
+      command: 'MESSAGE' as const,
+      headers: { destination: '/user/sub/chat/1', 'message-id': 'a:b\\c', subscription: 's-1' },
+      body: '{"message":"부산 🌊"}',
+    };
     const text = encodeTextFrame(frame);
     expect(text).toBe(new TextDecoder().decode(encodeFrame(frame)));
     expect(text).toContain(`content-length:${Buffer.byteLength(frame.body)}\n`);

@@ -77,7 +77,11 @@ describe('STOMP limits', () => {
   it('subscriptions per connection (STOMP_MAX_SUBSCRIPTIONS_PER_CONNECTION): one more is ERROR WS105 and nothing is subscribed', async () => {
     const s = await server({ STOMP_MAX_SUBSCRIPTIONS_PER_CONNECTION: '4' });
     const member = await memberWithPlans(s, 'many@example.com', 2);
-    const destinations = member.plans.flatMap((p) => [`/user/sub/schedule/${p.tripPlanId}`, `/user/sub/chat/${p.chatRoomId}`, `/user/sub/errors/${p.chatRoomId}`]);
+    const destinations = member.plans.flatMap((p) => [
+      `/user/sub/schedule/${p.tripPlanId}`,
+      `/user/sub/chat/${p.chatRoomId}`,
+      `/user/sub/errors/${p.chatRoomId}`,
+    ]);
     const socket = await raw(s, member.accessToken);
     destinations.slice(0, 4).forEach((d, i) => socket.subscribe(`s${i}`, d, `r${i}`));
     await socket.waitFor((f) => f.headers['receipt-id'] === 'r3');
@@ -134,7 +138,12 @@ describe('STOMP limits', () => {
     const text = 'x'.repeat(20_000);
     const published = 2000;
     for (let i = 0; i < published; i++) {
-      s.app.publishers.chat(member.memberId, chatRoomId, { message: text, isComplete: false, timestamp: new Date(s.now()).toISOString(), messageStreamType: 'CHAT' });
+      s.app.publishers.chat(member.memberId, chatRoomId, {
+        message: text,
+        isComplete: false,
+        timestamp: new Date(s.now()).toISOString(),
+        messageStreamType: 'CHAT',
+      });
       if (i % 50 === 0) await new Promise((resolve) => setImmediate(resolve));
     }
     (socket.socket as unknown as { _socket: import('node:net').Socket })._socket.resume();

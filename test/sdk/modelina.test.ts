@@ -30,7 +30,10 @@ async function receiveScenarioMessages(specs: PublishedSpecs): Promise<ReceivedM
     const run = await realtime.subscribe({ accessToken, ...ids });
     await s.request('POST', `/api/v1/trips/${ids.tripPlanId}`, { token: accessToken });
     await run.completed;
-    await s.request('PATCH', `/api/v1/trips/${ids.tripPlanId}/daily-plans/1/scheduled-places`, { token: accessToken, body: { chatRoomId: ids.chatRoomId, visitOrderA: 1, visitOrderB: 2 } });
+    await s.request('PATCH', `/api/v1/trips/${ids.tripPlanId}/daily-plans/1/scheduled-places`, {
+      token: accessToken,
+      body: { chatRoomId: ids.chatRoomId, visitOrderA: 1, visitOrderB: 2 },
+    });
     await realtime.waitFor(isChat('UPDATED'));
     await realtime.send(`/pub/chat/${ids.chatRoomId}/message`, sentChatMessage);
     await realtime.waitFor((m) => m.destination.includes('/errors/'));
@@ -49,7 +52,12 @@ async function generateModels(asyncapiYaml: string, dir: string): Promise<{ name
   });
   // modelina is silent unless given a logger; keep the messages, not the model dumps that follow them.
   const logged: string[] = [];
-  Logger.setLogger({ debug: () => undefined, info: () => undefined, warn: (message) => void logged.push(`warn: ${message}`), error: (message) => void logged.push(`error: ${message}`) });
+  Logger.setLogger({
+    debug: () => undefined,
+    info: () => undefined,
+    warn: (message) => void logged.push(`warn: ${message}`),
+    error: (message) => void logged.push(`error: ${message}`),
+  });
   try {
     const { result, warnings } = await captureWarnings(() => generator.generateToFiles(asyncapiYaml, dir, { exportType: 'named' }, true));
     return { names: result.map((model) => model.modelName), warnings: [...logged, ...warnings] };
@@ -97,7 +105,9 @@ describe('@asyncapi/modelina on the published asyncapi.yaml', () => {
       // ChatStreamDto is the payload of receiveChatStream and of sendChatMessage's reply: one model, met twice.
       'warn: Overwriting existing model with name ChatStreamDto, are there two models with the same name present? Overwriting the old model.',
     ]);
-    expect(generated.names).toEqual(expect.arrayContaining(['ChatStreamDto', 'TripPlanProgressMessage', 'ErrorResponse', 'ChatMessageRequest', 'DailyPlanResponse']));
+    expect(generated.names).toEqual(
+      expect.arrayContaining(['ChatStreamDto', 'TripPlanProgressMessage', 'ErrorResponse', 'ChatMessageRequest', 'DailyPlanResponse']),
+    );
   });
 
   it('types every payload the scenario received (tsc --strict, no diagnostics)', () => {

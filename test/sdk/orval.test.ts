@@ -21,7 +21,12 @@ const orvalCli = path.resolve(import.meta.dirname, '../../node_modules/.bin/orva
 /** orval's fetch client answers `{status, data}` per status, with the whole body in `data`. */
 /** orval names a response's type per media type when it documents several (`…Response200ApplicationJson`). */
 const mediaTypeSuffix = (target: ProbeTarget): string =>
-  target.mediaTypes > 1 ? target.contentType.split(/[/+.-]/).map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join('') : '';
+  target.mediaTypes > 1
+    ? target.contentType
+        .split(/[/+.-]/)
+        .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+        .join('')
+    : '';
 
 const orvalType = (target: ProbeTarget): string => {
   const response = `G.${target.operationId}Response${target.status}${mediaTypeSuffix(target)}['data']`;
@@ -99,7 +104,12 @@ describe('orval on the published openapi.yaml', () => {
     schemas.CursorPage = {
       type: 'object',
       required: ['content', 'nextCursor', 'hasNext', 'size'],
-      properties: { content: { type: 'array', maxItems: 100, items: {} }, nextCursor: ref('NextCursor'), hasNext: { type: 'boolean' }, size: { type: 'integer' } },
+      properties: {
+        content: { type: 'array', maxItems: 100, items: {} },
+        nextCursor: ref('NextCursor'),
+        hasNext: { type: 'boolean' },
+        size: { type: 'integer' },
+      },
     };
     const legacyEnvelope = (data: object) => ({
       type: 'object',

@@ -67,7 +67,16 @@ function probeTargets(openapi: Json): (ProbeTarget & { exampleCodes: string[] })
         const exampleCodes = Object.values<Json>(media.examples ?? {})
           .map((example) => resolve(openapi, example).value?.data?.code)
           .filter((code): code is string => typeof code === 'string');
-        targets.push({ operationId: op.operationId, path: pathKey, method, status, contentType, kind, mediaTypes: Object.keys(response.content).length, exampleCodes });
+        targets.push({
+          operationId: op.operationId,
+          path: pathKey,
+          method,
+          status,
+          contentType,
+          kind,
+          mediaTypes: Object.keys(response.content).length,
+          exampleCodes,
+        });
       }
     }
   }

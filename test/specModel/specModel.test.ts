@@ -81,7 +81,10 @@ describe('a spec folder', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spec-folder-'));
     try {
       fs.writeFileSync(path.join(dir, 'openapi.yaml'), 'openapi: 3.1.0\ncomponents:\n  schemas:\n    Id: { type: integer }\n');
-      fs.writeFileSync(path.join(dir, 'asyncapi.yaml'), "asyncapi: 3.0.0\ncomponents:\n  schemas:\n    Event: { properties: { id: { $ref: './openapi.yaml#/components/schemas/Id' } } }\n");
+      fs.writeFileSync(
+        path.join(dir, 'asyncapi.yaml'),
+        "asyncapi: 3.0.0\ncomponents:\n  schemas:\n    Event: { properties: { id: { $ref: './openapi.yaml#/components/schemas/Id' } } }\n",
+      );
       const folder = loadSpecFolder(dir);
       expect(folder.asyncapi.components.schemas).toEqual({ Event: { properties: { id: { $ref: '#/components/schemas/Id' } } }, Id: { type: 'integer' } });
       expect(crossFileRefs(folder.asyncapi)).toEqual([]);

@@ -79,7 +79,7 @@ describe('storage failures: a write commits or the client is told it did not', (
     // Every 201 is a stored plan, and the refused one left nothing behind.
     const listed = await s.request('GET', '/api/v1/trips', { token: accessToken, query: { size: 100 } });
     const ids: number[] = [];
-    for (let page = listed; ; ) {
+    for (let page = listed; ;) {
       ids.push(...page.body.data.content.map((p: any) => p.id));
       if (page.body.data.nextCursor === null) break;
       page = await s.request('GET', '/api/v1/trips', { token: accessToken, query: { size: 100, cursor: page.body.data.nextCursor } });
@@ -123,7 +123,12 @@ describe('storage failures: a write commits or the client is told it did not', (
     const planner: Planner = {
       name: 'fills-the-disk',
       async *plan(request) {
-        const placeIds = s.app.services.db.select({ id: places.id }).from(places).limit(3).all().map((p) => p.id);
+        const placeIds = s.app.services.db
+          .select({ id: places.id })
+          .from(places)
+          .limit(3)
+          .all()
+          .map((p) => p.id);
         for (let dayNumber = 1; dayNumber <= request.duration; dayNumber++) {
           // The disk fills up after two days; day 3 is too big for the space left.
           if (dayNumber === 3) cap = capDatabaseSize(s.app.services.database.sqlite);
@@ -176,7 +181,9 @@ describe('storage failures: a write commits or the client is told it did not', (
       cleanups.push(() => immutable.restore());
 
       // The commit of INSERT … RETURNING fails after the row was read: it must not be receipted.
-      await expect(client.send(`/pub/chat/${plan.chatRoomId}/message`, JSON.stringify({ content: 'Is this kept?', messageContentType: 'TEXT' }))).rejects.toThrow();
+      await expect(
+        client.send(`/pub/chat/${plan.chatRoomId}/message`, JSON.stringify({ content: 'Is this kept?', messageContentType: 'TEXT' })),
+      ).rejects.toThrow();
       expect(client.errors.map((e) => e.headers['error-code'])).toEqual(['WS503']);
       expectStorageUnavailable(await s.request('POST', '/api/v1/auth/dev-login', { body: { email: 'newcomer@example.com' } }));
       expectStorageUnavailable(await s.request('POST', '/api/v1/trips', { token: accessToken, body: busanTrip }));
@@ -206,7 +213,9 @@ describe('storage failures: a write commits or the client is told it did not', (
 
       expectStorageUnavailable(await s.request('POST', '/api/v1/auth/dev-login', { body: { email: 'nospace@example.com' } }));
       expectStorageUnavailable(await s.request('POST', '/api/v1/trips', { token: accessToken, body: busanTrip }));
-      await expect(client.send(`/pub/chat/${plan.chatRoomId}/message`, JSON.stringify({ content: 'Is this kept?', messageContentType: 'TEXT' }))).rejects.toThrow();
+      await expect(
+        client.send(`/pub/chat/${plan.chatRoomId}/message`, JSON.stringify({ content: 'Is this kept?', messageContentType: 'TEXT' })),
+      ).rejects.toThrow();
       expect(client.errors.map((e) => e.headers['error-code'])).toEqual(['WS503']);
       expect((await s.request('GET', '/readyz')).status).toBe(503);
 

@@ -15,7 +15,10 @@ export interface ObservedFrame {
 }
 
 const byName = <T>(table: T, name: string): ValidateFunction | undefined => (table as Record<string, ValidateFunction>)[name];
-const errorsOf = (validate: ValidateFunction) => (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${e.params.additionalProperty})` : ''}`).join('; ');
+const errorsOf = (validate: ValidateFunction) =>
+  (validate.errors ?? [])
+    .map((e) => `${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${e.params.additionalProperty})` : ''}`)
+    .join('; ');
 
 /** The name of the asyncapi.yaml message documenting the frame, or a problem. */
 function documentingMessage(frame: ObservedFrame): string | { problem: string } {

@@ -43,26 +43,30 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown): void
 
 function completion(model: string, reply: ScriptedReply): unknown {
   const toolCalls = reply.toolCall
-    ? [{
-        id: 'call_1',
-        type: 'function',
-        function: {
-          name: reply.toolCall.name,
-          arguments: typeof reply.toolCall.arguments === 'string' ? reply.toolCall.arguments : JSON.stringify(reply.toolCall.arguments),
+    ? [
+        {
+          id: 'call_1',
+          type: 'function',
+          function: {
+            name: reply.toolCall.name,
+            arguments: typeof reply.toolCall.arguments === 'string' ? reply.toolCall.arguments : JSON.stringify(reply.toolCall.arguments),
+          },
         },
-      }]
+      ]
     : undefined;
   return {
     id: 'chatcmpl-fake',
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model,
-    choices: [{
-      index: 0,
-      message: { role: 'assistant', content: reply.content ?? null, refusal: null, ...(toolCalls ? { tool_calls: toolCalls } : {}) },
-      finish_reason: reply.finishReason ?? (toolCalls ? 'tool_calls' : 'stop'),
-      logprobs: null,
-    }],
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: reply.content ?? null, refusal: null, ...(toolCalls ? { tool_calls: toolCalls } : {}) },
+        finish_reason: reply.finishReason ?? (toolCalls ? 'tool_calls' : 'stop'),
+        logprobs: null,
+      },
+    ],
     usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
   };
 }

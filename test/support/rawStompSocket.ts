@@ -80,7 +80,12 @@ export async function openRawStomp(httpUrl: string, token: string): Promise<RawS
     },
     receiptOrClose: (receiptId) =>
       Promise.race([
-        api.waitFor((f) => f.command === 'RECEIPT' && f.headers['receipt-id'] === receiptId).then(() => 'RECEIPT' as const, () => 'closed' as const),
+        api
+          .waitFor((f) => f.command === 'RECEIPT' && f.headers['receipt-id'] === receiptId)
+          .then(
+            () => 'RECEIPT' as const,
+            () => 'closed' as const,
+          ),
         closed.then(() => 'closed' as const),
       ]),
     errorCode: () => frames.find((f) => f.command === 'ERROR')?.headers['error-code'],

@@ -9,7 +9,6 @@ import { OpenAPIBackend } from 'openapi-backend';
 import YAML from 'yaml';
 import { addSpecFormats } from '../../conformance/specModel/index.js';
 
-
 export interface SecondOpinion {
   validate(operationId: string, status: number, body: unknown): string[];
 }

@@ -16,24 +16,38 @@ export function seedItinerary(db: Db, tripPlanId: number, startDate: string, day
     (spot) =>
       db
         .insert(places)
-        .values({ ...spot, region: 'busan', address: `${spot.name}, Busan`, description: `${spot.name} (test fixture).`, isMustVisit: false, themes: ['FAMOUS_SPOT'], kind: 'SIGHT', visitMinutes: 60 })
+        .values({
+          ...spot,
+          region: 'busan',
+          address: `${spot.name}, Busan`,
+          description: `${spot.name} (test fixture).`,
+          isMustVisit: false,
+          themes: ['FAMOUS_SPOT'],
+          kind: 'SIGHT',
+          visitMinutes: 60,
+        })
         .onConflictDoUpdate({ target: places.key, set: { name: spot.name } })
         .returning({ id: places.id })
         .get().id,
   );
   for (let day = 1; day <= dayCount; day++) {
     const date = new Date(Date.parse(`${startDate}T00:00:00Z`) + (day - 1) * 86_400_000).toISOString().slice(0, 10);
-    insertDay(db, tripPlanId, {
-      dayNumber: day,
-      date,
-      title: `Day ${day}`,
-      description: `### Day ${day}\nA test day.`,
-      stops: placeIds.slice(0, 3).map((placeId, i) => ({
-        category: (['MORNING', 'AFTERNOON', 'EVENING'] as const)[i]!,
-        travelTime: i === 0 ? null : 10,
-        travelDistance: i === 0 ? null : 1000,
-        placeId,
-      })),
-    }, 'PUBLIC_TRANSIT');
+    insertDay(
+      db,
+      tripPlanId,
+      {
+        dayNumber: day,
+        date,
+        title: `Day ${day}`,
+        description: `### Day ${day}\nA test day.`,
+        stops: placeIds.slice(0, 3).map((placeId, i) => ({
+          category: (['MORNING', 'AFTERNOON', 'EVENING'] as const)[i]!,
+          travelTime: i === 0 ? null : 10,
+          travelDistance: i === 0 ? null : 1000,
+          placeId,
+        })),
+      },
+      'PUBLIC_TRANSIT',
+    );
   }
 }

@@ -12,7 +12,12 @@ export function serviceEnv(env: Record<string, string>): Record<string, string> 
 }
 
 export function spawnService(env: Record<string, string>, args: string[] = [], options: SpawnOptions = {}): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: repoRoot, env: serviceEnv(env), stdio: ['ignore', 'pipe', 'pipe'], ...options });
+  return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+    cwd: repoRoot,
+    env: serviceEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...options,
+  });
 }
 
 export interface Exit {

@@ -52,7 +52,6 @@ export function testConfig(env: Record<string, string> = {}): Config {
   });
 }
 
-
 export type ResponseObserver = (operationId: string | null, response: TestResponse) => void;
 
 export interface TestAppOptions extends Partial<AppPorts> {
@@ -94,7 +93,9 @@ export function startTestApp(env: Record<string, string> = {}, options: TestAppO
   }
 
   async function signIn(email: string, name?: string) {
-    const res = await request<{ data: { accessToken: string; refreshToken: string } }>('POST', '/api/v1/auth/dev-login', { body: name ? { email, name } : { email } });
+    const res = await request<{ data: { accessToken: string; refreshToken: string } }>('POST', '/api/v1/auth/dev-login', {
+      body: name ? { email, name } : { email },
+    });
     if (res.status !== 200) throw new Error(`dev-login failed: ${res.status} ${res.text}`);
     return res.body.data;
   }

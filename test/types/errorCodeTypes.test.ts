@@ -10,7 +10,11 @@ const fixture = path.resolve(import.meta.dirname, '../fixtures/error-codes/error
 describe('error code types', () => {
   const diagnostics = diagnosticsOf(fixture);
   const marks = markedLines(fixture);
-  const at = (mark: string) => diagnostics.filter((d) => d.line === marks.get(mark)).map((d) => d.text).join('\n');
+  const at = (mark: string) =>
+    diagnostics
+      .filter((d) => d.line === marks.get(mark))
+      .map((d) => d.text)
+      .join('\n');
 
   it('rejects an unknown code in AppError', () => {
     expect(at('unknown code in AppError')).toMatch(/"TRIP999"/);

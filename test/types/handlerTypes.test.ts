@@ -10,7 +10,11 @@ describe('generated handler types', () => {
   const wrong = path.join(fixtures, 'wrongHandlers.ts');
   const diagnostics = diagnosticsOf(wrong);
   const marks = markedLines(wrong);
-  const at = (mark: string) => diagnostics.filter((d) => d.line === marks.get(mark)).map((d) => d.text).join('\n');
+  const at = (mark: string) =>
+    diagnostics
+      .filter((d) => d.line === marks.get(mark))
+      .map((d) => d.text)
+      .join('\n');
 
   it('rejects a status the spec does not document for the operation', () => {
     expect(at('undocumented status')).toMatch(/418/);

@@ -19,8 +19,10 @@ export function diagnosticsOf(file: string): { line: number; text: string }[] {
 
 export function markedLines(file: string): Map<string, number> {
   const lines = fs.readFileSync(file, 'utf8').split('\n');
-  return new Map(lines.flatMap((line, i) => {
-    const mark = /\/\/ expect: (.+)$/.exec(line)?.[1];
-    return mark ? [[mark, i + 1] as const] : [];
-  }));
+  return new Map(
+    lines.flatMap((line, i) => {
+      const mark = /\/\/ expect: (.+)$/.exec(line)?.[1];
+      return mark ? [[mark, i + 1] as const] : [];
+    }),
+  );
 }

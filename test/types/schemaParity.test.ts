@@ -16,7 +16,11 @@ describe('schema row-type parity (SQLite vs PostgreSQL)', () => {
   describe('a deliberately different schema does not compile', () => {
     const diagnostics = diagnosticsOf(divergent);
     const marks = markedLines(divergent);
-    const at = (mark: string) => diagnostics.filter((d) => d.line === marks.get(mark)).map((d) => d.text).join('\n');
+    const at = (mark: string) =>
+      diagnostics
+        .filter((d) => d.line === marks.get(mark))
+        .map((d) => d.text)
+        .join('\n');
 
     it('names a column of another type (bigint instead of number)', () => {
       expect(at('a column of another type')).toContain('"widget.createdAt ($inferSelect)" | "widget.createdAt ($inferInsert)"');

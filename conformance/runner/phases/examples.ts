@@ -23,7 +23,12 @@ export async function runExamplesPhase(ctx: RunContext): Promise<PhaseRecorder> 
       // Logging out ends a session: never the runner's own.
       if (ctx.options.login !== 'dev') continue;
       const login = ctx.spec.operation('devLogin');
-      const fresh = await send(ctx.target, { operationId: 'devLogin', method: 'POST', path: login.path, body: { email: `conformance-logout-${Date.now()}@example.com` } });
+      const fresh = await send(ctx.target, {
+        operationId: 'devLogin',
+        method: 'POST',
+        path: login.path,
+        body: { email: `conformance-logout-${Date.now()}@example.com` },
+      });
       requests.push({ ...exampleRequest(op, ctx.a), token: fresh.json?.data?.accessToken ?? null });
     } else if (op.method === 'delete' && op.parameters.some((p) => p.name === 'tripPlanId')) {
       const disposable = await createTripPlan(ctx, ctx.a.token);
@@ -31,7 +36,10 @@ export async function runExamplesPhase(ctx: RunContext): Promise<PhaseRecorder> 
     } else if (op.body && op.body.examples.length > 0) {
       for (const example of op.body.examples) {
         const body = example.value as Record<string, unknown>;
-        requests.push({ ...exampleRequest(op, ctx.a), body: body && typeof body === 'object' && 'chatRoomId' in body ? { ...body, chatRoomId: ctx.a.chatRoomId } : body });
+        requests.push({
+          ...exampleRequest(op, ctx.a),
+          body: body && typeof body === 'object' && 'chatRoomId' in body ? { ...body, chatRoomId: ctx.a.chatRoomId } : body,
+        });
       }
     } else {
       requests.push({ ...exampleRequest(op, ctx.a), query: queryExamples(ctx, op.operationId) });

@@ -34,23 +34,34 @@ function mutations(ctx: RunContext, op: OperationFact): Mutation[] {
     for (const [field, raw] of Object.entries<any>(schema.properties ?? {})) {
       const property = resolveRef(ctx.spec.openapi, raw);
       const types: string[] = Array.isArray(property.type) ? property.type : [property.type];
-      list.push({ name: `wrong type for ${field}`, apply: (r) => withBody(r, (b) => (b[field] = types.includes('string') ? { not: 'a string' } : 'not-a-number')) });
+      list.push({
+        name: `wrong type for ${field}`,
+        apply: (r) => withBody(r, (b) => (b[field] = types.includes('string') ? { not: 'a string' } : 'not-a-number')),
+      });
       if (property.maximum !== undefined) list.push({ name: `${field} above maximum`, apply: (r) => withBody(r, (b) => (b[field] = property.maximum + 1)) });
       if (property.minimum !== undefined) list.push({ name: `${field} below minimum`, apply: (r) => withBody(r, (b) => (b[field] = property.minimum - 1)) });
-      if (property.maxLength !== undefined) list.push({ name: `${field} too long`, apply: (r) => withBody(r, (b) => (b[field] = 'x'.repeat(property.maxLength + 1))) });
-      if (property.maxItems !== undefined) list.push({ name: `${field} too many items`, apply: (r) => withBody(r, (b) => (b[field] = Array.from({ length: property.maxItems + 1 }, (_, i) => i))) });
+      if (property.maxLength !== undefined)
+        list.push({ name: `${field} too long`, apply: (r) => withBody(r, (b) => (b[field] = 'x'.repeat(property.maxLength + 1))) });
+      if (property.maxItems !== undefined)
+        list.push({
+          name: `${field} too many items`,
+          apply: (r) => withBody(r, (b) => (b[field] = Array.from({ length: property.maxItems + 1 }, (_, i) => i))),
+        });
       if (property.enum) list.push({ name: `${field} not in enum`, apply: (r) => withBody(r, (b) => (b[field] = 'NOT_A_MEMBER')) });
     }
   }
   for (const p of op.parameters.filter((p) => p.in === 'path')) {
-    for (const bad of ['0', '-1', 'abc', '1.5']) list.push({ name: `path ${p.name}=${bad}`, apply: (r) => ({ ...r, path: pathFor(op, ctx.a, { [p.name]: bad }) }) });
+    for (const bad of ['0', '-1', 'abc', '1.5'])
+      list.push({ name: `path ${p.name}=${bad}`, apply: (r) => ({ ...r, path: pathFor(op, ctx.a, { [p.name]: bad }) }) });
   }
   for (const p of op.parameters.filter((p) => p.in === 'query')) {
     const schema = resolveRef(ctx.spec.openapi, p.schema);
     if (schema.type === 'integer') {
       list.push({ name: `query ${p.name}=abc`, apply: (r) => ({ ...r, query: { ...r.query, [p.name]: 'abc' } }) });
-      if (schema.maximum !== undefined) list.push({ name: `query ${p.name} above maximum`, apply: (r) => ({ ...r, query: { ...r.query, [p.name]: String(schema.maximum + 1) } }) });
-      if (schema.minimum !== undefined) list.push({ name: `query ${p.name} below minimum`, apply: (r) => ({ ...r, query: { ...r.query, [p.name]: String(schema.minimum - 1) } }) });
+      if (schema.maximum !== undefined)
+        list.push({ name: `query ${p.name} above maximum`, apply: (r) => ({ ...r, query: { ...r.query, [p.name]: String(schema.maximum + 1) } }) });
+      if (schema.minimum !== undefined)
+        list.push({ name: `query ${p.name} below minimum`, apply: (r) => ({ ...r, query: { ...r.query, [p.name]: String(schema.minimum - 1) } }) });
     }
     if (schema.pattern) list.push({ name: `query ${p.name} not matching its pattern`, apply: (r) => ({ ...r, query: { ...r.query, [p.name]: '!!' } }) });
   }
@@ -64,7 +75,10 @@ export async function runNegativePhase(ctx: RunContext): Promise<PhaseRecorder> 
     const list = mutations(ctx, op);
     if (list.length === 0) continue;
     // Mutate valid requests: one valid base per mutation, all mutations tried, up to the budget.
-    const bases = fc.sample(requestArbitrary(ctx, op, [ctx.a.tripPlanId, ctx.a.chatRoomId]), { seed: ctx.options.seed + 1000 + index, numRuns: Math.max(list.length, ctx.options.maxExamples) });
+    const bases = fc.sample(requestArbitrary(ctx, op, [ctx.a.tripPlanId, ctx.a.chatRoomId]), {
+      seed: ctx.options.seed + 1000 + index,
+      numRuns: Math.max(list.length, ctx.options.maxExamples),
+    });
     const budget = Math.max(list.length, ctx.options.maxExamples);
     for (let i = 0; i < budget; i++) {
       const mutation = list[i % list.length]!;

@@ -45,7 +45,13 @@ export async function runPositivePhase(ctx: RunContext): Promise<PhaseRecorder> 
     for (const request of samples) {
       const response = await sendChecked(ctx, recorder, request);
       const malformed = response.status === 400 && response.json?.data?.code === 'COMMON002';
-      recorder.check(!malformed, 'status_documented', op.operationId, 'a schema-valid JSON request was rejected as malformed (COMMON002)', curlOf(ctx.target, request));
+      recorder.check(
+        !malformed,
+        'status_documented',
+        op.operationId,
+        'a schema-valid JSON request was rejected as malformed (COMMON002)',
+        curlOf(ctx.target, request),
+      );
     }
   }
   return recorder;

@@ -88,10 +88,18 @@ export async function runRobustnessPhase(ctx: RunContext): Promise<PhaseRecorder
       const types = typesOf(schema);
       if (types.includes('array')) {
         const items = Array.from({ length: robustnessBounds.arrayItems }, (_, i) => `conformance-${i}`);
-        await expectFor('size_limit', withBody(op, (b) => (b[name] = items)), small4xx(`${name} with ${items.length} distinct items`));
+        await expectFor(
+          'size_limit',
+          withBody(op, (b) => (b[name] = items)),
+          small4xx(`${name} with ${items.length} distinct items`),
+        );
       }
       if (types.includes('string')) {
-        await expectFor('size_limit', withBody(op, (b) => (b[name] = 'x'.repeat(robustnessBounds.stringBytes))), small4xx(`${name} of ${robustnessBounds.stringBytes} characters`));
+        await expectFor(
+          'size_limit',
+          withBody(op, (b) => (b[name] = 'x'.repeat(robustnessBounds.stringBytes))),
+          small4xx(`${name} of ${robustnessBounds.stringBytes} characters`),
+        );
       }
     }
   }
@@ -105,7 +113,11 @@ export async function runRobustnessPhase(ctx: RunContext): Promise<PhaseRecorder
   // Error bodies stay within 4 KiB whatever the input.
   for (const op of bodyOperations) {
     const unknownKey = 'k'.repeat(robustnessBounds.stringBytes);
-    await expectFor('error_body_size', withBody(op, (b) => (b[unknownKey] = 1)), small4xx(`an unknown field with a ${unknownKey.length}-character name`));
+    await expectFor(
+      'error_body_size',
+      withBody(op, (b) => (b[unknownKey] = 1)),
+      small4xx(`an unknown field with a ${unknownKey.length}-character name`),
+    );
     await expectFor(
       'error_body_size',
       withBody(op, (b) => {
@@ -122,7 +134,12 @@ export async function runRobustnessPhase(ctx: RunContext): Promise<PhaseRecorder
     );
   }
   {
-    const request: ProbeRequest = { operationId: 'unknown route', method: 'GET', path: `/api/v1/${'p'.repeat(robustnessBounds.queryValueBytes)}`, token: ctx.a.token };
+    const request: ProbeRequest = {
+      operationId: 'unknown route',
+      method: 'GET',
+      path: `/api/v1/${'p'.repeat(robustnessBounds.queryValueBytes)}`,
+      token: ctx.a.token,
+    };
     const response = await send(ctx.target, request);
     recorder.report.requests++;
     const verdict = small4xx(`an unknown path of ${request.path.length} characters`)(response);
@@ -132,7 +149,12 @@ export async function runRobustnessPhase(ctx: RunContext): Promise<PhaseRecorder
   // Impossible dates, and a trip that would end after 9999-12-31.
   for (const op of bodyOperations) {
     for (const [name] of bodyProperties(op).filter(([, schema]) => schema.format === 'date')) {
-      for (const date of impossibleDates) await expectFor('date_rejected', withBody(op, (b) => (b[name] = date)), badRequestNaming(`${name} ${date}`, `body.${name}`));
+      for (const date of impossibleDates)
+        await expectFor(
+          'date_rejected',
+          withBody(op, (b) => (b[name] = date)),
+          badRequestNaming(`${name} ${date}`, `body.${name}`),
+        );
       const duration = bodyProperties(op).find(([n]) => n === 'duration')?.[1];
       if (duration?.maximum > 1) {
         await expectFor(
@@ -148,7 +170,9 @@ export async function runRobustnessPhase(ctx: RunContext): Promise<PhaseRecorder
   const deep = `${'['.repeat(robustnessBounds.jsonDepth)}${']'.repeat(robustnessBounds.jsonDepth)}`;
   for (const op of operations.filter((o) => o.body)) {
     await expectFor('deep_json_rejected', { ...exampleRequest(op, ctx.a), body: undefined, rawBody: deep }, (res) =>
-      res.status === 400 && res.json?.data?.code === 'COMMON002' ? null : `arrays nested ${robustnessBounds.jsonDepth} deep: expected 400 COMMON002, got ${res.status} ${res.json?.data?.code ?? ''}`,
+      res.status === 400 && res.json?.data?.code === 'COMMON002'
+        ? null
+        : `arrays nested ${robustnessBounds.jsonDepth} deep: expected 400 COMMON002, got ${res.status} ${res.json?.data?.code ?? ''}`,
     );
   }
 
@@ -156,7 +180,13 @@ export async function runRobustnessPhase(ctx: RunContext): Promise<PhaseRecorder
   for (const rawPath of staticPaths) {
     const response = await getRawPath(ctx.target, rawPath);
     recorder.report.requests++;
-    recorder.check(response.status === 404, 'static_path_404', rawPath, `expected 404, got ${response.status}: ${response.text.slice(0, 200)}`, `curl -i --path-as-is '${ctx.target.baseUrl}${rawPath}'`);
+    recorder.check(
+      response.status === 404,
+      'static_path_404',
+      rawPath,
+      `expected 404, got ${response.status}: ${response.text.slice(0, 200)}`,
+      `curl -i --path-as-is '${ctx.target.baseUrl}${rawPath}'`,
+    );
   }
 
   // Non-canonical integer parameters: 400 naming the parameter.
@@ -167,7 +197,8 @@ export async function runRobustnessPhase(ctx: RunContext): Promise<PhaseRecorder
     const member = op.method === 'delete' ? { ...ctx.a, ...(await createTripPlan(ctx, ctx.a.token)) } : ctx.a;
     for (const p of integers) {
       const schema = resolveRef(openapi, p.schema);
-      const value = p.name === 'tripPlanId' || p.name === 'cursor' ? member.tripPlanId : p.name === 'chatRoomId' ? member.chatRoomId : Math.max(1, schema.minimum ?? 1);
+      const value =
+        p.name === 'tripPlanId' || p.name === 'cursor' ? member.tripPlanId : p.name === 'chatRoomId' ? member.chatRoomId : Math.max(1, schema.minimum ?? 1);
       const spellings = [...nonCanonical(value), ...(schema.maximum >= Number.MAX_SAFE_INTEGER ? ['9007199254740993'] : [])];
       for (const text of spellings) {
         const base = exampleRequest(op, member);
@@ -200,7 +231,9 @@ export async function runRobustnessPhase(ctx: RunContext): Promise<PhaseRecorder
       const region = ['Atlantis', 'Conformance Atlantis', 'Nowhere 9'].find((r) => !known.has(r.toLowerCase()))!;
       const op = ctx.spec.operation('createTripPlanSession');
       await expectFor('unknown_region', { ...exampleRequest(op, ctx.a), body: { ...ctx.tripExample, region } }, (res) =>
-        res.status === 400 && res.json?.data?.code === 'TRIP107' ? null : `region ${region}: expected 400 TRIP107, got ${res.status} ${res.json?.data?.code ?? ''}`,
+        res.status === 400 && res.json?.data?.code === 'TRIP107'
+          ? null
+          : `region ${region}: expected 400 TRIP107, got ${res.status} ${res.json?.data?.code ?? ''}`,
       );
     }
   }

@@ -26,18 +26,38 @@ export async function runStatefulPhase(ctx: RunContext): Promise<PhaseRecorder> 
     const request: ProbeRequest = { operationId: 'getTripPlan', method: 'GET', path: location, token: ctx.a.token };
     const res = await send(ctx.target, request);
     recorder.report.requests++;
-    expect(res.status === 200 && res.json?.data?.tripPlanId === plan.tripPlanId, 'createTripPlanSession', `Location ${location} does not lead to the new plan (${res.status})`, request);
+    expect(
+      res.status === 200 && res.json?.data?.tripPlanId === plan.tripPlanId,
+      'createTripPlanSession',
+      `Location ${location} does not lead to the new plan (${res.status})`,
+      request,
+    );
   }
   const [readRequest, read] = await call('getTripPlan');
   for (const field of ['region', 'startDate', 'duration', 'peopleCount'] as const) {
-    expect(read.json?.data?.[field] === (ctx.tripExample[field] as unknown), 'getTripPlan', `${field} is ${JSON.stringify(read.json?.data?.[field])}, created with ${JSON.stringify(ctx.tripExample[field])}`, readRequest);
+    expect(
+      read.json?.data?.[field] === (ctx.tripExample[field] as unknown),
+      'getTripPlan',
+      `${field} is ${JSON.stringify(read.json?.data?.[field])}, created with ${JSON.stringify(ctx.tripExample[field])}`,
+      readRequest,
+    );
   }
   const [listRequest, list] = await call('listTripPlans', { query: { size: '100' } });
-  expect(Boolean(list.json?.data?.content?.some((p: { id: number }) => p.id === plan.tripPlanId)), 'listTripPlans', 'the new plan is not in the first page of the list', listRequest);
+  expect(
+    Boolean(list.json?.data?.content?.some((p: { id: number }) => p.id === plan.tripPlanId)),
+    'listTripPlans',
+    'the new plan is not in the first page of the list',
+    listRequest,
+  );
   const title = `Conformance ${ctx.options.seed}`;
   await call('updateTripPlanTitle', { body: { title } });
   const [renamedRequest, renamed] = await call('getTripPlan');
-  expect(renamed.json?.data?.title === title, 'updateTripPlanTitle', `title is ${JSON.stringify(renamed.json?.data?.title)} after renaming to ${title}`, renamedRequest);
+  expect(
+    renamed.json?.data?.title === title,
+    'updateTripPlanTitle',
+    `title is ${JSON.stringify(renamed.json?.data?.title)} after renaming to ${title}`,
+    renamedRequest,
+  );
 
   const [startRequest, started] = await call('startTripPlanGeneration');
   if (expect(started.status === 200, 'startTripPlanGeneration', `start answered ${started.status}`, startRequest)) {
@@ -49,7 +69,12 @@ export async function runStatefulPhase(ctx: RunContext): Promise<PhaseRecorder> 
     }
     expect(status === 'COMPLETED', 'startTripPlanGeneration', `generation ended as ${status}`, startRequest);
     const [daysRequest, days] = await call('listDailyPlans');
-    expect(days.json?.data?.length === ctx.tripExample.duration, 'listDailyPlans', `${days.json?.data?.length} days saved for a ${ctx.tripExample.duration}-day trip`, daysRequest);
+    expect(
+      days.json?.data?.length === ctx.tripExample.duration,
+      'listDailyPlans',
+      `${days.json?.data?.length} days saved for a ${ctx.tripExample.duration}-day trip`,
+      daysRequest,
+    );
   }
 
   const [deleteRequest, deleted] = await call('deleteTripPlan');
@@ -58,7 +83,13 @@ export async function runStatefulPhase(ctx: RunContext): Promise<PhaseRecorder> 
   for (const op of ctx.spec.operations.filter((o) => o.parameters.some((p) => p.name === 'tripPlanId' || p.name === 'chatRoomId'))) {
     const request = { ...exampleRequest(op, { ...ctx.a, ...plan }), path: pathFor(op, plan) };
     const response = await sendChecked(ctx, recorder, request);
-    recorder.check(response.status === 404, 'use_after_free', op.operationId, `after delete: expected 404, got ${response.status}`, curlOf(ctx.target, request));
+    recorder.check(
+      response.status === 404,
+      'use_after_free',
+      op.operationId,
+      `after delete: expected 404, got ${response.status}`,
+      curlOf(ctx.target, request),
+    );
   }
   return recorder;
 }

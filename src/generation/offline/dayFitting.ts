@@ -32,7 +32,13 @@ function nearbyExtra(day: readonly RankedSight[], spare: readonly RankedSight[])
 /** Fits the day between 09:00 and 21:00: drops the least wanted sights of a long day, adds nearby ones to a short day. */
 export function settleDay(group: RankedSight[], mealCount: number, restaurants: readonly PlaceRow[], spare: readonly RankedSight[], mode: Transportation) {
   let sights = [...group];
-  const draftOf = (list: readonly RankedSight[]) => draftDay(list.map((s) => s.place), mealCount, restaurants, mode);
+  const draftOf = (list: readonly RankedSight[]) =>
+    draftDay(
+      list.map((s) => s.place),
+      mealCount,
+      restaurants,
+      mode,
+    );
   let draft = draftOf(sights);
   const dropped: RankedSight[] = [];
   while (draft.end > DAY_END && sights.length > MIN_SIGHTS_AFTER_TRIM) {

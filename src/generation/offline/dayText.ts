@@ -24,7 +24,12 @@ function clip(text: string, max: number): string {
 
 export function dayTitle(dayNumber: number, sights: readonly RankedSight[], visits: readonly Visit[]): string {
   // The two most wanted sights, named in the order they are visited.
-  const highlights = new Set([...sights].sort((a, b) => a.rank - b.rank).slice(0, 2).map((s) => s.place));
+  const highlights = new Set(
+    [...sights]
+      .sort((a, b) => a.rank - b.rank)
+      .slice(0, 2)
+      .map((s) => s.place),
+  );
   const names = visits.filter((v) => highlights.has(v.place)).map((v) => v.place.name);
   // "Donggung Palace and Wolji Pond and Cheomseongdae" would read as three places.
   const joiner = names.some((name) => / and /i.test(name)) ? ', ' : ' and ';

@@ -99,11 +99,15 @@ export function draftDay(sights: readonly PlaceRow[], mealCount: number, restaur
     const start = Math.max(earliest, clock + (travel?.minutes ?? 0));
     // Meal slots fix the time of day; sights take it from the meals around them, or from the clock.
     const category: TimeOfDay =
-      meal === 'lunch' ? 'AFTERNOON'
-      : meal === 'dinner' || phase === 'afterDinner' ? 'EVENING'
-      : mealCount > 0 && phase === 'beforeLunch' ? 'MORNING'
-      : mealCount > 1 ? 'AFTERNOON'
-      : clockCategory(start);
+      meal === 'lunch'
+        ? 'AFTERNOON'
+        : meal === 'dinner' || phase === 'afterDinner'
+          ? 'EVENING'
+          : mealCount > 0 && phase === 'beforeLunch'
+            ? 'MORNING'
+            : mealCount > 1
+              ? 'AFTERNOON'
+              : clockCategory(start);
     visits.push({ place, meal, category, start, travel });
     clock = start + place.visitMinutes;
   };

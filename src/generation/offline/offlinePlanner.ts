@@ -52,7 +52,10 @@ function planTrip(db: Db, request: PlanRequest): PlannedDay[] {
     compactCore(area, Math.floor(sightCount / dayCount) + (g < sightCount % dayCount ? 1 : 0)),
   );
   const groups = orderDays(cores);
-  const quotas = mealQuotas(groups.map((g) => g.length), restaurants.length);
+  const quotas = mealQuotas(
+    groups.map((g) => g.length),
+    restaurants.length,
+  );
   const picked = new Set(cores.flat());
   let spare = candidates.filter((s) => s.fits && !picked.has(s));
   let freeRestaurants = restaurants;

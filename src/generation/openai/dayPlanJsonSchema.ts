@@ -23,11 +23,30 @@ const specFile = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 
 const kept = new Set(['type', 'enum', 'const', 'description', 'anyOf', 'items', 'properties']);
 const dropped = new Set([
-  'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
-  'minLength', 'maxLength', 'pattern', 'minItems', 'maxItems', 'uniqueItems',
-  'examples', 'example', 'deprecated', 'title', 'default', 'readOnly', 'writeOnly', '$comment',
+  'format',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'examples',
+  'example',
+  'deprecated',
+  'title',
+  'default',
+  'readOnly',
+  'writeOnly',
+  '$comment',
   // replaced: every object gets additionalProperties false and all its properties required
-  'additionalProperties', 'unevaluatedProperties', 'required',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'required',
 ]);
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -60,7 +60,7 @@ const ANSWER_RULES = [
   '- scheduledPlaces[].place.id must be the id of a candidate above; never use a place twice.',
   '- List the stops in visit order, with visitOrder 1, 2, 3, … and a category (MORNING, AFTERNOON or EVENING).',
   '- The id of the day and of each stop may be any positive integer: they are replaced.',
-  '- travelTime and travelDistance may be null: they are recomputed. Use the trip\'s transportation.',
+  "- travelTime and travelDistance may be null: they are recomputed. Use the trip's transportation.",
   '- Other place fields are ignored: copy the candidate\'s name and themes, use "" for address and description,',
   '  null for imageUrl, operatingHours and holidayInfo, false for isMustVisit.',
 ].join('\n');
@@ -97,9 +97,8 @@ interface DayContext {
 
 function dayPrompt(template: string, ctx: DayContext): string {
   const { request } = ctx;
-  const previous = ctx.previousDays.length === 0
-    ? 'none (this is the first day)'
-    : ctx.previousDays.map((names, i) => `day ${i + 1}: ${names.join(', ')}`).join('; ');
+  const previous =
+    ctx.previousDays.length === 0 ? 'none (this is the first day)' : ctx.previousDays.map((names, i) => `day ${i + 1}: ${names.join(', ')}`).join('; ');
   return [
     template,
     '',
@@ -153,7 +152,10 @@ function describeFailure(error: unknown): string {
 
 // An answer that came back but cannot be used as is; its text goes back to the model.
 class RejectedAnswer extends Error {
-  constructor(readonly content: string, readonly problem: string) {
+  constructor(
+    readonly content: string,
+    readonly problem: string,
+  ) {
     super(problem);
   }
 }
@@ -246,7 +248,14 @@ async function* planDays(deps: OpenAiPlannerDeps, request: PlanRequest, signal: 
     if (signal.aborted) throw signal.reason;
     const candidates = regionPlaces.filter((p) => !usedIds.has(p.id));
     if (candidates.length === 0) throw new PlannerError(`${regionDisplayName(region)} has no places left for day ${dayNumber}; try a shorter trip.`);
-    const ctx: DayContext = { request, regionName: regionDisplayName(region), dayNumber, date: addDays(request.startDate, dayNumber - 1), previousDays, candidates };
+    const ctx: DayContext = {
+      request,
+      regionName: regionDisplayName(region),
+      dayNumber,
+      date: addDays(request.startDate, dayNumber - 1),
+      previousDays,
+      candidates,
+    };
     const day = toPlannedDay(await askForDay(deps, ctx, usedIds, signal), ctx, placeById);
     for (const stop of day.stops) usedIds.add(stop.placeId);
     previousDays.push(day.stops.map((s) => placeById.get(s.placeId)!.name));

@@ -14,8 +14,16 @@ export async function checkChatAnswers(step: StompStep, probe: RecordingStompCli
     const before = probe.messages.length;
     const destination = fillTemplate(channel.address, plan);
     const accepted = await succeeded(probe.send(destination, JSON.stringify(example), { timeoutMs }));
-    recorder.check(accepted, 'stomp_error_frame', channel.name, `no RECEIPT for SEND ${destination}`, replay(step, `SEND ${destination} ${JSON.stringify(example)}`));
-    const answer = await probe.waitFor((m) => probe.messages.indexOf(m) >= before && m.body?.messageStreamType === 'CHAT' && m.body?.isComplete === true, generationTimeoutMs).catch(() => null);
+    recorder.check(
+      accepted,
+      'stomp_error_frame',
+      channel.name,
+      `no RECEIPT for SEND ${destination}`,
+      replay(step, `SEND ${destination} ${JSON.stringify(example)}`),
+    );
+    const answer = await probe
+      .waitFor((m) => probe.messages.indexOf(m) >= before && m.body?.messageStreamType === 'CHAT' && m.body?.isComplete === true, generationTimeoutMs)
+      .catch(() => null);
     recorder.check(answer !== null, 'message_order', channel.name, 'no complete chat answer to a SEND', replay(step, `SEND ${destination}`));
     for (const m of probe.messages.slice(before)) checkAgainstChannel(step, m);
     recorder.report.messages += probe.messages.length - before;

@@ -20,7 +20,9 @@ export function orderProblems(messages: ReceivedMessage[], days: number): string
     }
     if (where === 'schedule') {
       if (state !== 'day' || m.body?.type !== 'DAILY_PLAN_GENERATED' || m.body?.dailyPlan?.dayNumber !== expectedDay) {
-        problems.push(`expected day ${expectedDay}'s DAILY_PLAN_GENERATED ${state === 'day' ? '' : 'after the summary '}but got ${m.body?.type} of day ${m.body?.dailyPlan?.dayNumber}`);
+        problems.push(
+          `expected day ${expectedDay}'s DAILY_PLAN_GENERATED ${state === 'day' ? '' : 'after the summary '}but got ${m.body?.type} of day ${m.body?.dailyPlan?.dayNumber}`,
+        );
       }
       state = 'summary';
     } else if (where === 'chat') {

@@ -19,12 +19,26 @@ export async function checkGenerationStream(step: StompStep, probe: RecordingSto
   const start = ctx.spec.operation('startTripPlanGeneration');
   const started = await send(ctx.target, { operationId: start.operationId, method: 'POST', path: fillTemplate(start.path, plan), token: ctx.a.token });
   recorder.report.requests++;
-  const finished = await probe.waitFor((m) => m.body?.messageStreamType === 'COMPLETED' || m.destination.includes('/errors/'), generationTimeoutMs).catch(() => null);
-  recorder.check(started.status === 200 && finished !== null, 'message_order', 'generation', `no COMPLETED within ${generationTimeoutMs} ms (start answered ${started.status})`, replay(step, 'start a generation and wait for COMPLETED'));
+  const finished = await probe
+    .waitFor((m) => m.body?.messageStreamType === 'COMPLETED' || m.destination.includes('/errors/'), generationTimeoutMs)
+    .catch(() => null);
+  recorder.check(
+    started.status === 200 && finished !== null,
+    'message_order',
+    'generation',
+    `no COMPLETED within ${generationTimeoutMs} ms (start answered ${started.status})`,
+    replay(step, 'start a generation and wait for COMPLETED'),
+  );
   const generation = [...probe.messages];
   for (const m of generation) {
     const channel = checkAgainstChannel(step, m);
-    recorder.check(m.headers['content-type']?.startsWith('application/json') ?? false, 'message_valid', channel, `content-type ${m.headers['content-type']}`, replay(step, `MESSAGE on ${m.destination}`));
+    recorder.check(
+      m.headers['content-type']?.startsWith('application/json') ?? false,
+      'message_valid',
+      channel,
+      `content-type ${m.headers['content-type']}`,
+      replay(step, `MESSAGE on ${m.destination}`),
+    );
   }
   recorder.report.messages += generation.length;
   for (const problem of orderProblems(generation, Number(ctx.tripExample.duration))) {

@@ -10,6 +10,12 @@ export function checkAgainstChannel(step: StompStep, m: ReceivedMessage): string
   const valid = validate !== null && m.body !== undefined && validate(m.body);
   const problems = (validate?.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message}`);
   const target = channel?.name ?? m.destination;
-  recorder.check(valid, 'message_valid', target, `message does not match its channel schema: ${problems.join('; ')} — ${m.raw.slice(0, 200)}`, replay(step, `MESSAGE on ${m.destination}`));
+  recorder.check(
+    valid,
+    'message_valid',
+    target,
+    `message does not match its channel schema: ${problems.join('; ')} — ${m.raw.slice(0, 200)}`,
+    replay(step, `MESSAGE on ${m.destination}`),
+  );
   return target;
 }

@@ -12,7 +12,11 @@ export interface StompStep {
 export const replay = (step: StompStep, what: string): string => `STOMP ${step.ctx.options.wsUrl}: ${what}`;
 
 /** Whether a wait of the recording client ended as hoped (a RECEIPT, a message) rather than refused or timed out. */
-export const succeeded = (wait: Promise<unknown>): Promise<boolean> => wait.then(() => true, () => false);
+export const succeeded = (wait: Promise<unknown>): Promise<boolean> =>
+  wait.then(
+    () => true,
+    () => false,
+  );
 
 /** The channels a client reaches by destination on the STOMP server, by what the client does there. */
 export const destinationChannels = (step: StompStep, action: 'send' | 'receive') =>
