@@ -127,6 +127,17 @@ export function claimGeneration(port: DatabasePort, rules: ClaimRules): Promise<
   });
 }
 
+/** Which of these members have a plan GENERATING (running or waiting, on any instance). */
+export async function membersGenerating(port: DatabasePort, memberIds: number[]): Promise<Set<number>> {
+  if (memberIds.length === 0) return new Set();
+  const rows = await outsideTransaction(port, (s) =>
+    s.rows<{ memberId: number }>(
+      sql`SELECT DISTINCT member_id AS "memberId" FROM trip_plan WHERE generation_status = 'GENERATING' AND member_id IN (${list(memberIds)})`,
+    ),
+  );
+  return new Set(rows.map((r) => r.memberId));
+}
+
 /** The heartbeat: extends the lease; false when the lease is lost (cancelled, deleted, taken over or over). */
 export function renewLease(port: DatabasePort, lease: Lease, nowMs: number, leaseMs: number): Promise<boolean> {
   return outsideTransaction(port, async (s) => (await s.rows(renewal(lease, nowMs, leaseMs))).length === 1);

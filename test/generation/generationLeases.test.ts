@@ -37,7 +37,7 @@ async function addPlan(port: DatabasePort, memberId: number): Promise<{ tripPlan
   return outsideTransaction(port, async (s) => {
     const [plan] = await s.rows<{ id: number }>(sql`
       INSERT INTO trip_plan (member_id, title, region, start_date, end_date, duration, people_count, themes, transportation, generation_status, created_at, updated_at)
-      VALUES (${memberId}, 'Busan, 3 days', 'Busan', '2026-05-01', '2026-05-03', 3, 2, ${'["FOOD"]'}, 'PUBLIC_TRANSIT', 'PENDING', ${T0}, ${T0}) RETURNING id`);
+      VALUES (${memberId}, 'Busan, 3 days', 'Busan', '2026-05-01', '2026-05-03', 3, 2, ${'["RESTAURANT"]'}, 'PUBLIC_TRANSIT', 'PENDING', ${T0}, ${T0}) RETURNING id`);
     const [room] = await s.rows<{ id: number }>(
       sql`INSERT INTO chat_room (member_id, trip_plan_id, created_at) VALUES (${memberId}, ${plan!.id}, ${T0}) RETURNING id`,
     );
@@ -240,7 +240,7 @@ describeOnBothEngines(
       const second = (await claimGeneration(port(), rules('second', now)))!;
       expect(second).toMatchObject({ savedDays: 2, lease: { attempt: 2, run: 1 }, event: { tripPlanId, memberId, chatRoomId } });
       expect(second.event.request).toEqual({
-        themes: ['FOOD'],
+        themes: ['RESTAURANT'],
         startDate: '2026-05-01',
         duration: 3,
         region: 'Busan',
