@@ -36,12 +36,12 @@ export interface StompSessionDeps {
   /** the authenticated connections of this instance (per-member limit, ending a session's connections) */
   connections: StompConnections;
   /** true when the member owns the room or plan the destination names */
-  owns(memberId: number, channel: SubscribableChannel, id: number): boolean;
+  owns(memberId: number, channel: SubscribableChannel, id: number): Promise<boolean>;
   /**
    * A SEND to /pub/chat/{chatRoomId}/message from the room's owner. Returns an error code for the
    * errors channel when the message is refused, null when it was accepted.
    */
-  onChatMessage(principal: Principal, chatRoomId: number, body: string): 'accepted' | { code: ErrorsChannelCode; message: string };
+  onChatMessage(principal: Principal, chatRoomId: number, body: string): Promise<'accepted' | { code: ErrorsChannelCode; message: string }>;
   /** sends an ErrorResponse on the member's errors channel of a room */
   publishError(memberId: number, chatRoomId: number, code: ErrorsChannelCode, message: string, path: string): void;
 }
@@ -127,7 +127,7 @@ export function createStompSession(transport: StompTransport, deps: StompSession
     }
     registered = connection;
     // A logout between the token check and admit() announced itself to nobody; check once more.
-    if (!deps.auth.isSessionLive(who.sessionId)) return fail('WS002', 'The session was logged out.', frame);
+    if (!(await deps.auth.isSessionLive(who.sessionId))) return fail('WS002', 'The session was logged out.', frame);
     const heartBeats = negotiateHeartBeats(frame, deps.settings.heartbeatMs);
     write('CONNECTED', { version, 'heart-beat': heartBeats.header, 'user-name': String(who.memberId), server: SERVER_HEADER });
     stopWatch = watchConnection({
@@ -144,7 +144,7 @@ export function createStompSession(transport: StompTransport, deps: StompSession
     log.info({ memberId: who.memberId, version }, 'stomp connected');
   }
 
-  function subscribe(frame: StompFrame, who: Principal): void {
+  async function subscribe(frame: StompFrame, who: Principal): Promise<void> {
     const { id, destination } = frame.headers;
     if (!id || !destination) return fail('WS102', 'SUBSCRIBE needs the headers id and destination.', frame);
     if (subscriptions.has(id)) return fail('WS102', `Subscription id ${id} is already in use.`, frame);
@@ -157,7 +157,9 @@ export function createStompSession(transport: StompTransport, deps: StompSession
     for (const subscription of subscriptions.values()) {
       if (subscription.destination === destination) return fail('WS106', `This connection already subscribes to ${destination}.`, frame);
     }
-    if (!deps.owns(who.memberId, target.channel, target.id)) return fail('WS004', `Subscription to ${destination} is not allowed.`, frame);
+    if (!(await deps.owns(who.memberId, target.channel, target.id))) return fail('WS004', `Subscription to ${destination} is not allowed.`, frame);
+    // The connection may have closed while ownership was read; a subscription now would outlive it.
+    if (!open) return;
     const end = deps.broker.subscribe(who.memberId, destination, (body) => {
       write('MESSAGE', { destination, 'content-type': 'application/json', subscription: id, 'message-id': `${sessionId}-${++messageCounter}` }, body);
     });
@@ -165,10 +167,10 @@ export function createStompSession(transport: StompTransport, deps: StompSession
     receipt(frame);
   }
 
-  function send(frame: StompFrame, who: Principal): void {
+  async function send(frame: StompFrame, who: Principal): Promise<void> {
     const destination = frame.headers.destination ?? '';
     const target = sendTarget(destination);
-    if (!target || !deps.owns(who.memberId, 'chatStream', target.chatRoomId))
+    if (!target || !(await deps.owns(who.memberId, 'chatStream', target.chatRoomId)))
       return fail('WS005', `Sending to ${destination || '(no destination)'} is not allowed.`, frame);
     const roomId = target.chatRoomId;
     if (!target.acceptsMessages) {
@@ -181,7 +183,7 @@ export function createStompSession(transport: StompTransport, deps: StompSession
       );
       return receipt(frame);
     }
-    const outcome = deps.onChatMessage(who, roomId, frameBodyText(frame));
+    const outcome = await deps.onChatMessage(who, roomId, frameBodyText(frame));
     if (outcome !== 'accepted') deps.publishError(who.memberId, roomId, outcome.code, outcome.message, destination);
     receipt(frame);
   }
