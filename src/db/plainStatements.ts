@@ -31,12 +31,14 @@ function onPg(q: PgQueries): Statements {
 
 /** fn's statements commit together, or roll back when it throws. */
 export function inTransaction<T>(port: DatabasePort, fn: (s: Statements) => Promise<T>): Promise<T> {
-  return port.dialect === 'sqlite' ? port.tx((q) => fn(onSqlite(q))) : port.tx((q) => fn(onPg(q)));
+  const { engine } = port;
+  return engine.dialect === 'sqlite' ? engine.tx((q) => fn(onSqlite(q))) : engine.tx((q) => fn(onPg(q)));
 }
 
 /** Statements on their own (each its own autocommit); on SQLite never inside another caller's transaction. */
 export function outsideTransaction<T>(port: DatabasePort, fn: (s: Statements) => Promise<T>): Promise<T> {
-  return port.dialect === 'sqlite' ? port.run((q) => fn(onSqlite(q))) : port.run((q) => fn(onPg(q)));
+  const { engine } = port;
+  return engine.dialect === 'sqlite' ? engine.run((q) => fn(onSqlite(q))) : engine.run((q) => fn(onPg(q)));
 }
 
 /** The fragment on PostgreSQL, nothing on SQLite. */

@@ -4,7 +4,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
-import { postgresPort, sqlitePort, type DatabasePort } from '../../src/db/databasePort.js';
+import { databasePort, postgresPort, sqlitePort, type DatabasePort } from '../../src/db/databasePort.js';
 import { outsideTransaction } from '../../src/db/plainStatements.js';
 import { openPostgresDatabase } from '../../src/db/postgresDatabase.js';
 import { describeOnPostgres, freshPostgresDatabase, type FreshPostgresDatabase } from './postgres.js';
@@ -16,7 +16,7 @@ export function describeOnBothEngines(name: string, suite: (port: CurrentPort) =
   describe(`${name} (SQLite)`, () => {
     let port: DatabasePort | undefined;
     beforeEach(() => {
-      port = sqlitePort(openDatabase(':memory:'));
+      port = databasePort(sqlitePort(openDatabase(':memory:')));
     });
     afterEach(async () => {
       await port?.close();
@@ -30,7 +30,7 @@ export function describeOnBothEngines(name: string, suite: (port: CurrentPort) =
     let port: DatabasePort | undefined;
     beforeAll(async () => {
       fresh = await freshPostgresDatabase();
-      port = postgresPort(await openPostgresDatabase(fresh.url, { poolMax: options.poolMax ?? 4 }));
+      port = databasePort(postgresPort(await openPostgresDatabase(fresh.url, { poolMax: options.poolMax ?? 4 })));
     });
     beforeEach(async () => {
       // Members take their plans, days and chats with them (ON DELETE CASCADE).
