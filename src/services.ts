@@ -14,14 +14,14 @@ import { createChatService, type ChatService } from './chats/chatService.js';
 import type { Config } from './config.js';
 import type { DatabasePort } from './db/databasePort.js';
 import { createInProcessEventBus, type EventBus } from './events/eventBus.js';
-import { startGenerationWorker, type GenerationWorker } from './generation/generationWorker.js';
+import { startGenerationRunner, type GenerationRunner } from './generation/generationRunner.js';
 import type { Planner } from './generation/planner.js';
 import { createChatAgent, createPlanner, createPlannerRegions } from './generation/plannerFactory.js';
 import { createLogger, type Logger } from './logger.js';
 import { createInProcessBroker, type Broker } from './realtime/broker.js';
 import { createPublishers, type Publishers } from './realtime/publishers.js';
 import type { registerStompEndpoint } from './realtime/stompEndpoint.js';
-import { findOwnTripPlanRow, markInterruptedGenerationsFailed } from './trips/tripPlanRepository.js';
+import { findOwnTripPlanRow } from './trips/tripPlanRepository.js';
 
 /** What the service talks to, or runs on, that a test may replace. */
 export interface AppPorts {
@@ -52,7 +52,8 @@ export interface Services {
   regions: PlannerRegions;
   broker: Broker;
   publishers: Publishers;
-  worker: GenerationWorker;
+  /** runs the generation jobs of the plan rows (leases; any instance may run any job) */
+  worker: GenerationRunner;
   chat: ChatService;
   sessionPurge: SessionPurge;
 }
@@ -63,8 +64,6 @@ export async function createServices(config: Config, database: DatabasePort, por
   const db = database;
   // Before anything starts that would need stopping if these fail.
   await syncCatalogue(db);
-  const interrupted = await markInterruptedGenerationsFailed(db, clock());
-  if (interrupted.length > 0) log.warn({ tripPlanIds: interrupted }, 'generations interrupted by a restart or crash marked FAILED (AI002)');
   const signer = createTokenSigner(resolveJwtSecret(config), { access: config.accessTokenTtlSeconds, refresh: config.refreshTokenTtlSeconds });
   const revocations = createInProcessSessionRevocations((error) => log.error({ err: error }, 'session revocation listener failed'));
   const auth = createAuthService({
@@ -80,8 +79,10 @@ export async function createServices(config: Config, database: DatabasePort, por
   const sessionPurge = startSessionPurge({ db, clock, log, retentionDays: config.sessionRetentionDays, intervalMinutes: config.sessionPurgeIntervalMinutes });
   const broker = ports.broker ?? createInProcessBroker((error) => log.error({ err: error }, 'message delivery failed'));
   const publishers = createPublishers(broker, config.responseValidation, log);
-  const worker = startGenerationWorker({
-    db,
+  // No start-up step touches GENERATING plans: a live lease may belong to another instance, and
+  // the runner's sweeper fails or resumes the expired ones (a crash of this instance included).
+  const worker = startGenerationRunner({
+    port: db,
     events,
     planner: ports.planner ?? createPlanner(config, db, log),
     publishers,
@@ -89,6 +90,8 @@ export async function createServices(config: Config, database: DatabasePort, por
     clock,
     concurrency: config.generationConcurrency,
     concurrencyPerMember: config.generationConcurrencyPerUser,
+    jobs: config.generationJobs,
+    failWaitingOnStop: db.dialect === 'sqlite',
   });
   const chat = createChatService({ db, agent: ports.chatAgent ?? createChatAgent(config, db, log), publishers, log, clock });
   return { config, database, db, log, clock, auth, revocations, events, regions, broker, publishers, worker, chat, sessionPurge };

@@ -5,14 +5,13 @@
 // attempt saved days 1..k) skips those days: they keep their ids and are not announced again.
 // Every write is fenced by the lease (generationLeases.ts): a run that lost it writes nothing more,
 // publishes nothing more and ends 'lost' (whoever took the job over, or cancelled it, speaks for it).
-import type { DatabasePort } from '../db/databasePort.js';
-import type { Statements } from '../db/plainStatements.js';
+import type { DatabasePort, PgQueries } from '../db/databasePort.js';
 import { storageUnavailable } from '../db/storageFailure.js';
 import type { Logger } from '../logger.js';
 import type { Publishers } from '../realtime/publishers.js';
-import type { DayWithStops } from '../trips/dailyPlanRepository.js';
+import { insertChatMessageWith } from '../chats/chatRepository.js';
+import { insertDayWith } from '../trips/dailyPlanRepository.js';
 import { toDailyPlanResponse } from '../trips/tripPlanMappers.js';
-import { insertPlannedDay, insertSummaryMessage } from './generatedWrites.js';
 import { fencedWrite, finishGeneration, releaseLease, type ClaimedGeneration } from './generationLeases.js';
 import { announceFailure, STOPPED_MESSAGE } from './generationMessages.js';
 import { PlannerError, type Planner, type PlanRequest } from './planner.js';
@@ -23,8 +22,6 @@ export interface ClaimedRunDeps {
   publishers: Publishers;
   log: Logger;
   clock: () => number;
-  /** a saved day with its stops and places, as DAILY_PLAN_GENERATED shows it */
-  readDay: (tripPlanId: number, dayNumber: number) => Promise<DayWithStops | undefined>;
   leaseMs: number;
   /** GENERATION_TAKEOVER=resume and attempts left: a stop gives the job back instead of failing it */
   resumable(job: ClaimedGeneration): boolean;
@@ -62,7 +59,7 @@ export async function runClaimedGeneration(deps: ClaimedRunDeps, job: ClaimedGen
   const stillOurs = () => {
     if (signal.aborted) throw signal.reason;
   };
-  const fenced = async <T>(write: (s: Statements) => Promise<T>): Promise<T> => {
+  const fenced = async <T>(write: (q: PgQueries) => Promise<T>): Promise<T> => {
     stillOurs();
     const result = await fencedWrite(port, lease, clock(), leaseMs, write);
     if (!result.held) throw new LeaseLost();
@@ -74,10 +71,7 @@ export async function runClaimedGeneration(deps: ClaimedRunDeps, job: ClaimedGen
     for await (const day of deps.planner.plan(request, signal)) {
       stillOurs();
       if (day.dayNumber <= job.savedDays) continue;
-      await fenced((s) => insertPlannedDay(s, tripPlanId, day, request.transportation));
-      const saved = await deps.readDay(tripPlanId, day.dayNumber);
-      if (!saved) throw new LeaseLost(); // deleted since the write
-      stillOurs();
+      const saved = await fenced((q) => insertDayWith(port, q, tripPlanId, day, request.transportation));
       days++;
       publishers.schedule(memberId, tripPlanId, { type: 'DAILY_PLAN_GENERATED', tripPlanId, dailyPlan: toDailyPlanResponse(saved) });
       let summary = '';
@@ -86,7 +80,7 @@ export async function runClaimedGeneration(deps: ClaimedRunDeps, job: ClaimedGen
         summary += chunk;
         publishers.chat(memberId, chatRoomId, { message: chunk, isComplete: false, timestamp: now(), messageStreamType: 'CHAT' });
       }
-      await fenced((s) => insertSummaryMessage(s, chatRoomId, summary, clock()));
+      await fenced((q) => insertChatMessageWith(port, q, { chatRoomId, messageType: 'ASSISTANT', content: summary, createdAt: clock() }));
       publishers.chat(memberId, chatRoomId, { message: summary, isComplete: true, timestamp: now(), messageStreamType: 'CHAT' });
     }
     stillOurs();

@@ -12,7 +12,6 @@ import type { DatabasePort } from '../db/databasePort.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logger.js';
 import type { Publishers } from '../realtime/publishers.js';
-import type { DayWithStops } from '../trips/dailyPlanRepository.js';
 import { Cancelled, LeaseLost, runClaimedGeneration, type ClaimedRunDeps, type RunOutcome } from './claimedRun.js';
 import { claimGeneration, membersGenerating, renewLease, type ClaimedGeneration } from './generationLeases.js';
 import { announceCancelled, announceFailure, LEASE_EXPIRED_MESSAGE, STOPPED_MESSAGE, type GenerationAddress } from './generationMessages.js';
@@ -26,7 +25,6 @@ export interface GenerationRunnerDeps {
   publishers: Publishers;
   log: Logger;
   clock: () => number;
-  readDay: (tripPlanId: number, dayNumber: number) => Promise<DayWithStops | undefined>;
   /** runs at once here (GENERATION_CONCURRENCY); 0: none, it only sweeps */
   concurrency: number;
   concurrencyPerMember: number;
@@ -85,7 +83,6 @@ export function startGenerationRunner(deps: GenerationRunnerDeps): GenerationRun
     publishers,
     log,
     clock,
-    readDay: deps.readDay,
     leaseMs: jobs.leaseMs,
     resumable: (job) => jobs.takeover === 'resume' && job.lease.attempt < jobs.maxAttempts,
   };

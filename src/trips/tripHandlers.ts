@@ -14,17 +14,16 @@ import type { Transportation } from '../itinerary/travel.js';
 import type { Publishers } from '../realtime/publishers.js';
 import { listDays } from './dailyPlanRepository.js';
 import { announceDayEdit } from './dayEditAnnouncement.js';
+import { cancelGeneration, startGeneration } from './generationRequests.js';
 import { applyDayEdit } from './savedDayEdits.js';
 import { toDailyPlanResponse, toTripPlanDetailResponse, toTripPlanResponse } from './tripPlanMappers.js';
 import { addDays, defaultTitle } from '../itinerary/tripDates.js';
 import {
-  beginGeneration,
   deleteTripPlan,
   findOwnTripPlan,
   findOwnListCursor,
   insertTripPlan,
   listOwnTripPlans,
-  transitionStatus,
   updateTripPlanTitle,
   type TripSort,
 } from './tripPlanRepository.js';
@@ -112,7 +111,7 @@ export function createTripHandlers({ db, clock, events, regions, publishers }: T
 
     async startTripPlanGeneration({ path }, ctx) {
       const plan = await ownPlan(db, ctx, path.tripPlanId);
-      if (!(await beginGeneration(db, plan.id, clock()))) {
+      if (!(await startGeneration(db, plan.id, clock()))) {
         throw new AppError('TRIP106', `The trip plan cannot be started while it is ${plan.generationStatus === 'GENERATING' ? 'generating' : 'completed'}.`);
       }
       events.publish('tripPlanGenerationRequested', {
@@ -133,7 +132,7 @@ export function createTripHandlers({ db, clock, events, regions, publishers }: T
 
     async cancelTripPlanGeneration({ path }, ctx) {
       const plan = await ownPlan(db, ctx, path.tripPlanId);
-      if (!(await transitionStatus(db, plan.id, ['GENERATING'], 'CANCELLED', clock()))) {
+      if (!(await cancelGeneration(db, plan.id, clock()))) {
         throw new AppError('TRIP106', 'No generation is running for this trip plan.');
       }
       events.publish('tripPlanGenerationCancelRequested', { tripPlanId: plan.id, memberId: plan.memberId, chatRoomId: plan.chatRoomId, reason: 'cancel' });

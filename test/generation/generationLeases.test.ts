@@ -6,7 +6,6 @@ import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import type { DatabasePort } from '../../src/db/databasePort.js';
 import { outsideTransaction } from '../../src/db/plainStatements.js';
-import { insertPlannedDay } from '../../src/generation/generatedWrites.js';
 import {
   claimGeneration,
   fencedWrite,
@@ -18,6 +17,7 @@ import {
 } from '../../src/generation/generationLeases.js';
 import { countWaitingGenerations, failWaitingGenerations, sweepExpiredLeases } from '../../src/generation/generationSweep.js';
 import type { PlannedDay } from '../../src/itinerary/plannedDay.js';
+import { insertDayWith } from '../../src/trips/dailyPlanRepository.js';
 import { cancelGeneration, startGeneration } from '../../src/trips/generationRequests.js';
 import { describeOnBothEngines } from '../support/bothEngines.js';
 
@@ -117,7 +117,7 @@ describeOnBothEngines(
       const { tripPlanId } = await addPlan(port(), await addMember(port(), 'restart@example.com'));
       await startGeneration(port(), tripPlanId, T0);
       const job = (await claimGeneration(port(), rules('a', T0)))!;
-      expect((await fencedWrite(port(), job.lease, T0, LEASE_MS, (s) => insertPlannedDay(s, tripPlanId, day(1, placeId), 'WALKING'))).held).toBe(true);
+      expect((await fencedWrite(port(), job.lease, T0, LEASE_MS, (q) => insertDayWith(port(), q, tripPlanId, day(1, placeId), 'WALKING'))).held).toBe(true);
       expect(await cancelGeneration(port(), tripPlanId, T0 + 1)).toBe(true);
       expect(await cancelGeneration(port(), tripPlanId, T0 + 1)).toBe(false);
       expect(await dayIds(port(), tripPlanId)).toHaveLength(1);
@@ -165,14 +165,14 @@ describeOnBothEngines(
       expect(heir.lease).toEqual({ tripPlanId, run: 1, attempt: 2, owner: 'heir' });
 
       // The zombie wakes up with a clock that says its lease is still on: the attempt fences it.
-      const zombieWrite = await fencedWrite(port(), zombie.lease, T0 + 1000, LEASE_MS, (s) => insertPlannedDay(s, tripPlanId, day(1, placeId), 'WALKING'));
+      const zombieWrite = await fencedWrite(port(), zombie.lease, T0 + 1000, LEASE_MS, (q) => insertDayWith(port(), q, tripPlanId, day(1, placeId), 'WALKING'));
       expect(zombieWrite).toEqual({ held: false });
       expect(await renewLease(port(), zombie.lease, late, LEASE_MS)).toBe(false);
       expect(await finishGeneration(port(), zombie.lease, late, 'COMPLETED')).toBe(false);
       expect(await releaseLease(port(), zombie.lease, late)).toBe(false);
       expect(await dayIds(port(), tripPlanId)).toEqual([]);
 
-      const heirWrite = await fencedWrite(port(), heir.lease, late, LEASE_MS, (s) => insertPlannedDay(s, tripPlanId, day(1, placeId), 'WALKING'));
+      const heirWrite = await fencedWrite(port(), heir.lease, late, LEASE_MS, (q) => insertDayWith(port(), q, tripPlanId, day(1, placeId), 'WALKING'));
       expect(heirWrite.held).toBe(true);
       expect(await dayIds(port(), tripPlanId)).toHaveLength(1);
     });
@@ -195,7 +195,7 @@ describeOnBothEngines(
       await startGeneration(port(), tripPlanId, T0);
       const job = (await claimGeneration(port(), rules('owner', T0)))!;
       expect(await cancelGeneration(port(), tripPlanId, T0 + 10)).toBe(true);
-      expect(await fencedWrite(port(), job.lease, T0 + 20, LEASE_MS, (s) => insertPlannedDay(s, tripPlanId, day(1, placeId), 'WALKING'))).toEqual({
+      expect(await fencedWrite(port(), job.lease, T0 + 20, LEASE_MS, (q) => insertDayWith(port(), q, tripPlanId, day(1, placeId), 'WALKING'))).toEqual({
         held: false,
       });
       expect(await renewLease(port(), job.lease, T0 + 20, LEASE_MS)).toBe(false);
@@ -232,7 +232,7 @@ describeOnBothEngines(
       await startGeneration(port(), tripPlanId, T0);
       const first = (await claimGeneration(port(), rules('first', T0)))!;
       expect(first.savedDays).toBe(0);
-      for (const n of [1, 2]) await fencedWrite(port(), first.lease, T0, LEASE_MS, (s) => insertPlannedDay(s, tripPlanId, day(n, placeId), 'WALKING'));
+      for (const n of [1, 2]) await fencedWrite(port(), first.lease, T0, LEASE_MS, (q) => insertDayWith(port(), q, tripPlanId, day(n, placeId), 'WALKING'));
       const saved = await dayIds(port(), tripPlanId);
 
       let now = T0 + LEASE_MS + 1;

@@ -15,7 +15,6 @@ import type { Planner } from '../../src/generation/planner.js';
 import type { PlannedDay } from '../../src/itinerary/plannedDay.js';
 import { createLogger } from '../../src/logger.js';
 import type { Publishers } from '../../src/realtime/publishers.js';
-import type { DayWithStops } from '../../src/trips/dailyPlanRepository.js';
 import { cancelGeneration, startGeneration } from '../../src/trips/generationRequests.js';
 import { describeOnBothEngines } from '../support/bothEngines.js';
 
@@ -67,17 +66,6 @@ function plannerOf(options: { holdAfter?: number } = {}): Planner & { runs: numb
       yield `Day ${day.dayNumber}: `;
       yield 'the sea.';
     },
-  };
-}
-
-function readDayOf(port: () => DatabasePort) {
-  return async (tripPlanId: number, dayNumber: number): Promise<DayWithStops | undefined> => {
-    const [row] = await outsideTransaction(port(), (s) =>
-      s.rows<Omit<DayWithStops, 'stops'>>(sql`
-        SELECT id, trip_plan_id AS "tripPlanId", day_number AS "dayNumber", date, title, description FROM daily_plan
-        WHERE trip_plan_id = ${tripPlanId} AND day_number = ${dayNumber}`),
-    );
-    return row && { ...row, stops: [] };
   };
 }
 
@@ -137,7 +125,6 @@ describeOnBothEngines('generation runner', (port) => {
       publishers,
       log,
       clock,
-      readDay: readDayOf(port),
       concurrency: options.concurrency ?? 4,
       concurrencyPerMember: 2,
       jobs,
