@@ -112,7 +112,9 @@ export function createTripHandlers({ db, clock, events, regions, publishers }: T
     async startTripPlanGeneration({ path }, ctx) {
       const plan = await ownPlan(db, ctx, path.tripPlanId);
       if (!(await startGeneration(db, plan.id, clock()))) {
-        throw new AppError('TRIP106', `The trip plan cannot be started while it is ${plan.generationStatus === 'GENERATING' ? 'generating' : 'completed'}.`);
+        // Read again: a concurrent start (on any instance) may have won since the plan was read.
+        const status = (await ownPlan(db, ctx, path.tripPlanId)).generationStatus;
+        throw new AppError('TRIP106', `The trip plan cannot be started while it is ${status === 'COMPLETED' ? 'completed' : 'generating'}.`);
       }
       events.publish('tripPlanGenerationRequested', {
         chatRoomId: plan.chatRoomId,
