@@ -19,6 +19,8 @@ import type { Planner } from './generation/planner.js';
 import { createChatAgent, createPlanner, createPlannerRegions } from './generation/plannerFactory.js';
 import { createLogger, type Logger } from './logger.js';
 import { createInProcessBroker, type Broker } from './realtime/broker.js';
+import { createInMemoryPlanLog } from './realtime/inMemoryPlanLog.js';
+import { planStream, roomStream, type PlanLog } from './realtime/planLog.js';
 import { createPublishers, type Publishers } from './realtime/publishers.js';
 import type { registerStompEndpoint } from './realtime/stompEndpoint.js';
 import { findOwnTripPlanRow, markInterruptedGenerationsFailed } from './trips/tripPlanRepository.js';
@@ -49,6 +51,8 @@ export interface Services {
   /** the regions the configured planner supports (listRegions, TRIP107) */
   regions: PlannerRegions;
   broker: Broker;
+  /** the logs behind the STOMP channels (replay on SUBSCRIBE) */
+  planLog: PlanLog;
   publishers: Publishers;
   worker: GenerationWorker;
   chat: ChatService;
@@ -77,7 +81,13 @@ export function createServices(config: Config, ports: Partial<AppPorts> = {}): S
   const interrupted = markInterruptedGenerationsFailed(db, clock());
   if (interrupted.length > 0) log.warn({ tripPlanIds: interrupted }, 'generations interrupted by a restart or crash marked FAILED (AI002)');
   const broker = ports.broker ?? createInProcessBroker((error) => log.error({ err: error }, 'message delivery failed'));
-  const publishers = createPublishers(broker, config.responseValidation, log);
+  const planLog = createInMemoryPlanLog({
+    broker,
+    historySize: config.realtime.historySize,
+    historyTtlMs: config.realtime.historyTtlSeconds * 1000,
+    clock,
+  });
+  const publishers = createPublishers(planLog, config.responseValidation, log);
   const worker = startGenerationWorker({
     db,
     events,
@@ -89,23 +99,35 @@ export function createServices(config: Config, ports: Partial<AppPorts> = {}): S
     concurrencyPerMember: config.generationConcurrencyPerUser,
   });
   const chat = createChatService({ db, agent: ports.chatAgent ?? createChatAgent(config, db, log), publishers, log, clock });
-  return { config, database, db, log, clock, auth, revocations, events, regions, broker, publishers, worker, chat, sessionPurge };
+  return { config, database, db, log, clock, auth, revocations, events, regions, broker, planLog, publishers, worker, chat, sessionPurge };
 }
 
 /** What the STOMP endpoint works with: the services, and who owns which channel. */
 export function stompEndpointDeps(services: Services): Parameters<typeof registerStompEndpoint>[1] {
-  const { config, auth, broker, log, clock, revocations, db, chat, publishers } = services;
+  const { config, auth, broker, planLog, log, clock, revocations, db, chat, publishers } = services;
   return {
     auth,
     broker,
+    planLog,
     log,
     clock,
     settings: config.stomp,
     revocations,
-    owns: (memberId, channel, id) =>
-      channel === 'scheduleUpdates' ? findOwnTripPlanRow(db, memberId, id) !== undefined : findOwnChatRoom(db, memberId, id) !== undefined,
+    logOf(memberId, channel, id) {
+      if (channel === 'scheduleUpdates') return findOwnTripPlanRow(db, memberId, id) ? planStream(id) : null;
+      const room = findOwnChatRoom(db, memberId, id);
+      if (!room) return null;
+      // A room's errors channel is in its plan's log, with the schedule channel.
+      return channel === 'errors' ? planStream(room.tripPlanId) : roomStream(id);
+    },
     onChatMessage: (principal, chatRoomId, body) => chat.receive(principal, chatRoomId, body),
-    publishError: (memberId, chatRoomId, code, message, path) =>
-      publishers.error(memberId, chatRoomId, { timestamp: new Date(clock()).toISOString(), code, message, path, errors: null }),
+    publishError(memberId, chatRoomId, code, message, path) {
+      const room = findOwnChatRoom(db, memberId, chatRoomId);
+      if (!room) return;
+      publishers.error(
+        { memberId, chatRoomId, tripPlanId: room.tripPlanId },
+        { timestamp: new Date(clock()).toISOString(), code, message, path, errors: null },
+      );
+    },
   };
 }
