@@ -203,6 +203,22 @@ const variants: { name: string; options: TestAppOptions; phases: PhaseName[]; ch
     target: 'chatStream',
   },
   {
+    name: 'live messages carry other positions than the history has',
+    options: {
+      broker: (() => {
+        const broker = createInProcessBroker(() => {});
+        return {
+          ...broker,
+          publish: (memberId: number, destination: string, body: string, position: LogPosition) =>
+            broker.publish(memberId, destination, body, { ...position, offset: position.offset + 1 }),
+        };
+      })(),
+    },
+    phases: ['async'],
+    check: 'message_replay',
+    target: 'scheduleUpdates',
+  },
+  {
     name: 'an error body echoes the whole request body',
     options: inFront((front) =>
       front.post('/api/v1/auth/reissue', async (c) => {
