@@ -12,7 +12,7 @@ import type { ChatAgent } from './chats/chatAgent.js';
 import { findOwnChatRoom } from './chats/chatRepository.js';
 import { createChatService, type ChatService } from './chats/chatService.js';
 import type { Config } from './config.js';
-import { openDatabase, type Database, type Db } from './db/database.js';
+import type { DatabasePort } from './db/databasePort.js';
 import { createInProcessEventBus, type EventBus } from './events/eventBus.js';
 import { startGenerationWorker, type GenerationWorker } from './generation/generationWorker.js';
 import type { Planner } from './generation/planner.js';
@@ -41,8 +41,10 @@ export interface AppPorts {
 
 export interface Services {
   config: Config;
-  database: Database;
-  db: Db;
+  /** the database, opened and migrated by the caller (main.ts, the tests) */
+  database: DatabasePort;
+  /** the same, under the name the handlers take it by */
+  db: DatabasePort;
   log: Logger;
   clock: () => number;
   auth: AuthService;
@@ -59,11 +61,14 @@ export interface Services {
   sessionPurge: SessionPurge;
 }
 
-export function createServices(config: Config, ports: Partial<AppPorts> = {}): Services {
+export async function createServices(config: Config, database: DatabasePort, ports: Partial<AppPorts> = {}): Promise<Services> {
   const log = ports.logger ?? createLogger(config.logLevel);
   const clock = ports.clock ?? Date.now;
-  const database = openDatabase(config.databaseFile);
-  const db = database.db;
+  const db = database;
+  // Before anything starts that would need stopping if these fail.
+  await syncCatalogue(db);
+  const interrupted = await markInterruptedGenerationsFailed(db, clock());
+  if (interrupted.length > 0) log.warn({ tripPlanIds: interrupted }, 'generations interrupted by a restart or crash marked FAILED (AI002)');
   const signer = createTokenSigner(resolveJwtSecret(config), { access: config.accessTokenTtlSeconds, refresh: config.refreshTokenTtlSeconds });
   const revocations = createInProcessSessionRevocations((error) => log.error({ err: error }, 'session revocation listener failed'));
   const auth = createAuthService({
@@ -77,9 +82,6 @@ export function createServices(config: Config, ports: Partial<AppPorts> = {}): S
   const events = ports.events ?? createInProcessEventBus((error, name) => log.error({ err: error, event: name }, 'event listener failed'));
   const regions = createPlannerRegions(config);
   const sessionPurge = startSessionPurge({ db, clock, log, retentionDays: config.sessionRetentionDays, intervalMinutes: config.sessionPurgeIntervalMinutes });
-  syncCatalogue(db);
-  const interrupted = markInterruptedGenerationsFailed(db, clock());
-  if (interrupted.length > 0) log.warn({ tripPlanIds: interrupted }, 'generations interrupted by a restart or crash marked FAILED (AI002)');
   const broker = ports.broker ?? createInProcessBroker((error) => log.error({ err: error }, 'message delivery failed'));
   const planLog = createInMemoryPlanLog({
     broker,
@@ -113,16 +115,16 @@ export function stompEndpointDeps(services: Services): Parameters<typeof registe
     clock,
     settings: config.stomp,
     revocations,
-    logOf(memberId, channel, id) {
-      if (channel === 'scheduleUpdates') return findOwnTripPlanRow(db, memberId, id) ? planStream(id) : null;
-      const room = findOwnChatRoom(db, memberId, id);
+    async logOf(memberId, channel, id) {
+      if (channel === 'scheduleUpdates') return (await findOwnTripPlanRow(db, memberId, id)) ? planStream(id) : null;
+      const room = await findOwnChatRoom(db, memberId, id);
       if (!room) return null;
       // A room's errors channel is in its plan's log, with the schedule channel.
       return channel === 'errors' ? planStream(room.tripPlanId) : roomStream(id);
     },
     onChatMessage: (principal, chatRoomId, body) => chat.receive(principal, chatRoomId, body),
-    publishError(memberId, chatRoomId, code, message, path) {
-      const room = findOwnChatRoom(db, memberId, chatRoomId);
+    async publishError(memberId, chatRoomId, code, message, path) {
+      const room = await findOwnChatRoom(db, memberId, chatRoomId);
       if (!room) return;
       publishers.error(
         { memberId, chatRoomId, tripPlanId: room.tripPlanId },

@@ -114,19 +114,22 @@ export function createMock(env: NodeJS.ProcessEnv = process.env, clock: () => nu
       settings: config.stomp,
       revocations: { publish: () => undefined, subscribe: () => () => undefined },
       // Every plan and room exists and is the caller's; plan N's chat room is N.
-      logOf: (_memberId, channel, id) => (channel === 'chatStream' ? roomStream(id) : planStream(id)),
+      logOf: (_memberId, channel, id) => Promise.resolve(channel === 'chatStream' ? roomStream(id) : planStream(id)),
       onChatMessage: (_principal, chatRoomId, body) => {
         const request = readChatMessage(body);
-        if ('code' in request) return request;
-        if (generation.isPlaying(chatRoomId)) return { code: 'TRIP106', message: examples.errorMessages.TRIP106 ?? 'The itinerary is being generated.' };
+        if ('code' in request) return Promise.resolve(request);
+        if (generation.isPlaying(chatRoomId))
+          return Promise.resolve({ code: 'TRIP106' as const, message: examples.errorMessages.TRIP106 ?? 'The itinerary is being generated.' });
         generation.answer(chatRoomId);
-        return 'accepted';
+        return Promise.resolve('accepted' as const);
       },
-      publishError: (member, chatRoomId, code, message, path) =>
+      publishError(member, chatRoomId, code, message, path) {
         publishers.error(
           { memberId: member, chatRoomId, tripPlanId: chatRoomId },
           { timestamp: new Date(clock()).toISOString(), code, message, path, errors: null },
-        ),
+        );
+        return Promise.resolve();
+      },
     },
     log,
   );

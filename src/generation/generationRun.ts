@@ -6,7 +6,7 @@
 // AI002 and the plan FAILED (openapi.yaml, startTripPlanGeneration).
 import { channelAddress } from '../../generated/asyncapi.js';
 import { insertChatMessage } from '../chats/chatRepository.js';
-import type { Db } from '../db/database.js';
+import type { DatabasePort } from '../db/databasePort.js';
 import { storageUnavailable } from '../db/storageFailure.js';
 import type { TripPlanGenerationRequestedEvent } from '../events/eventBus.js';
 import type { Logger } from '../logger.js';
@@ -17,7 +17,7 @@ import { findTripPlanById, transitionStatus } from '../trips/tripPlanRepository.
 import { PlannerError, type Planner, type PlanRequest } from './planner.js';
 
 export interface GenerationRunDeps {
-  db: Db;
+  db: DatabasePort;
   planner: Planner;
   publishers: Publishers;
   log: Logger;
@@ -39,10 +39,10 @@ const CANCELLED_MESSAGE = 'The itinerary generation was cancelled.';
 const now = (clock: () => number) => new Date(clock()).toISOString();
 
 /** AI002 on the errors channel (the run's last message, when it ran), and the plan FAILED when the storage can still say so. */
-export function failGeneration(deps: GenerationRunDeps, event: TripPlanGenerationRequestedEvent, message: string, run?: RunPublishers): void {
+export async function failGeneration(deps: GenerationRunDeps, event: TripPlanGenerationRequestedEvent, message: string, run?: RunPublishers): Promise<void> {
   const { tripPlanId, chatRoomId } = event;
   try {
-    transitionStatus(deps.db, tripPlanId, ['GENERATING'], 'FAILED', deps.clock(), 'AI002');
+    await transitionStatus(deps.db, tripPlanId, ['GENERATING'], 'FAILED', deps.clock(), 'AI002');
   } catch (error) {
     deps.log.error({ err: error, tripPlanId }, 'could not mark the generation FAILED; the next start marks it');
   }
@@ -62,9 +62,9 @@ export function announceCancelled(
   else deps.publishers.chat(event.memberId, event.chatRoomId, cancelled);
 }
 
-function planExists(db: Db, tripPlanId: number): boolean {
+async function planExists(db: DatabasePort, tripPlanId: number): Promise<boolean> {
   try {
-    return findTripPlanById(db, tripPlanId) !== undefined;
+    return (await findTripPlanById(db, tripPlanId)) !== undefined;
   } catch {
     return true; // cannot read it: report the failure rather than a cancel
   }
@@ -80,7 +80,7 @@ export async function runGeneration(deps: GenerationRunDeps, event: TripPlanGene
   try {
     for await (const day of deps.planner.plan(request, signal)) {
       if (signal.aborted) throw signal.reason;
-      const saved = insertDay(db, tripPlanId, day, request.transportation);
+      const saved = await insertDay(db, tripPlanId, day, request.transportation);
       days++;
       publishers.schedule({ type: 'DAILY_PLAN_GENERATED', tripPlanId, dailyPlan: toDailyPlanResponse(saved) });
       let summary = '';
@@ -89,10 +89,10 @@ export async function runGeneration(deps: GenerationRunDeps, event: TripPlanGene
         publishers.chat({ message: chunk, isComplete: false, timestamp: now(clock), messageStreamType: 'CHAT' });
       }
       if (signal.aborted) throw signal.reason;
-      insertChatMessage(db, { chatRoomId, messageType: 'ASSISTANT', content: summary, createdAt: clock() });
+      await insertChatMessage(db, { chatRoomId, messageType: 'ASSISTANT', content: summary, createdAt: clock() });
       publishers.chat({ message: summary, isComplete: true, timestamp: now(clock), messageStreamType: 'CHAT' });
     }
-    if (!transitionStatus(db, tripPlanId, ['GENERATING'], 'COMPLETED', clock())) throw new Cancelled('cancel');
+    if (!(await transitionStatus(db, tripPlanId, ['GENERATING'], 'COMPLETED', clock()))) throw new Cancelled('cancel');
     publishers.chat({
       message: `Your ${days}-day itinerary is ready.`,
       isComplete: true,
@@ -105,10 +105,10 @@ export async function runGeneration(deps: GenerationRunDeps, event: TripPlanGene
     const cancelled = error instanceof Cancelled ? error : signal.aborted && signal.reason instanceof Cancelled ? signal.reason : null;
     if (cancelled?.reason === 'shutdown') {
       log.warn({ tripPlanId, days }, 'generation stopped by shutdown');
-      failGeneration(deps, event, STOPPED_MESSAGE, publishers);
+      await failGeneration(deps, event, STOPPED_MESSAGE, publishers);
       return 'failed';
     }
-    if (cancelled || !planExists(db, tripPlanId)) {
+    if (cancelled || !(await planExists(db, tripPlanId))) {
       log.info({ tripPlanId, reason: cancelled?.reason ?? 'delete' }, 'generation cancelled');
       announceCancelled(deps, event, publishers);
       return 'cancelled';
@@ -121,7 +121,7 @@ export async function runGeneration(deps: GenerationRunDeps, event: TripPlanGene
           ? 'A day could not be saved (the storage cannot take writes); please try again later.'
           : 'The itinerary could not be generated. Please try again.';
     log.error({ err: error, tripPlanId }, 'generation failed');
-    failGeneration(deps, event, message, publishers);
+    await failGeneration(deps, event, message, publishers);
     return 'failed';
   }
 }

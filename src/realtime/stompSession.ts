@@ -41,14 +41,14 @@ export interface StompSessionDeps {
   /** the authenticated connections of this instance (per-member limit, ending a session's connections) */
   connections: StompConnections;
   /** the log (planLog.ts) of a destination naming a room or plan the member owns; null when not theirs */
-  logOf(memberId: number, channel: SubscribableChannel, id: number): string | null;
+  logOf(memberId: number, channel: SubscribableChannel, id: number): Promise<string | null>;
   /**
    * A SEND to /pub/chat/{chatRoomId}/message from the room's owner. Returns an error code for the
    * errors channel when the message is refused, null when it was accepted.
    */
-  onChatMessage(principal: Principal, chatRoomId: number, body: string): 'accepted' | { code: ErrorsChannelCode; message: string };
+  onChatMessage(principal: Principal, chatRoomId: number, body: string): Promise<'accepted' | { code: ErrorsChannelCode; message: string }>;
   /** sends an ErrorResponse on the member's errors channel of a room */
-  publishError(memberId: number, chatRoomId: number, code: ErrorsChannelCode, message: string, path: string): void;
+  publishError(memberId: number, chatRoomId: number, code: ErrorsChannelCode, message: string, path: string): Promise<void>;
 }
 
 export interface StompSession {
@@ -132,7 +132,7 @@ export function createStompSession(transport: StompTransport, deps: StompSession
     }
     registered = connection;
     // A logout between the token check and admit() announced itself to nobody; check once more.
-    if (!deps.auth.isSessionLive(who.sessionId)) return fail('WS002', 'The session was logged out.', frame);
+    if (!(await deps.auth.isSessionLive(who.sessionId))) return fail('WS002', 'The session was logged out.', frame);
     const heartBeats = negotiateHeartBeats(frame, deps.settings.heartbeatMs);
     write('CONNECTED', { version, 'heart-beat': heartBeats.header, 'user-name': String(who.memberId), server: SERVER_HEADER });
     stopWatch = watchConnection({
@@ -164,8 +164,10 @@ export function createStompSession(transport: StompTransport, deps: StompSession
     }
     const replay = replayRequest(frame.headers);
     if (replay && 'problem' in replay) return fail('WS102', replay.problem, frame);
-    const stream = deps.logOf(who.memberId, target.channel, target.id);
+    const stream = await deps.logOf(who.memberId, target.channel, target.id);
     if (stream === null) return fail('WS004', `Subscription to ${destination} is not allowed.`, frame);
+    // The connection may have closed while ownership was read; a subscription now would outlive it.
+    if (!open) return;
     const subscription = await subscribeToLog(deps.planLog, deps.broker, { memberId: who.memberId, destination, stream }, replay, (body, position) => {
       write(
         'MESSAGE',
@@ -185,14 +187,14 @@ export function createStompSession(transport: StompTransport, deps: StompSession
     receipt(frame, subscription.recovered === null ? {} : { 'x-recovered': String(subscription.recovered) });
   }
 
-  function send(frame: StompFrame, who: Principal): void {
+  async function send(frame: StompFrame, who: Principal): Promise<void> {
     const destination = frame.headers.destination ?? '';
     const target = sendTarget(destination);
-    if (!target || deps.logOf(who.memberId, 'chatStream', target.chatRoomId) === null)
+    if (!target || (await deps.logOf(who.memberId, 'chatStream', target.chatRoomId)) === null)
       return fail('WS005', `Sending to ${destination || '(no destination)'} is not allowed.`, frame);
     const roomId = target.chatRoomId;
     if (!target.acceptsMessages) {
-      deps.publishError(
+      await deps.publishError(
         who.memberId,
         roomId,
         'WS005',
@@ -201,8 +203,8 @@ export function createStompSession(transport: StompTransport, deps: StompSession
       );
       return receipt(frame);
     }
-    const outcome = deps.onChatMessage(who, roomId, frameBodyText(frame));
-    if (outcome !== 'accepted') deps.publishError(who.memberId, roomId, outcome.code, outcome.message, destination);
+    const outcome = await deps.onChatMessage(who, roomId, frameBodyText(frame));
+    if (outcome !== 'accepted') await deps.publishError(who.memberId, roomId, outcome.code, outcome.message, destination);
     receipt(frame);
   }
 

@@ -141,7 +141,7 @@ const variants: { name: string; options: TestAppOptions; phases: PhaseName[]; ch
       front.get('/api/v1/trips/:tripPlanId', async (c) => {
         const real = await forward(c, app);
         if (real.status === 401) return real;
-        const plan = findTripPlanById(app.services.db, Number(c.req.param('tripPlanId')));
+        const plan = await findTripPlanById(app.services.db, Number(c.req.param('tripPlanId')));
         return plan ? json(c, 200, toTripPlanDetailResponse(plan)) : real;
       }),
     ),

@@ -4,8 +4,8 @@ import { sign } from 'hono/jwt';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 
 let t: TestApp;
-beforeEach(() => {
-  t = startTestApp();
+beforeEach(async () => {
+  t = await startTestApp();
 });
 afterEach(() => t.close());
 

@@ -9,7 +9,7 @@ let admin: string;
 let plan: { tripPlanId: number; chatRoomId: number };
 
 beforeAll(async () => {
-  t = startTestApp();
+  t = await startTestApp();
   token = (await t.signIn('validator@example.com')).accessToken;
   admin = (await t.signInAdmin('admin@example.com')).accessToken;
   plan = (await t.request('POST', '/api/v1/trips', { token, body: busanTrip })).body.data;
