@@ -26,7 +26,12 @@ export interface RedisPlanLogOptions {
 
 interface Followed {
   followers: number;
-  /** the last message handed to the broker; null until the first one */
+  /** resolves once the Pub/Sub subscription is confirmed and the position it started from is known */
+  subscribed: Promise<void>;
+  /**
+   * the last message handed to the broker, or where the log stood when this instance began to
+   * follow it (epoch '' when it did not exist); null until that is known
+   */
   last: LogPosition | null;
   /** live messages waiting for a gap to be filled first */
   queue: LoggedMessage[];
@@ -64,7 +69,8 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
   function drain(stream: string, state: Followed): void {
     while (state.queue.length > 0 && !state.repairing) {
       const next = state.queue[0]!;
-      const expected = state.last && state.last.epoch === next.epoch ? state.last.offset + 1 : 1;
+      // Before the starting position is known, the first live message is where this instance starts.
+      const expected = state.last === null ? next.offset : state.last.epoch === next.epoch ? state.last.offset + 1 : 1;
       if (next.offset > expected) {
         state.repairing = true;
         void readRange(stream, expected, next.offset - 1)
@@ -163,26 +169,46 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
     async follow(stream) {
       let state = followed.get(stream);
       if (!state) {
-        state = { followers: 0, last: null, queue: [], repairing: false };
-        followed.set(stream, state);
+        const fresh: Followed = { followers: 0, subscribed: Promise.resolve(), last: null, queue: [], repairing: false };
+        // Subscribed first, then the position read: whatever comes after that position arrives live.
+        fresh.subscribed = subscriber
+          .subscribe(channelOf(stream))
+          .then(() => commands.hmget(metaKey(stream), 'epoch', 's'))
+          .then(([epoch, top]) => {
+            fresh.last ??= epoch && top ? { epoch, offset: Number(top) } : { epoch: '', offset: 0 };
+          });
+        followed.set(stream, fresh);
+        state = fresh;
       }
       state.followers++;
-      if (state.followers === 1) await subscriber.subscribe(channelOf(stream));
-      let following = true;
-      return () => {
-        if (!following) return;
-        following = false;
+      const unfollow = once(() => {
         const current = followed.get(stream);
         if (!current || --current.followers > 0) return;
         followed.delete(stream);
         subscriber.unsubscribe(channelOf(stream)).catch((error: unknown) => log.warn({ err: error, stream }, 'could not unsubscribe from a plan log'));
-      };
+      });
+      try {
+        await state.subscribed;
+      } catch (error) {
+        unfollow();
+        throw error;
+      }
+      return unfollow;
     },
     async close() {
       followed.clear();
       await Promise.allSettled([subscriber.quit(), commands.quit()]);
     },
     followed: () => followed.size,
+  };
+}
+
+function once(action: () => void): () => void {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    action();
   };
 }
 

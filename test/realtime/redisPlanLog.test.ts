@@ -103,6 +103,16 @@ describeOnRedis('the Redis plan log', () => {
     await eventually(() => expect(seen).toEqual(['a@1', 'b@2', 'c@3', 'd@4']));
   });
 
+  it('an instance that starts following a log with history hands on only what comes after (a plain subscriber gets nothing old)', async () => {
+    const { a, b } = await twoInstances();
+    for (const body of ['old 1', 'old 2', 'old 3']) await a.append('plan:1', entry(body));
+    const seen: string[] = [];
+    await b.follow('plan:1');
+    b.broker.subscribe(7, '/user/sub/schedule/1', (body, p) => seen.push(`${body}@${p.offset}`));
+    await a.append('plan:1', entry('new'));
+    await eventually(() => expect(seen).toEqual(['new@4']));
+  });
+
   it('follows a new epoch (a new run) from its first offset', async () => {
     const { a, b } = await twoInstances();
     const seen: string[] = [];
