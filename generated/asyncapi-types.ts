@@ -104,8 +104,8 @@ export interface components {
             /**
              * @description `trip-itinerary/<major>.<minor>`: the service and the major and minor version of the
              *     AsyncAPI document it implements (`info.version` of this document), e.g.
-             *     `trip-itinerary/2.0`.
-             * @example trip-itinerary/2.0
+             *     `trip-itinerary/2.1`.
+             * @example trip-itinerary/2.1
              */
             server: string;
         };
