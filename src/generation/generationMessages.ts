@@ -1,12 +1,9 @@
 // The last message of a generation that did not complete: the chat's CANCELLED, or AI002 on the
 // errors channel (asyncapi.yaml: nothing follows either).
 import { channelAddress } from '../../generated/asyncapi.js';
-import type { Publishers } from '../realtime/publishers.js';
+import type { PlanAddress, Publishers } from '../realtime/publishers.js';
 
-export interface GenerationAddress {
-  memberId: number;
-  chatRoomId: number;
-}
+export type GenerationAddress = PlanAddress;
 
 export const STOPPED_MESSAGE = 'The service stopped while generating this itinerary; start the generation again.';
 export const LEASE_EXPIRED_MESSAGE = 'The service instance generating this itinerary stopped answering; start the generation again.';
@@ -21,8 +18,9 @@ export function announceCancelled(publishers: Publishers, clock: () => number, {
   });
 }
 
-export function announceFailure(publishers: Publishers, clock: () => number, { memberId, chatRoomId }: GenerationAddress, message: string): void {
-  publishers.error(memberId, chatRoomId, {
+export function announceFailure(publishers: Publishers, clock: () => number, plan: GenerationAddress, message: string): void {
+  const { chatRoomId } = plan;
+  publishers.error(plan, {
     timestamp: new Date(clock()).toISOString(),
     code: 'AI002',
     message,

@@ -29,12 +29,20 @@ interface Sent {
 
 function recordingPublishers(): Publishers & { sent: Sent[] } {
   const sent: Sent[] = [];
+  const run = {
+    chat: (payload: Record<string, unknown>) => void sent.push({ channel: 'chat', payload }),
+    schedule: (payload: Record<string, unknown>) => void sent.push({ channel: 'schedule', payload }),
+    error: (payload: Record<string, unknown>) => void sent.push({ channel: 'error', payload }),
+  };
   return {
     sent,
-    chat: (_m, _c, payload) => void sent.push({ channel: 'chat', payload }),
-    schedule: (_m, _t, payload) => void sent.push({ channel: 'schedule', payload }),
-    error: (_m, _c, payload) => void sent.push({ channel: 'error', payload }),
-    stats: { published: 0, delivered: 0 },
+    chat: (_m, _c, payload) => run.chat(payload),
+    schedule: (_m, _t, payload) => run.schedule(payload),
+    error: (_to, payload) => run.error(payload),
+    forRun: () => run,
+    startRun: () => run,
+    stats: { published: 0, refused: 0 },
+    settled: () => Promise.resolve(),
   };
 }
 
