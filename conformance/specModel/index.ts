@@ -2,6 +2,7 @@
 // conformance runner, spec diff, spec lint, the mock and the docs pages import it from here, never
 // from the files beside it.
 export { parseYaml, readYaml, fetchYaml } from './yamlDocument.js';
+export { arrayOrEmpty, isJsonObject, jsonAt, objectOrEmpty, stringOrUndefined, type Json, type JsonObject } from './json.js';
 export { bundle, crossFileRefs } from './bundle.js';
 export { loadSpecFolder, specFolderFiles, specFolderLayout, type SpecFolder, type SpecFolderFiles } from './specFolder.js';
 export { componentName, pointerTokens, resolveRef, valueAtPointer } from './jsonPointer.js';

@@ -88,7 +88,7 @@ export function sqlitePort(database: Database): SqlitePort {
       refuseReentry(port, 'run');
       return mutex.exclusive(() => asCallbackOf(port, fn)(db));
     },
-    close: () => mutex.exclusive(async () => database.close()),
+    close: () => mutex.exclusive(() => Promise.resolve().then(() => database.close())),
   };
   return port;
 }

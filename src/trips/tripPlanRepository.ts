@@ -1,6 +1,6 @@
 // Trip plans and their chat rooms. Every read is scoped to the owner: another member's plan is
 // simply not found. Lists use keyset paging on (member, field, id) indexes: no OFFSET.
-import { and, asc, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
 import { prepared } from '../db/preparedStatements.js';
 import { chatRooms, dailyPlans, tripPlans } from '../db/schema.js';
