@@ -26,3 +26,9 @@ export function jsonAt(value: Json | undefined, ...path: (string | number)[]): J
   }
   return node;
 }
+
+/** The value if it is a number, else undefined. */
+export const numberOrUndefined = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
+
+/** A string as it is, any other value as JSON (`42`, `true`, `{"a":1}`): what String() would print, without `[object Object]`. */
+export const jsonText = (value: Json | undefined): string => (value === undefined ? 'undefined' : typeof value === 'string' ? value : JSON.stringify(value));
