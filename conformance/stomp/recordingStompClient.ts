@@ -3,13 +3,14 @@
 // subscriptions and every ERROR frame, and waits for the server's RECEIPT of a SUBSCRIBE or SEND, so
 // a subscription counts as live only once the server says so.
 import type { Client, IFrame, IMessage } from '@stomp/stompjs';
+import { jsonAt, type Json } from '../specModel/index.js';
 import { createStompClient } from './stompOverWs.js';
 
 export interface ReceivedMessage {
   destination: string;
   headers: Record<string, string>;
   /** the body as JSON; undefined when it is not JSON */
-  body: any;
+  body: Json | undefined;
   raw: string;
 }
 
@@ -56,9 +57,9 @@ export interface RecordingStompClient {
   disconnect(): Promise<void>;
 }
 
-function parseJson(text: string): unknown {
+function parseJson(text: string): Json | undefined {
   try {
-    return JSON.parse(text);
+    return JSON.parse(text) as Json;
   } catch {
     return undefined;
   }
@@ -88,7 +89,7 @@ export function connectRecordingStomp(url: string, token: string | null, options
           resolve(found);
         } catch (error) {
           stop();
-          reject(error);
+          reject(error instanceof Error ? error : new Error('the condition threw', { cause: error }));
         }
       };
       const timer = timeoutMs === undefined ? undefined : setTimeout(() => (stop(), reject(new Error(timedOut()))), timeoutMs);
@@ -156,7 +157,8 @@ export function connectRecordingStomp(url: string, token: string | null, options
       );
     },
     waitFor(predicate, timeoutMs = 10_000) {
-      const summary = () => JSON.stringify(messages.map((m) => [m.destination, m.body?.type ?? m.body?.messageStreamType ?? m.body?.code]));
+      const summary = () =>
+        JSON.stringify(messages.map((m) => [m.destination, jsonAt(m.body, 'type') ?? jsonAt(m.body, 'messageStreamType') ?? jsonAt(m.body, 'code')]));
       return until(
         () => messages.find(predicate),
         timeoutMs,

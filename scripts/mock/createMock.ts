@@ -5,7 +5,7 @@
 // in the README's mock section.
 import path from 'node:path';
 import { getConnInfo } from '@hono/node-server/conninfo';
-import { Hono } from 'hono';
+import { Hono, type Context, type Next } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { readChatMessage } from '../../src/chats/chatService.js';
@@ -56,6 +56,7 @@ export function createMock(env: NodeJS.ProcessEnv = process.env, clock: () => nu
   const log = createLogger(config.logLevel).child({ mock: true });
   const specs = loadSpecFolder(specsDir);
   const answers = readOperationAnswers(specs.openapi);
+  if (!specs.asyncapi) throw new Error(`the mock streams the examples of asyncapi.yaml, which ${specsDir} does not have`);
   const examples = readAsyncExamples(specs.asyncapi);
   // Every token belongs to the member of the getMe example, so CONNECTED's user-name matches getMe.
   const memberId = Number((answers.get('getMe')?.responses.get(200)?.examples[0]?.value as { data?: { id?: unknown } })?.data?.id ?? 1);
@@ -101,7 +102,7 @@ export function createMock(env: NodeJS.ProcessEnv = process.env, clock: () => nu
       throw new AppError('COMMON413', `The request body is larger than ${config.bodyLimitBytes} bytes.`);
     },
   });
-  app.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
+  app.use('*', (c: Context<HttpEnv, string>, next: Next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
 
   const stomp = registerStompEndpoint(
     app,
