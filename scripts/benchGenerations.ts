@@ -20,7 +20,9 @@ import { createInProcessEventBus } from '../src/events/eventBus.js';
 import { startGenerationRunner, type GenerationRunner } from '../src/generation/generationRunner.js';
 import { createOfflinePlanner } from '../src/generation/offline/offlinePlanner.js';
 import { createLogger } from '../src/logger.js';
-import type { Publishers } from '../src/realtime/publishers.js';
+import { createInProcessBroker } from '../src/realtime/broker.js';
+import { createInMemoryPlanLog } from '../src/realtime/inMemoryPlanLog.js';
+import { createPublishers, type Publishers } from '../src/realtime/publishers.js';
 import { startGeneration } from '../src/trips/generationRequests.js';
 import { insertTripPlan } from '../src/trips/tripPlanRepository.js';
 import { machineLines } from './bench/machine.js';
@@ -38,11 +40,12 @@ function plansFromEnv(): number {
   return plans;
 }
 
-/** Publishers that only count: delivery cost is the realtime benchmark's subject, not this one's. */
-function countingPublishers(): Publishers {
-  const stats = { published: 0, delivered: 0 };
-  const count = () => void stats.published++;
-  return { chat: count, schedule: count, error: count, stats };
+/** The embedded plan log and broker, with nobody subscribed: the cost of publishing, not of delivery. */
+function embeddedPublishers(): Publishers {
+  const broker = createInProcessBroker((error) => {
+    throw error;
+  });
+  return createPublishers(createInMemoryPlanLog({ broker, historySize: 1000, historyTtlMs: 86_400_000, clock: Date.now }), 'off', createLogger('silent'));
 }
 
 interface Result {
@@ -88,7 +91,7 @@ async function measure(engine: string, port: DatabasePort, plans: number, runner
         port,
         events,
         planner: createOfflinePlanner({ db: port, delayMs: 0 }),
-        publishers: countingPublishers(),
+        publishers: embeddedPublishers(),
         log,
         clock: Date.now,
         concurrency: CONCURRENCY,

@@ -46,7 +46,7 @@ export function createMockGeneration(deps: {
   };
   const now = () => new Date(deps.clock()).toISOString();
   const chat = (chatRoomId: number, template: (typeof examples)['completed'], message = template.message) =>
-    publishers.chat(memberId, chatRoomId, { ...template, message, timestamp: now() } as typeof template);
+    publishers.chat(memberId, chatRoomId, { ...template, message, timestamp: now() });
 
   /** The documented chunk first when the text starts with it (as in the examples), then chunks of the rest. */
   const chunksOf = (text: string): string[] =>

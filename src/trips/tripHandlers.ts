@@ -134,10 +134,15 @@ export function createTripHandlers({ db, clock, events, regions, publishers }: T
 
     async cancelTripPlanGeneration({ path }, ctx) {
       const plan = await ownPlan(db, ctx, path.tripPlanId);
-      if (!(await cancelGeneration(db, plan.id, clock()))) {
-        throw new AppError('TRIP106', 'No generation is running for this trip plan.');
-      }
-      events.publish('tripPlanGenerationCancelRequested', { tripPlanId: plan.id, memberId: plan.memberId, chatRoomId: plan.chatRoomId, reason: 'cancel' });
+      const ended = await cancelGeneration(db, plan.id, clock());
+      if (!ended) throw new AppError('TRIP106', 'No generation is running for this trip plan.');
+      events.publish('tripPlanGenerationCancelRequested', {
+        tripPlanId: plan.id,
+        memberId: plan.memberId,
+        chatRoomId: plan.chatRoomId,
+        reason: 'cancel',
+        ...ended,
+      });
       return { status: 200, body: { message: 'Trip plan generation cancelled.' } };
     },
 
@@ -150,7 +155,14 @@ export function createTripHandlers({ db, clock, events, regions, publishers }: T
     async deleteTripPlan({ path }, ctx) {
       const plan = await ownPlan(db, ctx, path.tripPlanId);
       if (plan.generationStatus === 'GENERATING') {
-        events.publish('tripPlanGenerationCancelRequested', { tripPlanId: plan.id, memberId: plan.memberId, chatRoomId: plan.chatRoomId, reason: 'delete' });
+        const ended = { run: plan.genRun, attempt: plan.genAttempt };
+        events.publish('tripPlanGenerationCancelRequested', {
+          tripPlanId: plan.id,
+          memberId: plan.memberId,
+          chatRoomId: plan.chatRoomId,
+          reason: 'delete',
+          ...ended,
+        });
       }
       await deleteTripPlan(db, plan.id);
       return { status: 204 };

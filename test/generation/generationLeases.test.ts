@@ -118,8 +118,8 @@ describeOnBothEngines(
       await startGeneration(port(), tripPlanId, T0);
       const job = (await claimGeneration(port(), rules('a', T0)))!;
       expect((await fencedWrite(port(), job.lease, T0, LEASE_MS, (q) => insertDayWith(port(), q, tripPlanId, day(1, placeId), 'WALKING'))).held).toBe(true);
-      expect(await cancelGeneration(port(), tripPlanId, T0 + 1)).toBe(true);
-      expect(await cancelGeneration(port(), tripPlanId, T0 + 1)).toBe(false);
+      expect(await cancelGeneration(port(), tripPlanId, T0 + 1)).toEqual({ run: 1, attempt: 1 });
+      expect(await cancelGeneration(port(), tripPlanId, T0 + 1)).toBeUndefined();
       expect(await dayIds(port(), tripPlanId)).toHaveLength(1);
       expect(await startGeneration(port(), tripPlanId, T0 + 2)).toBe(true);
       expect(await dayIds(port(), tripPlanId)).toEqual([]);
@@ -194,7 +194,7 @@ describeOnBothEngines(
       const { tripPlanId } = await addPlan(port(), await addMember(port(), 'cancel@example.com'));
       await startGeneration(port(), tripPlanId, T0);
       const job = (await claimGeneration(port(), rules('owner', T0)))!;
-      expect(await cancelGeneration(port(), tripPlanId, T0 + 10)).toBe(true);
+      expect(await cancelGeneration(port(), tripPlanId, T0 + 10)).toEqual({ run: 1, attempt: 1 });
       expect(await fencedWrite(port(), job.lease, T0 + 20, LEASE_MS, (q) => insertDayWith(port(), q, tripPlanId, day(1, placeId), 'WALKING'))).toEqual({
         held: false,
       });
@@ -216,7 +216,10 @@ describeOnBothEngines(
       await startGeneration(port(), waiting.tripPlanId, T0 + LEASE_MS);
 
       const swept = await sweepExpiredLeases(port(), { nowMs: T0 + LEASE_MS + 1, takeover: 'fail', maxAttempts: 2 });
-      expect(swept).toEqual({ requeued: [], failed: [{ tripPlanId: expired.tripPlanId, memberId, chatRoomId: expired.chatRoomId }] });
+      expect(swept).toEqual({
+        requeued: [],
+        failed: [{ tripPlanId: expired.tripPlanId, memberId, chatRoomId: expired.chatRoomId, token: { run: 1, attempt: 2 } }],
+      });
       expect(await planState(port(), expired.tripPlanId)).toMatchObject({ status: 'FAILED', failureCode: 'AI002', owner: null });
       expect(await planState(port(), live.tripPlanId)).toMatchObject({ status: 'GENERATING', owner: 'alive' });
       expect(await planState(port(), waiting.tripPlanId)).toMatchObject({ status: 'GENERATING', owner: null });
@@ -252,7 +255,7 @@ describeOnBothEngines(
       now += LEASE_MS + 1;
       expect(await sweepExpiredLeases(port(), { nowMs: now, takeover: 'resume', maxAttempts: 2 })).toEqual({
         requeued: [],
-        failed: [{ tripPlanId, memberId, chatRoomId }],
+        failed: [{ tripPlanId, memberId, chatRoomId, token: { run: 1, attempt: 3 } }],
       });
       expect(await planState(port(), tripPlanId)).toMatchObject({ status: 'FAILED', failureCode: 'AI002' });
       expect(await dayIds(port(), tripPlanId)).toEqual(saved);
@@ -295,7 +298,9 @@ describeOnBothEngines(
       await startGeneration(port(), held.tripPlanId, T0);
       await claimGeneration(port(), rules('a', T0));
       await startGeneration(port(), waiting.tripPlanId, T0);
-      expect(await failWaitingGenerations(port(), T0)).toEqual([{ tripPlanId: waiting.tripPlanId, memberId, chatRoomId: waiting.chatRoomId }]);
+      expect(await failWaitingGenerations(port(), T0)).toEqual([
+        { tripPlanId: waiting.tripPlanId, memberId, chatRoomId: waiting.chatRoomId, token: { run: 1, attempt: 1 } },
+      ]);
       expect((await planState(port(), held.tripPlanId))!.status).toBe('GENERATING');
     });
   },
