@@ -14,7 +14,7 @@ import { createChatService, type ChatService } from './chats/chatService.js';
 import type { Config } from './config.js';
 import type { DatabasePort } from './db/databasePort.js';
 import { createInProcessEventBus, type EventBus } from './events/eventBus.js';
-import { startGenerationWorker, type GenerationWorker } from './generation/generationWorker.js';
+import { startGenerationRunner, type GenerationRunner } from './generation/generationRunner.js';
 import type { Planner } from './generation/planner.js';
 import { createChatAgent, createPlanner, createPlannerRegions } from './generation/plannerFactory.js';
 import { createLogger, type Logger } from './logger.js';
@@ -23,7 +23,7 @@ import { createInMemoryPlanLog } from './realtime/inMemoryPlanLog.js';
 import { planStream, roomStream, type PlanLog } from './realtime/planLog.js';
 import { createPublishers, type Publishers } from './realtime/publishers.js';
 import type { registerStompEndpoint } from './realtime/stompEndpoint.js';
-import { findOwnTripPlanRow, markInterruptedGenerationsFailed } from './trips/tripPlanRepository.js';
+import { findOwnTripPlanRow } from './trips/tripPlanRepository.js';
 
 /** What the service talks to, or runs on, that a test may replace. */
 export interface AppPorts {
@@ -56,7 +56,8 @@ export interface Services {
   /** the logs behind the STOMP channels (replay on SUBSCRIBE) */
   planLog: PlanLog;
   publishers: Publishers;
-  worker: GenerationWorker;
+  /** runs the generation jobs of the plan rows (leases; any instance may run any job) */
+  worker: GenerationRunner;
   chat: ChatService;
   sessionPurge: SessionPurge;
 }
@@ -67,8 +68,6 @@ export async function createServices(config: Config, database: DatabasePort, por
   const db = database;
   // Before anything starts that would need stopping if these fail.
   await syncCatalogue(db);
-  const interrupted = await markInterruptedGenerationsFailed(db, clock());
-  if (interrupted.length > 0) log.warn({ tripPlanIds: interrupted }, 'generations interrupted by a restart or crash marked FAILED (AI002)');
   const signer = createTokenSigner(resolveJwtSecret(config), { access: config.accessTokenTtlSeconds, refresh: config.refreshTokenTtlSeconds });
   const revocations = createInProcessSessionRevocations((error) => log.error({ err: error }, 'session revocation listener failed'));
   const auth = createAuthService({
@@ -90,8 +89,10 @@ export async function createServices(config: Config, database: DatabasePort, por
     clock,
   });
   const publishers = createPublishers(planLog, config.responseValidation, log);
-  const worker = startGenerationWorker({
-    db,
+  // No start-up step touches GENERATING plans: a live lease may belong to another instance, and
+  // the runner's sweeper fails or resumes the expired ones (a crash of this instance included).
+  const worker = startGenerationRunner({
+    port: db,
     events,
     planner: ports.planner ?? createPlanner(config, db, log),
     publishers,
@@ -99,6 +100,8 @@ export async function createServices(config: Config, database: DatabasePort, por
     clock,
     concurrency: config.generationConcurrency,
     concurrencyPerMember: config.generationConcurrencyPerUser,
+    jobs: config.generationJobs,
+    failWaitingOnStop: db.dialect === 'sqlite',
   });
   const chat = createChatService({ db, agent: ports.chatAgent ?? createChatAgent(config, db, log), publishers, log, clock });
   return { config, database, db, log, clock, auth, revocations, events, regions, broker, planLog, publishers, worker, chat, sessionPurge };
