@@ -26,6 +26,12 @@ export interface PostgresOptions {
   log?: Pick<Logger, 'warn'>;
 }
 
+// Every bigint this service stores is an id or an epoch-millisecond instant, far below 2^53, and the
+// row types say `number` on both engines; node-postgres reads int8 as text unless told otherwise.
+// drizzle falls back to this registry for the types it does not parse itself, so its raw
+// statements (db.execute) and the hand-written list query read numbers too.
+pg.types.setTypeParser(pg.types.builtins.INT8, Number);
+
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations', 'pg');
 
 /** How long a request waits for a new connection to the server before it fails. */

@@ -3,7 +3,6 @@
 // than the index search itself (profiled on SQLite: 16 columns took 8x the time of the ids alone).
 // One SQL text serves both engines; only the parameter syntax differs (@name for better-sqlite3,
 // $n for node-postgres). The aliases are quoted so PostgreSQL keeps their case.
-import pg, { type CustomTypesConfig } from 'pg';
 import type { EnginePort } from '../db/databasePort.js';
 import { prepared } from '../db/preparedStatements.js';
 import type { tripPlans } from '../db/schema.pg.js';
@@ -17,13 +16,6 @@ export type ListCursor = Pick<TripPlanRow, 'id' | 'createdAt' | 'startDate'>;
 
 const listColumns = `p.id, p.member_id AS "memberId", r.id AS "chatRoomId", p.title, p.start_date AS "startDate", p.region,
   p.image_url AS "imageUrl", p.generation_status AS "generationStatus"`;
-
-// The ids are bigint, which node-postgres reads as text by default; every id is below 2^53.
-const INT8_OID = 20;
-const defaultParser = (oid: number): ((value: string) => unknown) => pg.types.getTypeParser(oid, 'text') as (value: string) => unknown;
-const idsAsNumbers: CustomTypesConfig = {
-  getTypeParser: (oid: number) => (oid === INT8_OID ? Number : defaultParser(oid)),
-};
 
 type Parameter = 'memberId' | 'limit' | 'cursorValue' | 'cursorId';
 const sqliteParameter = (name: Parameter) => `@${name}`;
@@ -57,5 +49,5 @@ export function listOwnTripPlanRows(
   const text = prepared(engine, key, () => listOwnTripPlansSql(sort, cursor !== null, (name) => pgParameters[name]));
   const values = cursor ? [memberId, size + 1, cursorValue, cursor.id] : [memberId, size + 1];
   // A named statement: each pooled connection parses and plans it once.
-  return engine.db.$client.query<TripPlanListItem>({ name: key, text, values, types: idsAsNumbers }).then((result) => result.rows);
+  return engine.db.$client.query<TripPlanListItem>({ name: key, text, values }).then((result) => result.rows);
 }
