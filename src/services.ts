@@ -37,6 +37,8 @@ export interface AppPorts {
   planner: Planner;
   /** default: PLANNER (offline or openai) */
   chatAgent: ChatAgent;
+  /** the logs behind the STOMP channels, on this broker; default: in memory (inMemoryPlanLog.ts) */
+  planLog: (broker: Broker) => PlanLog;
 }
 
 export interface Services {
@@ -82,12 +84,9 @@ export async function createServices(config: Config, database: DatabasePort, por
   const regions = createPlannerRegions(config);
   const sessionPurge = startSessionPurge({ db, clock, log, retentionDays: config.sessionRetentionDays, intervalMinutes: config.sessionPurgeIntervalMinutes });
   const broker = ports.broker ?? createInProcessBroker((error) => log.error({ err: error }, 'message delivery failed'));
-  const planLog = createInMemoryPlanLog({
-    broker,
-    historySize: config.realtime.historySize,
-    historyTtlMs: config.realtime.historyTtlSeconds * 1000,
-    clock,
-  });
+  const planLog =
+    ports.planLog?.(broker) ??
+    createInMemoryPlanLog({ broker, historySize: config.realtime.historySize, historyTtlMs: config.realtime.historyTtlSeconds * 1000, clock });
   const publishers = createPublishers(planLog, config.responseValidation, log);
   // No start-up step touches GENERATING plans: a live lease may belong to another instance, and
   // the runner's sweeper fails or resumes the expired ones (a crash of this instance included).
