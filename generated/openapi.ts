@@ -80,7 +80,8 @@ export interface paths {
          *
          *     **Queue and fairness.** The plan is `GENERATING` from this call on, but its run may wait in
          *     a queue shared by all members: at most `GENERATION_CONCURRENCY` runs (default 4) at once
-         *     in total and at most `GENERATION_CONCURRENCY_PER_USER` (default 2) of one member. When a
+         *     per service instance and at most `GENERATION_CONCURRENCY_PER_USER` (default 2) of one
+         *     member over all instances. When a
          *     slot frees, it goes to the member under that limit whose latest run started longest ago (a
          *     member who had nothing running or waiting counts as never started and goes first; ties go
          *     to the plan waiting longest), i.e. round-robin between the members who wait; each member's
@@ -96,6 +97,14 @@ export interface paths {
          *     `FAILED`: nothing stays `GENERATING`, and the days already saved stay. Start it again once
          *     the service is back. A day that cannot be saved (the storage fails) also ends the run with
          *     `AI002`; no day is announced that was not saved.
+         *
+         *     **Several instances (PostgreSQL).** The plan is the job: any instance may run it, and
+         *     exactly one does. A stopping instance fails its own runs as above but leaves queued ones to
+         *     the other instances. An instance that dies without stopping (killed, frozen, cut off) holds
+         *     its runs until their lease (`GENERATION_LEASE_MS`, default 30 s) runs out; another instance
+         *     then ends them with `AI002` and `FAILED`. With `GENERATION_TAKEOVER=resume` another
+         *     instance instead goes on after the days already saved (same ids, not announced again), up
+         *     to `GENERATION_MAX_ATTEMPTS`, and a stopping instance hands its runs over the same way.
          */
         post: operations["startTripPlanGeneration"];
         /**

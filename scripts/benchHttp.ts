@@ -44,7 +44,7 @@ async function main(): Promise<void> {
   await Promise.all(children.splice(0).map((child) => child.stop()));
   out('');
   out('== Keyset paging: 1k rows vs 1M rows (in-process, repository level)');
-  keysetFlatnessReport(dir, out);
+  await keysetFlatnessReport(dir, out);
 }
 
 try {

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApp } from '../src/app.js';
+import { openDatabasePort } from '../src/db/openDatabasePort.js';
 import { loadSpecIndex, printPhase, printSummary, runConformance, type PhaseName } from '../conformance/index.js';
 import { loadConfig } from '../src/config.js';
 import { startServer } from '../src/server.js';
@@ -26,7 +27,7 @@ const config = loadConfig({
   LOG_LEVEL: 'silent',
   RESPONSE_VALIDATION: 'log',
 });
-const app = createApp(config);
+const app = await createApp(config, await openDatabasePort(config));
 const server = await startServer(app, 0);
 const root = path.resolve(import.meta.dirname, '..');
 const spec = loadSpecIndex(path.join(root, 'specs/openapi.yaml'), path.join(root, 'specs/asyncapi.yaml'));

@@ -8,7 +8,7 @@ import { resolveJwtSecret } from '../src/auth/jwtSecret.js';
 import { roleForEmail } from '../src/auth/roles.js';
 import { createTokenSigner } from '../src/auth/tokens.js';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/database.js';
+import { openDatabasePort } from '../src/db/openDatabasePort.js';
 
 const { values } = parseArgs({
   options: { email: { type: 'string' }, name: { type: 'string' }, admin: { type: 'boolean', default: false }, help: { type: 'boolean', default: false } },
@@ -20,10 +20,10 @@ if (values.help || !values.email || !/^[^@\s]+@[^@\s]+$/.test(values.email)) {
 
 try {
   const config = loadConfig();
-  const database = openDatabase(config.databaseFile);
+  const database = await openDatabasePort(config);
   const signer = createTokenSigner(resolveJwtSecret(config), { access: config.accessTokenTtlSeconds, refresh: config.refreshTokenTtlSeconds });
   const auth = createAuthService({
-    db: database.db,
+    db: database,
     signer,
     clock: Date.now,
     accessTtlSeconds: config.accessTokenTtlSeconds,
@@ -31,7 +31,7 @@ try {
   });
   const role = values.admin ? 'ADMIN' : roleForEmail(values.email, config.adminEmails);
   const { member, tokens } = await auth.signIn({ email: values.email, name: values.name, provider: 'CLI', role });
-  database.close();
+  await database.close();
   process.stdout.write(`${JSON.stringify({ memberId: member.id, email: member.email, role, ...tokens }, null, 2)}\n`);
 } catch (error) {
   if (error instanceof ConfigError) {

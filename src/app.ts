@@ -4,6 +4,7 @@
 import { Hono } from 'hono';
 import type { OperationId } from '../generated/operations.js';
 import type { Config } from './config.js';
+import type { DatabasePort } from './db/databasePort.js';
 import { storageUnavailable } from './db/storageFailure.js';
 import { handleErrors } from './http/errorHandlers.js';
 import type { HttpEnv } from './http/httpEnv.js';
@@ -32,9 +33,10 @@ export interface App {
   close(): Promise<void>;
 }
 
-export function createApp(config: Config, ports: Partial<AppPorts> = {}): App {
-  const services = createServices(config, ports);
-  const { log, worker, chat, publishers, broker, sessionPurge, database } = services;
+/** The service on `database` (opened and migrated: db/openDatabasePort.ts); `close()` closes it. */
+export async function createApp(config: Config, database: DatabasePort, ports: Partial<AppPorts> = {}): Promise<App> {
+  const services = await createServices(config, database, ports);
+  const { log, worker, chat, publishers, broker, sessionPurge } = services;
   const checker = createResponseChecker(config.responseValidation, log);
   const disabled = new Set<OperationId>(config.devLoginEnabled ? [] : ['devLogin']);
 
@@ -68,7 +70,7 @@ export function createApp(config: Config, ports: Partial<AppPorts> = {}): App {
       await worker.stop();
       await chat.idle();
       stomp.closeAll();
-      database.close();
+      await database.close();
     },
   };
 }

@@ -37,9 +37,12 @@ export interface Config {
   planner: 'offline' | 'openai';
   /** pause between streamed summary chunks of the offline planner */
   plannerDelayMs: number;
+  /** runs at once on this instance; 0: this instance never runs generations (it still sweeps) */
   generationConcurrency: number;
   /** runs of one member at once (startTripPlanGeneration in openapi.yaml: queue and fairness) */
   generationConcurrencyPerUser: number;
+  /** the plan row is the job (../shared/design/SCALEOUT.md §4): lease timings and takeover */
+  generationJobs: GenerationJobSettings;
   openai: { apiKey: string | null; baseUrl: string | null; model: string; maxAttempts: number };
   stomp: {
     /** what the server proposes in CONNECTED's heart-beat, both ways */
@@ -53,6 +56,19 @@ export interface Config {
     /** bytes sent and not yet read by the client beyond which it is disconnected as a slow consumer */
     maxPendingBytes: number;
   };
+  /** the plan logs behind the STOMP channels (asyncapi.yaml, replay): what each keeps, and how long */
+  realtime: { historySize: number; historyTtlSeconds: number };
+}
+
+export interface GenerationJobSettings {
+  leaseMs: number;
+  heartbeatMs: number;
+  sweepMs: number;
+  pollMs: number;
+  /** what the sweeper does with an expired lease: fail it (AI002) or let another claim go on */
+  takeover: 'fail' | 'resume';
+  /** claims of one run before an expired lease is failed instead of resumed */
+  maxAttempts: number;
 }
 
 export class ConfigError extends Error {}
@@ -230,12 +246,48 @@ export const settings = {
   ),
   PLANNER: setting('PLANNER', oneOf(['offline', 'openai'] as const), 'offline', 'offline (bundled catalogue, no network) or openai'),
   PLANNER_DELAY_MS: setting('PLANNER_DELAY_MS', integer(0, 60_000), '40 (0 under test)', 'pause between streamed summary chunks of the offline planner'),
-  GENERATION_CONCURRENCY: setting('GENERATION_CONCURRENCY', integer(1, 1000), '4', 'generations running at once; the rest wait in a queue'),
+  GENERATION_CONCURRENCY: setting(
+    'GENERATION_CONCURRENCY',
+    integer(0, 1000),
+    '4',
+    'generations this instance runs at once; the rest wait (0: it runs none, but still sweeps expired leases)',
+  ),
   GENERATION_CONCURRENCY_PER_USER: setting(
     'GENERATION_CONCURRENCY_PER_USER',
     integer(1, 1000),
     '2',
     'generations of one member running at once; waiting members take turns',
+  ),
+  GENERATION_LEASE_MS: setting(
+    'GENERATION_LEASE_MS',
+    integer(100, 3_600_000),
+    '30000',
+    'how long a generation is held by its instance without a heartbeat; after it, the sweeper takes over',
+  ),
+  GENERATION_HEARTBEAT_MS: setting(
+    'GENERATION_HEARTBEAT_MS',
+    integer(10, 3_600_000),
+    '10000',
+    'how often a running generation renews its lease (less than GENERATION_LEASE_MS) and sees a cancel made elsewhere',
+  ),
+  GENERATION_SWEEP_MS: setting('GENERATION_SWEEP_MS', integer(10, 3_600_000), '5000', 'how often each instance looks for generations whose lease ran out'),
+  GENERATION_POLL_MS: setting(
+    'GENERATION_POLL_MS',
+    integer(10, 3_600_000),
+    '1000',
+    'how often an instance with a free slot looks for waiting generations (a start on the same instance wakes it at once)',
+  ),
+  GENERATION_TAKEOVER: setting(
+    'GENERATION_TAKEOVER',
+    oneOf(['fail', 'resume'] as const),
+    'fail',
+    'a generation whose lease ran out: `fail` (FAILED, AI002) or `resume` (another claim goes on after the saved days)',
+  ),
+  GENERATION_MAX_ATTEMPTS: setting(
+    'GENERATION_MAX_ATTEMPTS',
+    integer(1, 100),
+    '2',
+    'claims of one generation run with GENERATION_TAKEOVER=resume before an expired lease fails it',
   ),
   OPENAI_API_KEY: setting('OPENAI_API_KEY', text(4096), 'none', 'API key for PLANNER=openai', true),
   OPENAI_BASE_URL: setting('OPENAI_BASE_URL', httpUrl, 'the OpenAI API', 'any OpenAI-compatible server for PLANNER=openai'),
@@ -267,6 +319,13 @@ export const settings = {
     '8388608',
     'bytes waiting to be sent to a STOMP client before it is disconnected as a slow consumer (ERROR WS108)',
   ),
+  REALTIME_HISTORY_SIZE: setting(
+    'REALTIME_HISTORY_SIZE',
+    integer(1, 100_000),
+    '1000',
+    "messages each plan log keeps for SUBSCRIBE with x-replay or x-since (a plan's schedule and errors channels share one log, a chat room has its own)",
+  ),
+  REALTIME_HISTORY_TTL_SECONDS: setting('REALTIME_HISTORY_TTL_SECONDS', integer(1, 30 * 86_400), '86400', 'seconds a plan log is kept after its last message'),
 };
 
 export type SettingName = keyof typeof settings;
@@ -294,6 +353,26 @@ function read<T>(env: NodeJS.ProcessEnv, setting: Setting<T>): T | undefined {
 export function isLoopback(address: string): boolean {
   const bare = address.replace(/^::ffff:/i, '');
   return bare === 'localhost' || bare === '::1' || (net.isIPv4(bare) && bare.startsWith('127.'));
+}
+
+function readGenerationJobs(env: NodeJS.ProcessEnv): GenerationJobSettings {
+  const s = settings;
+  const leaseMs = read(env, s.GENERATION_LEASE_MS) ?? 30_000;
+  const heartbeatMs = read(env, s.GENERATION_HEARTBEAT_MS) ?? 10_000;
+  // A heartbeat that does not come before the lease ends lets the sweeper take every live job.
+  if (heartbeatMs >= leaseMs) {
+    throw new ConfigError(
+      `GENERATION_HEARTBEAT_MS=${heartbeatMs} is not accepted with GENERATION_LEASE_MS=${leaseMs}; expected a heartbeat shorter than the lease (a third of it is usual).`,
+    );
+  }
+  return {
+    leaseMs,
+    heartbeatMs,
+    sweepMs: read(env, s.GENERATION_SWEEP_MS) ?? 5000,
+    pollMs: read(env, s.GENERATION_POLL_MS) ?? 1000,
+    takeover: read(env, s.GENERATION_TAKEOVER) ?? 'fail',
+    maxAttempts: read(env, s.GENERATION_MAX_ATTEMPTS) ?? 2,
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -340,6 +419,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     plannerDelayMs: read(env, s.PLANNER_DELAY_MS) ?? (nodeEnv === 'test' ? 0 : 40),
     generationConcurrency: read(env, s.GENERATION_CONCURRENCY) ?? 4,
     generationConcurrencyPerUser: read(env, s.GENERATION_CONCURRENCY_PER_USER) ?? 2,
+    generationJobs: readGenerationJobs(env),
     openai,
     stomp: {
       heartbeatMs: read(env, s.STOMP_HEARTBEAT_MS) ?? 10_000,
@@ -348,6 +428,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxSubscriptionsPerConnection: read(env, s.STOMP_MAX_SUBSCRIPTIONS_PER_CONNECTION) ?? 100,
       maxConnectionsPerUser: read(env, s.STOMP_MAX_CONNECTIONS_PER_USER) ?? 20,
       maxPendingBytes: read(env, s.STOMP_MAX_PENDING_BYTES) ?? 8 * 1024 * 1024,
+    },
+    realtime: {
+      historySize: read(env, s.REALTIME_HISTORY_SIZE) ?? 1000,
+      historyTtlSeconds: read(env, s.REALTIME_HISTORY_TTL_SECONDS) ?? 86_400,
     },
   };
 }

@@ -29,17 +29,13 @@ try {
 }
 
 // Loaded only once the settings hold, so a refusal costs no more than reading them.
-const [{ default: BetterSqlite3 }, { createApp }, { abandonLogs, createLogger, droppedLogLines, flushLogs }, { startServer }] = await Promise.all([
-  import('better-sqlite3'),
-  import('./app.js'),
-  import('./logger.js'),
-  import('./server.js'),
-]);
+const [{ default: BetterSqlite3 }, { createApp }, { openDatabasePort }, { abandonLogs, createLogger, droppedLogLines, flushLogs }, { startServer }] =
+  await Promise.all([import('better-sqlite3'), import('./app.js'), import('./db/openDatabasePort.js'), import('./logger.js'), import('./server.js')]);
 const log = createLogger(config.logLevel);
 
 let app: App;
 try {
-  app = createApp(config, { logger: log });
+  app = await createApp(config, await openDatabasePort(config), { logger: log });
 } catch (error) {
   // The checks above catch the usual causes; this is what is left (a corrupt file, a lock, a race).
   const setting = process.env.DATABASE_URL !== undefined ? 'DATABASE_URL' : 'DATA_DIR';

@@ -12,13 +12,15 @@ import type { ChatAgent } from './chats/chatAgent.js';
 import { findOwnChatRoom } from './chats/chatRepository.js';
 import { createChatService, type ChatService } from './chats/chatService.js';
 import type { Config } from './config.js';
-import { openDatabase, type Database, type Db } from './db/database.js';
+import type { DatabasePort } from './db/databasePort.js';
 import { createInProcessEventBus, type EventBus } from './events/eventBus.js';
 import { startGenerationWorker, type GenerationWorker } from './generation/generationWorker.js';
 import type { Planner } from './generation/planner.js';
 import { createChatAgent, createPlanner, createPlannerRegions } from './generation/plannerFactory.js';
 import { createLogger, type Logger } from './logger.js';
 import { createInProcessBroker, type Broker } from './realtime/broker.js';
+import { createInMemoryPlanLog } from './realtime/inMemoryPlanLog.js';
+import { planStream, roomStream, type PlanLog } from './realtime/planLog.js';
 import { createPublishers, type Publishers } from './realtime/publishers.js';
 import type { registerStompEndpoint } from './realtime/stompEndpoint.js';
 import { findOwnTripPlanRow, markInterruptedGenerationsFailed } from './trips/tripPlanRepository.js';
@@ -39,8 +41,10 @@ export interface AppPorts {
 
 export interface Services {
   config: Config;
-  database: Database;
-  db: Db;
+  /** the database, opened and migrated by the caller (main.ts, the tests) */
+  database: DatabasePort;
+  /** the same, under the name the handlers take it by */
+  db: DatabasePort;
   log: Logger;
   clock: () => number;
   auth: AuthService;
@@ -49,17 +53,22 @@ export interface Services {
   /** the regions the configured planner supports (listRegions, TRIP107) */
   regions: PlannerRegions;
   broker: Broker;
+  /** the logs behind the STOMP channels (replay on SUBSCRIBE) */
+  planLog: PlanLog;
   publishers: Publishers;
   worker: GenerationWorker;
   chat: ChatService;
   sessionPurge: SessionPurge;
 }
 
-export function createServices(config: Config, ports: Partial<AppPorts> = {}): Services {
+export async function createServices(config: Config, database: DatabasePort, ports: Partial<AppPorts> = {}): Promise<Services> {
   const log = ports.logger ?? createLogger(config.logLevel);
   const clock = ports.clock ?? Date.now;
-  const database = openDatabase(config.databaseFile);
-  const db = database.db;
+  const db = database;
+  // Before anything starts that would need stopping if these fail.
+  await syncCatalogue(db);
+  const interrupted = await markInterruptedGenerationsFailed(db, clock());
+  if (interrupted.length > 0) log.warn({ tripPlanIds: interrupted }, 'generations interrupted by a restart or crash marked FAILED (AI002)');
   const signer = createTokenSigner(resolveJwtSecret(config), { access: config.accessTokenTtlSeconds, refresh: config.refreshTokenTtlSeconds });
   const revocations = createInProcessSessionRevocations((error) => log.error({ err: error }, 'session revocation listener failed'));
   const auth = createAuthService({
@@ -73,11 +82,14 @@ export function createServices(config: Config, ports: Partial<AppPorts> = {}): S
   const events = ports.events ?? createInProcessEventBus((error, name) => log.error({ err: error, event: name }, 'event listener failed'));
   const regions = createPlannerRegions(config);
   const sessionPurge = startSessionPurge({ db, clock, log, retentionDays: config.sessionRetentionDays, intervalMinutes: config.sessionPurgeIntervalMinutes });
-  syncCatalogue(db);
-  const interrupted = markInterruptedGenerationsFailed(db, clock());
-  if (interrupted.length > 0) log.warn({ tripPlanIds: interrupted }, 'generations interrupted by a restart or crash marked FAILED (AI002)');
   const broker = ports.broker ?? createInProcessBroker((error) => log.error({ err: error }, 'message delivery failed'));
-  const publishers = createPublishers(broker, config.responseValidation, log);
+  const planLog = createInMemoryPlanLog({
+    broker,
+    historySize: config.realtime.historySize,
+    historyTtlMs: config.realtime.historyTtlSeconds * 1000,
+    clock,
+  });
+  const publishers = createPublishers(planLog, config.responseValidation, log);
   const worker = startGenerationWorker({
     db,
     events,
@@ -89,23 +101,35 @@ export function createServices(config: Config, ports: Partial<AppPorts> = {}): S
     concurrencyPerMember: config.generationConcurrencyPerUser,
   });
   const chat = createChatService({ db, agent: ports.chatAgent ?? createChatAgent(config, db, log), publishers, log, clock });
-  return { config, database, db, log, clock, auth, revocations, events, regions, broker, publishers, worker, chat, sessionPurge };
+  return { config, database, db, log, clock, auth, revocations, events, regions, broker, planLog, publishers, worker, chat, sessionPurge };
 }
 
 /** What the STOMP endpoint works with: the services, and who owns which channel. */
 export function stompEndpointDeps(services: Services): Parameters<typeof registerStompEndpoint>[1] {
-  const { config, auth, broker, log, clock, revocations, db, chat, publishers } = services;
+  const { config, auth, broker, planLog, log, clock, revocations, db, chat, publishers } = services;
   return {
     auth,
     broker,
+    planLog,
     log,
     clock,
     settings: config.stomp,
     revocations,
-    owns: (memberId, channel, id) =>
-      channel === 'scheduleUpdates' ? findOwnTripPlanRow(db, memberId, id) !== undefined : findOwnChatRoom(db, memberId, id) !== undefined,
+    async logOf(memberId, channel, id) {
+      if (channel === 'scheduleUpdates') return (await findOwnTripPlanRow(db, memberId, id)) ? planStream(id) : null;
+      const room = await findOwnChatRoom(db, memberId, id);
+      if (!room) return null;
+      // A room's errors channel is in its plan's log, with the schedule channel.
+      return channel === 'errors' ? planStream(room.tripPlanId) : roomStream(id);
+    },
     onChatMessage: (principal, chatRoomId, body) => chat.receive(principal, chatRoomId, body),
-    publishError: (memberId, chatRoomId, code, message, path) =>
-      publishers.error(memberId, chatRoomId, { timestamp: new Date(clock()).toISOString(), code, message, path, errors: null }),
+    async publishError(memberId, chatRoomId, code, message, path) {
+      const room = await findOwnChatRoom(db, memberId, chatRoomId);
+      if (!room) return;
+      publishers.error(
+        { memberId, chatRoomId, tripPlanId: room.tripPlanId },
+        { timestamp: new Date(clock()).toISOString(), code, message, path, errors: null },
+      );
+    },
   };
 }

@@ -3,6 +3,7 @@
 // the query plan that makes the two cost the same.
 import path from 'node:path';
 import { openDatabase } from '../../src/db/database.js';
+import { databasePort, sqlitePort } from '../../src/db/databasePort.js';
 import type { TripSort } from '../../src/trips/tripPlanRepository.js';
 import { cursorAt, explainPageQuery, isFullScanOrSort, measurePage, pageSize } from './keysetFlatness.js';
 import { insertMembers, insertTripPlans } from './seedTrips.js';
@@ -45,7 +46,7 @@ function build(file: string, shape: Shape): { memberId: number; seconds: number 
   }
 }
 
-export function keysetFlatnessReport(dir: string, out: (line: string) => void): void {
+export async function keysetFlatnessReport(dir: string, out: (line: string) => void): Promise<void> {
   const built = shapes.map((shape) => {
     const file = path.join(dir, `flat-${shape.label}.sqlite`);
     const { memberId, seconds } = build(file, shape);
@@ -56,15 +57,19 @@ export function keysetFlatnessReport(dir: string, out: (line: string) => void): 
   });
 
   // A fresh connection per database with the service's own settings (openDatabase), as the server has.
-  const opened = built.map((b) => ({ ...b, database: openDatabase(b.file) }));
+  const opened = built.map((b) => {
+    const database = openDatabase(b.file);
+    return { ...b, database, port: databasePort(sqlitePort(database)) };
+  });
   try {
     const rows: string[][] = [];
     for (const sort of sorts) {
       for (const where of ['middle', 'end'] as const) {
-        const cells = opened.map(({ shape, database, memberId }) => {
+        const cells = [];
+        for (const { shape, database, port, memberId } of opened) {
           const position = where === 'middle' ? Math.floor(shape.measured / 2) : shape.measured - pageSize - 1;
-          return measurePage(database, memberId, sort, cursorAt(database, memberId, sort, position), iterations);
-        });
+          cells.push(await measurePage(port, memberId, sort, cursorAt(database, memberId, sort, position), iterations));
+        }
         const [small, large] = cells as [{ meanUs: number; p99Us: number }, { meanUs: number; p99Us: number }];
         rows.push([
           `${sort.field}:${sort.direction}`,

@@ -2,7 +2,9 @@
 // database work of listTripPlans (cursor lookup + page query, the two repository calls its handler
 // makes) in-process, and shows SQLite's plan for the page query.
 import type { Database } from '../../src/db/database.js';
-import { findOwnTripPlanRow, listOwnTripPlans, listOwnTripPlansSql, type TripSort } from '../../src/trips/tripPlanRepository.js';
+import type { DatabasePort } from '../../src/db/databasePort.js';
+import { listOwnTripPlansSql } from '../../src/trips/tripPlanList.js';
+import { findOwnListCursor, listOwnTripPlans, type TripSort } from '../../src/trips/tripPlanRepository.js';
 
 export const pageSize = 20;
 
@@ -18,17 +20,23 @@ export function cursorAt(database: Database, memberId: number, sort: TripSort, p
   return row.id;
 }
 
-export function measurePage(database: Database, memberId: number, sort: TripSort, cursorId: number, iterations: number): { meanUs: number; p99Us: number } {
-  const once = () => {
-    const cursor = findOwnTripPlanRow(database.db, memberId, cursorId) ?? null;
-    const rows = listOwnTripPlans(database.db, memberId, sort, pageSize, cursor);
+export async function measurePage(
+  port: DatabasePort,
+  memberId: number,
+  sort: TripSort,
+  cursorId: number,
+  iterations: number,
+): Promise<{ meanUs: number; p99Us: number }> {
+  const once = async () => {
+    const cursor = (await findOwnListCursor(port, memberId, cursorId)) ?? null;
+    const rows = await listOwnTripPlans(port, memberId, sort, pageSize, cursor);
     if (rows.length === 0) throw new Error('empty page');
   };
-  for (let i = 0; i < Math.min(50, iterations); i++) once();
+  for (let i = 0; i < Math.min(50, iterations); i++) await once();
   const times = new Float64Array(iterations);
   for (let i = 0; i < iterations; i++) {
     const start = process.hrtime.bigint();
-    once();
+    await once();
     times[i] = Number(process.hrtime.bigint() - start) / 1000;
   }
   times.sort();
@@ -38,7 +46,9 @@ export function measurePage(database: Database, memberId: number, sort: TripSort
 
 /** EXPLAIN QUERY PLAN of the exact SQL listOwnTripPlans runs after a cursor. */
 export function explainPageQuery(database: Database, memberId: number, sort: TripSort, cursorId: number): string[] {
-  const cursor = findOwnTripPlanRow(database.db, memberId, cursorId);
+  const cursor = database.sqlite
+    .prepare('SELECT id, created_at AS createdAt, start_date AS startDate FROM trip_plan WHERE id = ? AND member_id = ?')
+    .get(cursorId, memberId) as { id: number; createdAt: number; startDate: string } | undefined;
   if (!cursor) throw new Error(`no plan ${cursorId} of member ${memberId}`);
   const query = listOwnTripPlansSql(sort, true);
   const params = { memberId, limit: pageSize + 1, cursorValue: sort.field === 'createdAt' ? cursor.createdAt : cursor.startDate, cursorId: cursor.id };

@@ -5,6 +5,7 @@ import { createAuthService } from '../../src/auth/authService.js';
 import { createTokenSigner } from '../../src/auth/tokens.js';
 import type { Config } from '../../src/config.js';
 import { openDatabase } from '../../src/db/database.js';
+import { databasePort, sqlitePort } from '../../src/db/databasePort.js';
 import { insertTripPlans } from './seedTrips.js';
 
 export interface SeededServerDb {
@@ -19,10 +20,11 @@ export async function seedServerDb(config: Config, plans: number): Promise<Seede
   if (!config.jwtSecret) throw new Error('the benchmark needs an explicit JWT_SECRET');
   const started = performance.now();
   const database = openDatabase(config.databaseFile);
+  const port = databasePort(sqlitePort(database));
   try {
     const signer = createTokenSigner(config.jwtSecret, { access: config.accessTokenTtlSeconds, refresh: config.refreshTokenTtlSeconds });
     const auth = createAuthService({
-      db: database.db,
+      db: port,
       signer,
       clock: Date.now,
       accessTtlSeconds: config.accessTokenTtlSeconds,

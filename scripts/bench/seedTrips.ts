@@ -25,7 +25,7 @@ function seededRandom(seed: number): () => number {
 }
 
 export function insertMembers(sqlite: Sqlite, count: number, nowMs: number, emailPrefix = 'bench'): number[] {
-  const insert = sqlite.prepare("INSERT INTO member (email, name, provider, role, created_at, updated_at) VALUES (?, ?, 'DEV', 'MEMBER', ?, ?)");
+  const insert = sqlite.prepare("INSERT INTO member (email, name, provider, created_at, updated_at) VALUES (?, ?, 'DEV', ?, ?)");
   return sqlite.transaction(() =>
     Array.from({ length: count }, (_v, i) => Number(insert.run(`${emailPrefix}-${i}@example.com`, `${emailPrefix} ${i}`, nowMs, nowMs).lastInsertRowid)),
   )();

@@ -18,6 +18,8 @@ import { rateLimit } from '../../src/http/rateLimit.js';
 import { requestLogging } from '../../src/http/requestLogging.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import { createInProcessBroker } from '../../src/realtime/broker.js';
+import { createInMemoryPlanLog } from '../../src/realtime/inMemoryPlanLog.js';
+import { planStream, roomStream } from '../../src/realtime/planLog.js';
 import { createPublishers } from '../../src/realtime/publishers.js';
 import { registerStompEndpoint, type StompEndpoint } from '../../src/realtime/stompEndpoint.js';
 import { loadSpecFolder } from '../../conformance/specModel/index.js';
@@ -60,7 +62,8 @@ export function createMock(env: NodeJS.ProcessEnv = process.env, clock: () => nu
   const memberId = Number((answers.get('getMe')?.responses.get(200)?.examples[0]?.value as { data?: { id?: unknown } })?.data?.id ?? 1);
   const auth = createMockAuth(memberId);
   const broker = createInProcessBroker((error) => log.error({ err: error }, 'delivery failed'));
-  const publishers = createPublishers(broker, 'log', log);
+  const planLog = createInMemoryPlanLog({ broker, historySize: config.realtime.historySize, historyTtlMs: config.realtime.historyTtlSeconds * 1000, clock });
+  const publishers = createPublishers(planLog, 'log', log);
   const generation = createMockGeneration({
     publishers,
     examples,
@@ -106,21 +109,28 @@ export function createMock(env: NodeJS.ProcessEnv = process.env, clock: () => nu
     {
       auth,
       broker,
+      planLog,
       log,
       clock,
       settings: config.stomp,
       revocations: { publish: () => undefined, subscribe: () => () => undefined },
       // Every plan and room exists and is the caller's; plan N's chat room is N.
-      owns: () => true,
+      logOf: (_memberId, channel, id) => Promise.resolve(channel === 'chatStream' ? roomStream(id) : planStream(id)),
       onChatMessage: (_principal, chatRoomId, body) => {
         const request = readChatMessage(body);
-        if ('code' in request) return request;
-        if (generation.isPlaying(chatRoomId)) return { code: 'TRIP106', message: examples.errorMessages.TRIP106 ?? 'The itinerary is being generated.' };
+        if ('code' in request) return Promise.resolve(request);
+        if (generation.isPlaying(chatRoomId))
+          return Promise.resolve({ code: 'TRIP106' as const, message: examples.errorMessages.TRIP106 ?? 'The itinerary is being generated.' });
         generation.answer(chatRoomId);
-        return 'accepted';
+        return Promise.resolve('accepted' as const);
       },
-      publishError: (member, chatRoomId, code, message, path) =>
-        publishers.error(member, chatRoomId, { timestamp: new Date(clock()).toISOString(), code, message, path, errors: null }),
+      publishError(member, chatRoomId, code, message, path) {
+        publishers.error(
+          { memberId: member, chatRoomId, tripPlanId: chatRoomId },
+          { timestamp: new Date(clock()).toISOString(), code, message, path, errors: null },
+        );
+        return Promise.resolve();
+      },
     },
     log,
   );

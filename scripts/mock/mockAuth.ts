@@ -12,7 +12,7 @@ export interface MockAuth {
   authenticate(authorization: string | undefined): Principal;
   /** a bare token (STOMP CONNECT); throws AUTH001, which the STOMP session turns into WS001 */
   authenticateToken(token: string): Promise<Principal>;
-  isSessionLive(sessionId: string): boolean;
+  isSessionLive(sessionId: string): Promise<boolean>;
 }
 
 export function createMockAuth(memberId: number): MockAuth {
@@ -29,6 +29,6 @@ export function createMockAuth(memberId: number): MockAuth {
       return principalFor(match[1]);
     },
     authenticateToken: (token) => Promise.resolve().then(() => principalFor(token)),
-    isSessionLive: () => true,
+    isSessionLive: () => Promise.resolve(true),
   };
 }

@@ -15,8 +15,8 @@ export function createAuthHandlers({ auth }: { auth: AuthService }): Pick<Handle
       return { status: 200, body: await auth.reissue(body.refreshToken) };
     },
 
-    logout(_request, ctx) {
-      auth.logout(principalOf(ctx));
+    async logout(_request, ctx) {
+      await auth.logout(principalOf(ctx));
       return { status: 204 };
     },
   };

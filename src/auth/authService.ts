@@ -1,13 +1,13 @@
 // Sign-in, token rotation with reuse detection, logout, and the per-request authentication.
 import crypto from 'node:crypto';
 import type { components } from '../../generated/openapi.js';
-import type { Db } from '../db/database.js';
+import type { DatabasePort } from '../db/databasePort.js';
 import { AppError } from '../http/appError.js';
 import type { Principal } from '../http/principal.js';
-import { findOrCreateMember, type MemberRow } from '../members/memberRepository.js';
+import type { MemberRow } from '../members/memberRepository.js';
 import type { Role } from './roles.js';
 import type { SessionRevocations } from './sessionRevocations.js';
-import { createSession, findLiveSession, findSession, revokeSession, rotateRefreshToken } from './sessionRepository.js';
+import { createMemberSession, findLiveSession, findSession, revokeSession, rotateRefreshToken } from './sessionRepository.js';
 import type { TokenSigner } from './tokens.js';
 
 type TokenResponse = components['schemas']['TokenResponse'];
@@ -16,17 +16,17 @@ export interface AuthService {
   /** A new session for `email` (the member is created on first use) with `role` (default MEMBER). */
   signIn(input: { email: string; name?: string; provider: string; role?: Role }): Promise<{ member: MemberRow; tokens: TokenResponse }>;
   reissue(refreshToken: string): Promise<TokenResponse>;
-  logout(principal: Principal): void;
+  logout(principal: Principal): Promise<void>;
   /** Resolves an `Authorization` header value; throws AUTH011 / AUTH001 / AUTH002. */
   authenticate(authorization: string | undefined): Promise<Principal>;
   /** Resolves a bare access token (STOMP CONNECT). */
   authenticateToken(token: string): Promise<Principal>;
   /** true while the session of this principal is live (not logged out, not revoked). */
-  isSessionLive(sessionId: string): boolean;
+  isSessionLive(sessionId: string): Promise<boolean>;
 }
 
 export function createAuthService(deps: {
-  db: Db;
+  db: DatabasePort;
   signer: TokenSigner;
   clock: () => number;
   accessTtlSeconds: number;
@@ -46,7 +46,7 @@ export function createAuthService(deps: {
   async function authenticateToken(token: string): Promise<Principal> {
     const now = clock();
     const claims = await signer.verify(token, 'access', now);
-    const live = findLiveSession(db, claims.sid, now);
+    const live = await findLiveSession(db, claims.sid, now);
     if (!live || String(live.memberId) !== claims.sub) throw new AppError('AUTH001');
     return { memberId: live.memberId, sessionId: claims.sid, role: live.role, expiresAt: claims.exp * 1000 };
   }
@@ -57,40 +57,33 @@ export function createAuthService(deps: {
       const name = input.name?.trim() || input.email.split('@')[0]!.slice(0, 50);
       const sessionId = crypto.randomUUID();
       const refreshJti = crypto.randomUUID();
-      // One transaction: a failed write leaves neither a member nor a session behind.
-      const member = db.transaction(() => {
-        const row = findOrCreateMember(db, { email: input.email, name, provider: input.provider }, now);
-        createSession(db, {
-          id: sessionId,
-          memberId: row.id,
-          refreshJti,
-          role: input.role ?? 'MEMBER',
-          createdAt: now,
-          expiresAt: now + deps.refreshTtlSeconds * 1000,
-        });
-        return row;
-      });
+      const member = await createMemberSession(
+        db,
+        { email: input.email, name, provider: input.provider },
+        { id: sessionId, refreshJti, role: input.role ?? 'MEMBER', createdAt: now, expiresAt: now + deps.refreshTtlSeconds * 1000 },
+        now,
+      );
       return { member, tokens: await pair(member.id, sessionId, refreshJti) };
     },
 
     async reissue(refreshToken) {
       const now = clock();
       const claims = await signer.verify(refreshToken, 'refresh', now);
-      const session = findSession(db, claims.sid);
+      const session = await findSession(db, claims.sid);
       if (!session || session.revokedAt !== null || String(session.memberId) !== claims.sub) throw new AppError('AUTH004');
       const nextJti = crypto.randomUUID();
-      if (!rotateRefreshToken(db, session.id, claims.jti, nextJti, now + deps.refreshTtlSeconds * 1000)) {
+      if (!(await rotateRefreshToken(db, session.id, claims.jti, nextJti, now + deps.refreshTtlSeconds * 1000))) {
         // A validly signed refresh token of this session that is no longer current: it was rotated
         // before, so someone is replaying it. End the whole session.
-        revokeSession(db, session.id, 'refresh-token-reuse', now);
+        await revokeSession(db, session.id, 'refresh-token-reuse', now);
         deps.revocations?.publish({ sessionId: session.id, reason: 'refresh-token-reuse' });
         throw new AppError('AUTH004');
       }
       return pair(session.memberId, session.id, nextJti);
     },
 
-    logout(principal) {
-      revokeSession(db, principal.sessionId, 'logout', clock());
+    async logout(principal) {
+      await revokeSession(db, principal.sessionId, 'logout', clock());
       deps.revocations?.publish({ sessionId: principal.sessionId, reason: 'logout' });
     },
 
@@ -103,8 +96,8 @@ export function createAuthService(deps: {
 
     authenticateToken,
 
-    isSessionLive(sessionId) {
-      return findLiveSession(db, sessionId, clock()) !== undefined;
+    async isSessionLive(sessionId) {
+      return (await findLiveSession(db, sessionId, clock())) !== undefined;
     },
   };
 }

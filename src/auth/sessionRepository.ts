@@ -1,47 +1,69 @@
 // Sessions: one per sign-in. Logout or refresh-token reuse revokes it, which ends its access tokens
 // too; reissue moves `refreshJti` to the newly issued refresh token.
 import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { DatabasePort } from '../db/databasePort.js';
 import { prepared } from '../db/preparedStatements.js';
-import type { Db } from '../db/database.js';
-import { authSessions } from '../db/schema.js';
+import type { authSessions } from '../db/schema.pg.js';
+import { findOrCreateMemberIn, type MemberRow } from '../members/memberRepository.js';
 
 export type SessionRow = typeof authSessions.$inferSelect;
 
-export function createSession(db: Db, row: typeof authSessions.$inferInsert): void {
-  db.insert(authSessions).values(row).run();
+/** The member (created on first use) and a new session of theirs, in one transaction: a failed write leaves neither. */
+export function createMemberSession(
+  db: DatabasePort,
+  member: { email: string; name: string; provider: string },
+  session: Omit<typeof authSessions.$inferInsert, 'memberId'>,
+  nowMs: number,
+): Promise<MemberRow> {
+  return db.tx(async (q) => {
+    const row = await findOrCreateMemberIn(db, q, member, nowMs);
+    await q.insert(db.t.authSessions).values({ ...session, memberId: row.id });
+    return row;
+  });
 }
 
 /** The live session, or undefined when revoked, expired or unknown. */
-export function findLiveSession(db: Db, sessionId: string, nowMs: number): SessionRow | undefined {
-  const query = prepared(db, 'findLiveSession', () =>
-    db
-      .select()
-      .from(authSessions)
-      .where(and(eq(authSessions.id, sql.placeholder('sessionId')), isNull(authSessions.revokedAt)))
-      .prepare(),
-  );
-  const row = query.get({ sessionId });
-  if (!row || row.expiresAt <= nowMs) return undefined;
-  return row;
+export function findLiveSession(db: DatabasePort, sessionId: string, nowMs: number): Promise<SessionRow | undefined> {
+  const { authSessions } = db.t;
+  return db.run(async (q) => {
+    const query = prepared(q, 'findLiveSession', () =>
+      q
+        .select()
+        .from(authSessions)
+        .where(and(eq(authSessions.id, sql.placeholder('sessionId')), isNull(authSessions.revokedAt)))
+        .prepare('findLiveSession'),
+    );
+    const [row] = await query.execute({ sessionId });
+    if (!row || row.expiresAt <= nowMs) return undefined;
+    return row;
+  });
 }
 
-export function findSession(db: Db, sessionId: string): SessionRow | undefined {
-  return db.select().from(authSessions).where(eq(authSessions.id, sessionId)).get();
+export function findSession(db: DatabasePort, sessionId: string): Promise<SessionRow | undefined> {
+  const { authSessions } = db.t;
+  return db.run(async (q) => (await q.select().from(authSessions).where(eq(authSessions.id, sessionId)))[0]);
 }
 
 /** Moves the session to a new refresh token, only if `expectedJti` is still the current one. */
-export function rotateRefreshToken(db: Db, sessionId: string, expectedJti: string, nextJti: string, expiresAt: number): boolean {
-  const result = db
-    .update(authSessions)
-    .set({ refreshJti: nextJti, expiresAt })
-    .where(and(eq(authSessions.id, sessionId), eq(authSessions.refreshJti, expectedJti), isNull(authSessions.revokedAt)))
-    .run();
-  return result.changes === 1;
+export function rotateRefreshToken(db: DatabasePort, sessionId: string, expectedJti: string, nextJti: string, expiresAt: number): Promise<boolean> {
+  const { authSessions } = db.t;
+  return db.run(async (q) => {
+    const moved = await q
+      .update(authSessions)
+      .set({ refreshJti: nextJti, expiresAt })
+      .where(and(eq(authSessions.id, sessionId), eq(authSessions.refreshJti, expectedJti), isNull(authSessions.revokedAt)))
+      .returning({ id: authSessions.id });
+    return moved.length === 1;
+  });
 }
 
-export function revokeSession(db: Db, sessionId: string, reason: string, nowMs: number): void {
-  db.update(authSessions)
-    .set({ revokedAt: nowMs, revokedReason: reason })
-    .where(and(eq(authSessions.id, sessionId), isNull(authSessions.revokedAt)))
-    .run();
+export function revokeSession(db: DatabasePort, sessionId: string, reason: string, nowMs: number): Promise<void> {
+  const { authSessions } = db.t;
+  return db.run(
+    async (q) =>
+      void (await q
+        .update(authSessions)
+        .set({ revokedAt: nowMs, revokedReason: reason })
+        .where(and(eq(authSessions.id, sessionId), isNull(authSessions.revokedAt)))),
+  );
 }

@@ -1,8 +1,8 @@
 // The catalogue's places in the database (the `place` table): mirrored from the bundled files at
 // start, so itineraries reference places by a stable id, and read back by region.
-import { asc, eq } from 'drizzle-orm';
-import type { Db } from '../db/database.js';
-import { places } from '../db/schema.js';
+import { asc, eq, inArray } from 'drizzle-orm';
+import type { DatabasePort } from '../db/databasePort.js';
+import type { places } from '../db/schema.pg.js';
 import { catalogueRegions, type CataloguePlace } from './placeCatalogue.js';
 
 export type PlaceRow = typeof places.$inferSelect;
@@ -38,17 +38,14 @@ function sameValues(row: PlaceRow, values: PlaceValues): boolean {
  * Upserts every catalogue place by key, in one transaction. Ids survive restarts and catalogue edits
  * because rows are matched by key; places dropped from the catalogue stay, as saved itineraries may
  * still point at them. Only rows whose content differs are rewritten, so a second run changes nothing.
+ * Instances starting together on one PostgreSQL database both sync: an insert that another instance
+ * made first is skipped (same key, same content), not an error.
  */
-export function syncCatalogue(db: Db): { inserted: number; updated: number } {
+export function syncCatalogue(db: DatabasePort): Promise<{ inserted: number; updated: number }> {
+  const { places } = db.t;
   const regions = catalogueRegions();
-  return db.transaction((tx) => {
-    const existing = new Map(
-      tx
-        .select()
-        .from(places)
-        .all()
-        .map((row) => [row.key, row]),
-    );
+  return db.tx(async (q) => {
+    const existing = new Map((await q.select().from(places)).map((row) => [row.key, row]));
     let inserted = 0;
     let updated = 0;
     for (const { region, places: regionPlaces } of regions) {
@@ -56,10 +53,10 @@ export function syncCatalogue(db: Db): { inserted: number; updated: number } {
         const values = rowValues(region, place);
         const row = existing.get(place.key);
         if (!row) {
-          tx.insert(places).values(values).run();
-          inserted++;
+          const added = await q.insert(places).values(values).onConflictDoNothing({ target: places.key }).returning({ id: places.id });
+          inserted += added.length;
         } else if (!sameValues(row, values)) {
-          tx.update(places).set(values).where(eq(places.id, row.id)).run();
+          await q.update(places).set(values).where(eq(places.id, row.id));
           updated++;
         }
       }
@@ -69,6 +66,13 @@ export function syncCatalogue(db: Db): { inserted: number; updated: number } {
 }
 
 /** The places of a region as stored, ordered by key so callers see the same order on every database. */
-export function placesOfRegion(db: Db, regionId: string): PlaceRow[] {
-  return db.select().from(places).where(eq(places.region, regionId)).orderBy(asc(places.key)).all();
+export function placesOfRegion(db: DatabasePort, regionId: string): Promise<PlaceRow[]> {
+  const { places } = db.t;
+  return db.run((q) => q.select().from(places).where(eq(places.region, regionId)).orderBy(asc(places.key)).execute());
+}
+
+export function placesByIds(db: DatabasePort, ids: number[]): Promise<PlaceRow[]> {
+  const { places } = db.t;
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.run((q) => q.select().from(places).where(inArray(places.id, ids)).execute());
 }

@@ -6,7 +6,7 @@
 // messages and applies no edit (TRIP106 on the errors channel, asyncapi.yaml sendChatMessage).
 import { channelAddress, type AsyncSchemas } from '../../generated/asyncapi.js';
 import { messageValidators } from '../../generated/validators.js';
-import type { Db } from '../db/database.js';
+import type { DatabasePort } from '../db/databasePort.js';
 import { AppError } from '../http/appError.js';
 import type { Principal } from '../http/principal.js';
 import type { Logger } from '../logger.js';
@@ -25,8 +25,8 @@ export type ChatRefusal = { code: 'CHAT102' | 'COMMON001' | 'COMMON002' | 'TRIP1
 const GENERATING_REFUSAL = 'The itinerary is being generated; send your message once it is complete.';
 
 export interface ChatService {
-  /** Synchronous part of a SEND: check and store; the answer follows asynchronously. */
-  receive(principal: Principal, chatRoomId: number, body: string): 'accepted' | ChatRefusal;
+  /** First part of a SEND: check and store; the answer follows, after the room's earlier messages. */
+  receive(principal: Principal, chatRoomId: number, body: string): Promise<'accepted' | ChatRefusal>;
   /** resolves when every room's queue is empty (tests, shutdown) */
   idle(): Promise<void>;
 }
@@ -55,84 +55,86 @@ export function readChatMessage(body: string): ChatMessageRequest | ChatRefusal 
   };
 }
 
-export function createChatService(deps: { db: Db; agent: ChatAgent; publishers: Publishers; log: Logger; clock: () => number }): ChatService {
+export function createChatService(deps: { db: DatabasePort; agent: ChatAgent; publishers: Publishers; log: Logger; clock: () => number }): ChatService {
   const { db, publishers, clock } = deps;
   const rooms = new Map<number, Promise<void>>();
   const now = () => new Date(clock()).toISOString();
-  const isGenerating = (tripPlanId: number) => findTripPlanById(db, tripPlanId)?.generationStatus === 'GENERATING';
+  const isGenerating = async (tripPlanId: number) => (await findTripPlanById(db, tripPlanId))?.generationStatus === 'GENERATING';
 
-  function answer(principal: Principal, chatRoomId: number, text: string): void {
+  async function answer(principal: Principal, chatRoomId: number, text: string): Promise<void> {
     for (const chunk of chunkText(text, 60)) {
       publishers.chat(principal.memberId, chatRoomId, { message: chunk, isComplete: false, timestamp: now(), messageStreamType: 'CHAT' });
     }
-    insertChatMessage(db, { chatRoomId, messageType: 'ASSISTANT', content: text, createdAt: clock() });
+    await insertChatMessage(db, { chatRoomId, messageType: 'ASSISTANT', content: text, createdAt: clock() });
     publishers.chat(principal.memberId, chatRoomId, { message: text, isComplete: true, timestamp: now(), messageStreamType: 'CHAT' });
   }
 
-  function refuseWhileGenerating(principal: Principal, chatRoomId: number, message: string): void {
-    publishers.error(principal.memberId, chatRoomId, {
-      timestamp: now(),
-      code: 'TRIP106',
-      message,
-      path: channelAddress('chatMessages', { chatRoomId }),
-      errors: null,
-    });
+  function refuseWhileGenerating(principal: Principal, chatRoomId: number, tripPlanId: number, message: string): void {
+    publishers.error(
+      { memberId: principal.memberId, chatRoomId, tripPlanId },
+      {
+        timestamp: now(),
+        code: 'TRIP106',
+        message,
+        path: channelAddress('chatMessages', { chatRoomId }),
+        errors: null,
+      },
+    );
   }
 
   async function converse(principal: Principal, chatRoomId: number, tripPlanId: number, request: ChatMessageRequest): Promise<void> {
-    const plan = findTripPlanById(db, tripPlanId);
+    const plan = await findTripPlanById(db, tripPlanId);
     if (!plan) return;
     // Accepted before a generation started, but its turn came after: not acted on.
-    if (isGenerating(plan.id)) return refuseWhileGenerating(principal, chatRoomId, GENERATING_REFUSAL);
+    if (await isGenerating(plan.id)) return refuseWhileGenerating(principal, chatRoomId, plan.id, GENERATING_REFUSAL);
     const decision = await deps.agent.decide(
-      { tripPlanId: plan.id, region: plan.region, content: request.content, scheduledPlaceId: request.scheduledPlaceId, days: listDays(db, plan.id) },
+      { tripPlanId: plan.id, region: plan.region, content: request.content, scheduledPlaceId: request.scheduledPlaceId, days: await listDays(db, plan.id) },
       AbortSignal.timeout(60_000),
     );
-    if (!decision.edit) {
-      answer(principal, chatRoomId, decision.reply);
-      return;
-    }
+    if (!decision.edit) return answer(principal, chatRoomId, decision.reply);
     // A generation may have started while the agent was deciding; its days are not ours to edit.
-    if (isGenerating(plan.id)) {
+    if (await isGenerating(plan.id)) {
       return refuseWhileGenerating(
         principal,
         chatRoomId,
+        plan.id,
         'A generation started before your edit could be applied; nothing was changed. Ask again once it is complete.',
       );
     }
     let result: AppliedDayEdit;
     try {
-      // Synchronous: nobody can observe the plan between the edit and its announcement.
-      result = applyDayEdit(db, plan, decision.edit);
+      result = await applyDayEdit(db, plan, decision.edit);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      answer(principal, chatRoomId, `${error.message} Nothing was changed.`);
-      return;
+      return answer(principal, chatRoomId, `${error.message} Nothing was changed.`);
     }
     announceDayEdit(publishers, clock, plan, result);
-    answer(principal, chatRoomId, decision.reply ? `${decision.reply}\n\n${result.summary}` : result.summary);
+    await answer(principal, chatRoomId, decision.reply ? `${decision.reply}\n\n${result.summary}` : result.summary);
   }
 
   return {
-    receive(principal, chatRoomId, body) {
+    async receive(principal, chatRoomId, body) {
       const request = readChatMessage(body);
       if ('code' in request) return request;
-      const room = findOwnChatRoom(db, principal.memberId, chatRoomId);
+      const room = await findOwnChatRoom(db, principal.memberId, chatRoomId);
       if (!room) return { code: 'COMMON001', message: 'Chat room not found.' };
-      if (isGenerating(room.tripPlanId)) return { code: 'TRIP106', message: GENERATING_REFUSAL };
-      insertChatMessage(db, { chatRoomId, messageType: 'USER', content: request.content, createdAt: clock() });
+      if (await isGenerating(room.tripPlanId)) return { code: 'TRIP106', message: GENERATING_REFUSAL };
+      await insertChatMessage(db, { chatRoomId, messageType: 'USER', content: request.content, createdAt: clock() });
       const previous = rooms.get(chatRoomId) ?? Promise.resolve();
       const next = previous
         .then(() => converse(principal, chatRoomId, room.tripPlanId, request))
         .catch((error: unknown) => {
           deps.log.error({ err: error, chatRoomId }, 'chat answer failed');
-          publishers.error(principal.memberId, chatRoomId, {
-            timestamp: now(),
-            code: 'AI002',
-            message: 'The assistant could not answer; please try again.',
-            path: channelAddress('chatMessages', { chatRoomId }),
-            errors: null,
-          });
+          publishers.error(
+            { memberId: principal.memberId, chatRoomId, tripPlanId: room.tripPlanId },
+            {
+              timestamp: now(),
+              code: 'AI002',
+              message: 'The assistant could not answer; please try again.',
+              path: channelAddress('chatMessages', { chatRoomId }),
+              errors: null,
+            },
+          );
         })
         .finally(() => {
           if (rooms.get(chatRoomId) === next) rooms.delete(chatRoomId);

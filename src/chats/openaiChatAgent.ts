@@ -3,7 +3,7 @@
 // chat service checks the edit against the plan and applies it.
 import type OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import type { Db } from '../db/database.js';
+import type { DatabasePort } from '../db/databasePort.js';
 import { regionDisplayName } from '../catalogue/placeCatalogue.js';
 import type { Logger } from '../logger.js';
 import { findActivePromptTemplate } from '../prompts/promptTemplateRepository.js';
@@ -67,8 +67,8 @@ function selectedStop(turn: ChatTurn): string | null {
   return null;
 }
 
-function userTurn(db: Db, turn: ChatTurn): string {
-  const template = findActivePromptTemplate(db, 'USER', 'CHAT_AGENT')?.prompt;
+async function userTurn(db: DatabasePort, turn: ChatTurn): Promise<string> {
+  const template = (await findActivePromptTemplate(db, 'USER', 'CHAT_AGENT'))?.prompt;
   const selected = selectedStop(turn);
   return [
     ...(template ? [template, ''] : []),
@@ -110,13 +110,13 @@ function editOf(name: string, rawArguments: string): DayEdit | string {
   return { kind: name === 'replace_stop' ? 'replace' : 'remove', dayNumber: dayNumber!, visitOrder: a! };
 }
 
-export function createOpenAiChatAgent(deps: { db: Db; client: OpenAI; model: string; log: Logger }): ChatAgent {
+export function createOpenAiChatAgent(deps: { db: DatabasePort; client: OpenAI; model: string; log: Logger }): ChatAgent {
   return {
     name: 'openai',
     async decide(turn, signal): Promise<ChatDecision> {
       const messages: ChatCompletionMessageParam[] = [
-        { role: 'system', content: findActivePromptTemplate(deps.db, 'SYSTEM', 'CHAT_AGENT')?.prompt ?? DEFAULT_SYSTEM },
-        { role: 'user', content: userTurn(deps.db, turn) },
+        { role: 'system', content: (await findActivePromptTemplate(deps.db, 'SYSTEM', 'CHAT_AGENT'))?.prompt ?? DEFAULT_SYSTEM },
+        { role: 'user', content: await userTurn(deps.db, turn) },
       ];
       const completion = await deps.client.chat.completions.create(
         { model: deps.model, messages, tools, tool_choice: 'auto', parallel_tool_calls: false },

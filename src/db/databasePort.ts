@@ -38,7 +38,46 @@ interface Port<Dialect extends string, Tables, Handle, Queries> {
 
 export type SqlitePort = Port<'sqlite', typeof sqliteSchema, Db, Db>;
 export type PostgresPort = Port<'postgres', typeof pgSchema, PgDb, PgQueries>;
-export type DatabasePort = SqlitePort | PostgresPort;
+/** One engine with its own types, for the few statements written per dialect. */
+export type EnginePort = SqlitePort | PostgresPort;
+
+/**
+ * What repositories work with: one code path for both engines. Its queries and tables are typed as
+ * PostgreSQL's (pg-core), whichever engine runs them; `engine` is the engine itself, for the few
+ * statements that differ per dialect (the hot list page, the readiness probe).
+ */
+export interface DatabasePort {
+  dialect: EnginePort['dialect'];
+  t: typeof pgSchema;
+  tx<T>(fn: (q: PgQueries) => Promise<T>): Promise<T>;
+  run<T>(fn: (q: PgQueries) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+  engine: EnginePort;
+}
+
+/**
+ * The one place where SQLite's handle is typed as PostgreSQL's. Sound for what repositories do with
+ * it, because:
+ * - the tables are the engine's own (`t` of the SQLite port is schema.ts), so every value is
+ *   encoded and decoded by its own dialect's columns (booleans as 0/1, JSON as text), and the row
+ *   types of both schemas are identical (test/types/schemaParity.ts does not compile otherwise);
+ * - the builder calls repositories make — select/from/innerJoin/where/orderBy/limit,
+ *   insert/values/returning, update/set, delete, prepare + execute — exist in sqlite-core with the
+ *   same meaning, and awaited (drizzle's queries are thenable in both) resolve to the same arrays of
+ *   rows; the operators (eq, and, inArray, sql…) build dialect-neutral SQL;
+ * - the repository tests run on both engines, so a call that only one dialect has fails a test.
+ * What it does not cover, so repositories must not do it: read the awaited result of a write
+ * without `.returning()` (node-postgres' QueryResult vs better-sqlite3's RunResult: count changed
+ * rows with `.returning({ id })` instead), use pg-only builder methods (`.for('update')`, `$count`
+ * on SQLite's sync driver…) without a `dialect` branch, or write `sql` text only one dialect parses.
+ * `.prepare(name)`: SQLite ignores the name; PostgreSQL uses it as the named prepared statement.
+ */
+export function databasePort(engine: EnginePort): DatabasePort {
+  const close = () => engine.close();
+  if (engine.dialect === 'postgres') return { dialect: engine.dialect, t: engine.t, tx: (fn) => engine.tx(fn), run: (fn) => engine.run(fn), close, engine };
+  const { tx, run } = engine as unknown as Pick<DatabasePort, 'tx' | 'run'>;
+  return { dialect: engine.dialect, t: engine.t as unknown as typeof pgSchema, tx, run, close, engine };
+}
 
 /** Which port's callback the current async context runs in, while the callback runs. */
 const inCallback = new AsyncLocalStorage<{ port: object; open: boolean }>();

@@ -6,18 +6,18 @@
 // AI002 and the plan FAILED (openapi.yaml, startTripPlanGeneration).
 import { channelAddress } from '../../generated/asyncapi.js';
 import { insertChatMessage } from '../chats/chatRepository.js';
-import type { Db } from '../db/database.js';
+import type { DatabasePort } from '../db/databasePort.js';
 import { storageUnavailable } from '../db/storageFailure.js';
 import type { TripPlanGenerationRequestedEvent } from '../events/eventBus.js';
 import type { Logger } from '../logger.js';
-import type { Publishers } from '../realtime/publishers.js';
+import type { Publishers, RunPublishers } from '../realtime/publishers.js';
 import { insertDay } from '../trips/dailyPlanRepository.js';
 import { toDailyPlanResponse } from '../trips/tripPlanMappers.js';
 import { findTripPlanById, transitionStatus } from '../trips/tripPlanRepository.js';
 import { PlannerError, type Planner, type PlanRequest } from './planner.js';
 
 export interface GenerationRunDeps {
-  db: Db;
+  db: DatabasePort;
   planner: Planner;
   publishers: Publishers;
   log: Logger;
@@ -38,63 +38,62 @@ const CANCELLED_MESSAGE = 'The itinerary generation was cancelled.';
 
 const now = (clock: () => number) => new Date(clock()).toISOString();
 
-/** AI002 on the errors channel, and the plan FAILED when the storage can still say so. */
-export function failGeneration(deps: GenerationRunDeps, event: TripPlanGenerationRequestedEvent, message: string): void {
-  const { tripPlanId, memberId, chatRoomId } = event;
+/** AI002 on the errors channel (the run's last message, when it ran), and the plan FAILED when the storage can still say so. */
+export async function failGeneration(deps: GenerationRunDeps, event: TripPlanGenerationRequestedEvent, message: string, run?: RunPublishers): Promise<void> {
+  const { tripPlanId, chatRoomId } = event;
   try {
-    transitionStatus(deps.db, tripPlanId, ['GENERATING'], 'FAILED', deps.clock(), 'AI002');
+    await transitionStatus(deps.db, tripPlanId, ['GENERATING'], 'FAILED', deps.clock(), 'AI002');
   } catch (error) {
     deps.log.error({ err: error, tripPlanId }, 'could not mark the generation FAILED; the next start marks it');
   }
-  deps.publishers.error(memberId, chatRoomId, {
-    timestamp: now(deps.clock),
-    code: 'AI002',
-    message,
-    path: channelAddress('errors', { chatRoomId }),
-    errors: null,
-  });
+  const failure = { timestamp: now(deps.clock), code: 'AI002' as const, message, path: channelAddress('errors', { chatRoomId }), errors: null };
+  if (run) run.error(failure);
+  else deps.publishers.error(event, failure);
 }
 
 /** The chat's CANCELLED, the last message of a cancelled generation (running or waiting). */
-export function announceCancelled(deps: GenerationRunDeps, event: Pick<TripPlanGenerationRequestedEvent, 'memberId' | 'chatRoomId'>): void {
-  deps.publishers.chat(event.memberId, event.chatRoomId, {
-    message: CANCELLED_MESSAGE,
-    isComplete: true,
-    timestamp: now(deps.clock),
-    messageStreamType: 'CANCELLED',
-  });
+export function announceCancelled(
+  deps: GenerationRunDeps,
+  event: Pick<TripPlanGenerationRequestedEvent, 'memberId' | 'chatRoomId'>,
+  run?: RunPublishers,
+): void {
+  const cancelled = { message: CANCELLED_MESSAGE, isComplete: true as const, timestamp: now(deps.clock), messageStreamType: 'CANCELLED' as const };
+  if (run) run.chat(cancelled);
+  else deps.publishers.chat(event.memberId, event.chatRoomId, cancelled);
 }
 
-function planExists(db: Db, tripPlanId: number): boolean {
+async function planExists(db: DatabasePort, tripPlanId: number): Promise<boolean> {
   try {
-    return findTripPlanById(db, tripPlanId) !== undefined;
+    return (await findTripPlanById(db, tripPlanId)) !== undefined;
   } catch {
     return true; // cannot read it: report the failure rather than a cancel
   }
 }
 
 export async function runGeneration(deps: GenerationRunDeps, event: TripPlanGenerationRequestedEvent, signal: AbortSignal): Promise<RunOutcome> {
-  const { db, publishers, log, clock } = deps;
+  const { db, log, clock } = deps;
   const { tripPlanId, memberId, chatRoomId } = event;
+  // Its messages are this run's: a new epoch of the plan's logs, ended by the terminal message.
+  const publishers = deps.publishers.startRun(event);
   const request: PlanRequest = { tripPlanId, memberId, ...event.request, transportation: event.request.transportation ?? 'PUBLIC_TRANSIT' };
   let days = 0;
   try {
     for await (const day of deps.planner.plan(request, signal)) {
       if (signal.aborted) throw signal.reason;
-      const saved = insertDay(db, tripPlanId, day, request.transportation);
+      const saved = await insertDay(db, tripPlanId, day, request.transportation);
       days++;
-      publishers.schedule(memberId, tripPlanId, { type: 'DAILY_PLAN_GENERATED', tripPlanId, dailyPlan: toDailyPlanResponse(saved) });
+      publishers.schedule({ type: 'DAILY_PLAN_GENERATED', tripPlanId, dailyPlan: toDailyPlanResponse(saved) });
       let summary = '';
       for await (const chunk of deps.planner.summarize(day, request, signal)) {
         summary += chunk;
-        publishers.chat(memberId, chatRoomId, { message: chunk, isComplete: false, timestamp: now(clock), messageStreamType: 'CHAT' });
+        publishers.chat({ message: chunk, isComplete: false, timestamp: now(clock), messageStreamType: 'CHAT' });
       }
       if (signal.aborted) throw signal.reason;
-      insertChatMessage(db, { chatRoomId, messageType: 'ASSISTANT', content: summary, createdAt: clock() });
-      publishers.chat(memberId, chatRoomId, { message: summary, isComplete: true, timestamp: now(clock), messageStreamType: 'CHAT' });
+      await insertChatMessage(db, { chatRoomId, messageType: 'ASSISTANT', content: summary, createdAt: clock() });
+      publishers.chat({ message: summary, isComplete: true, timestamp: now(clock), messageStreamType: 'CHAT' });
     }
-    if (!transitionStatus(db, tripPlanId, ['GENERATING'], 'COMPLETED', clock())) throw new Cancelled('cancel');
-    publishers.chat(memberId, chatRoomId, {
+    if (!(await transitionStatus(db, tripPlanId, ['GENERATING'], 'COMPLETED', clock()))) throw new Cancelled('cancel');
+    publishers.chat({
       message: `Your ${days}-day itinerary is ready.`,
       isComplete: true,
       timestamp: now(clock),
@@ -106,12 +105,12 @@ export async function runGeneration(deps: GenerationRunDeps, event: TripPlanGene
     const cancelled = error instanceof Cancelled ? error : signal.aborted && signal.reason instanceof Cancelled ? signal.reason : null;
     if (cancelled?.reason === 'shutdown') {
       log.warn({ tripPlanId, days }, 'generation stopped by shutdown');
-      failGeneration(deps, event, STOPPED_MESSAGE);
+      await failGeneration(deps, event, STOPPED_MESSAGE, publishers);
       return 'failed';
     }
-    if (cancelled || !planExists(db, tripPlanId)) {
+    if (cancelled || !(await planExists(db, tripPlanId))) {
       log.info({ tripPlanId, reason: cancelled?.reason ?? 'delete' }, 'generation cancelled');
-      announceCancelled(deps, event);
+      announceCancelled(deps, event, publishers);
       return 'cancelled';
     }
     const unavailable = storageUnavailable(error);
@@ -122,7 +121,7 @@ export async function runGeneration(deps: GenerationRunDeps, event: TripPlanGene
           ? 'A day could not be saved (the storage cannot take writes); please try again later.'
           : 'The itinerary could not be generated. Please try again.';
     log.error({ err: error, tripPlanId }, 'generation failed');
-    failGeneration(deps, event, message);
+    await failGeneration(deps, event, message, publishers);
     return 'failed';
   }
 }

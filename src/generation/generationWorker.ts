@@ -4,7 +4,7 @@
 // plan delete) aborts a run, or drops a waiting request, and sends CANCELLED. Stop (shutdown) ends
 // every run and every waiting request with AI002 and marks the plan FAILED (openapi.yaml,
 // startTripPlanGeneration).
-import type { Db } from '../db/database.js';
+import type { DatabasePort } from '../db/databasePort.js';
 import type { EventBus, TripPlanGenerationRequestedEvent } from '../events/eventBus.js';
 import type { Logger } from '../logger.js';
 import type { Publishers } from '../realtime/publishers.js';
@@ -26,7 +26,7 @@ export interface GenerationWorker {
 }
 
 export function startGenerationWorker(deps: {
-  db: Db;
+  db: DatabasePort;
   events: EventBus;
   planner: Planner;
   publishers: Publishers;
@@ -42,9 +42,9 @@ export function startGenerationWorker(deps: {
   let idleWaiters: (() => void)[] = [];
   let stopped = false;
 
-  function fail(event: TripPlanGenerationRequestedEvent, message: string): void {
+  function fail(event: TripPlanGenerationRequestedEvent, message: string): Promise<void> {
     counts.failed++;
-    failGeneration(runDeps, event, message);
+    return failGeneration(runDeps, event, message);
   }
 
   function notifyIdle(): void {
@@ -96,9 +96,9 @@ export function startGenerationWorker(deps: {
     idle: () => (running.size === 0 && queue.size === 0 ? Promise.resolve() : new Promise((resolve) => idleWaiters.push(resolve))),
     async stop() {
       stopped = true;
-      for (const event of queue.drain()) fail(event, STOPPED_MESSAGE);
+      const failed = queue.drain().map((event) => fail(event, STOPPED_MESSAGE));
       for (const { controller } of running.values()) controller.abort(new Cancelled('shutdown'));
-      await Promise.allSettled([...running.values()].map((r) => r.done));
+      await Promise.allSettled([...failed, ...[...running.values()].map((r) => r.done)]);
     },
   };
 }

@@ -3,7 +3,7 @@ import type { ChatAgent } from '../chats/chatAgent.js';
 import { createOfflineChatAgent } from '../chats/offlineChatAgent.js';
 import { createOpenAiChatAgent } from '../chats/openaiChatAgent.js';
 import type { Config } from '../config.js';
-import type { Db } from '../db/database.js';
+import type { DatabasePort } from '../db/databasePort.js';
 import type { Logger } from '../logger.js';
 import { createOfflinePlanner } from './offline/offlinePlanner.js';
 import { createOpenAiClient } from './openai/openaiClient.js';
@@ -11,7 +11,7 @@ import { createOpenAiPlanner } from './openai/openaiPlanner.js';
 import type { Planner } from './planner.js';
 import { catalogueRegionsOnly, type PlannerRegions } from '../catalogue/plannerRegions.js';
 
-export function createPlanner(config: Config, db: Db, log: Logger): Planner {
+export function createPlanner(config: Config, db: DatabasePort, log: Logger): Planner {
   if (config.planner === 'openai') {
     return createOpenAiPlanner({ db, client: createOpenAiClient(config.openai), model: config.openai.model, maxAttempts: config.openai.maxAttempts, log });
   }
@@ -28,7 +28,7 @@ export function createPlannerRegions(_config: Config): PlannerRegions {
   return catalogueRegionsOnly();
 }
 
-export function createChatAgent(config: Config, db: Db, log: Logger): ChatAgent {
+export function createChatAgent(config: Config, db: DatabasePort, log: Logger): ChatAgent {
   if (config.planner === 'openai') return createOpenAiChatAgent({ db, client: createOpenAiClient(config.openai), model: config.openai.model, log });
   return createOfflineChatAgent();
 }

@@ -1,7 +1,7 @@
 // Handlers of the Members operations.
 import type { Handlers } from '../../generated/operations.js';
 import type { components } from '../../generated/openapi.js';
-import type { Db } from '../db/database.js';
+import type { DatabasePort } from '../db/databasePort.js';
 import { AppError } from '../http/appError.js';
 import { principalOf, type Principal } from '../http/principal.js';
 import type { RequestContext } from '../http/requestContext.js';
@@ -20,16 +20,16 @@ function toMemberResponse(member: MemberRow, role: Principal['role']): component
   };
 }
 
-function me(db: Db, ctx: RequestContext): MemberRow {
-  const member = findMemberById(db, principalOf(ctx).memberId);
+async function me(db: DatabasePort, ctx: RequestContext): Promise<MemberRow> {
+  const member = await findMemberById(db, principalOf(ctx).memberId);
   if (!member) throw new AppError('MEMBER001');
   return member;
 }
 
-export function createMemberHandlers({ db }: { db: Db }): Pick<Handlers<RequestContext>, 'getMe' | 'getMyName'> {
+export function createMemberHandlers({ db }: { db: DatabasePort }): Pick<Handlers<RequestContext>, 'getMe' | 'getMyName'> {
   return {
     // The role is the session's: the same member may hold sessions with different roles (roles.ts).
-    getMe: (_request, ctx) => ({ status: 200, body: toMemberResponse(me(db, ctx), principalOf(ctx).role) }),
-    getMyName: (_request, ctx) => ({ status: 200, body: { name: me(db, ctx).name } }),
+    getMe: async (_request, ctx) => ({ status: 200, body: toMemberResponse(await me(db, ctx), principalOf(ctx).role) }),
+    getMyName: async (_request, ctx) => ({ status: 200, body: { name: (await me(db, ctx)).name } }),
   };
 }

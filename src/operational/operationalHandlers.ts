@@ -1,9 +1,9 @@
 // Handlers of the Operations tag: probes and the documents describing the API.
 import type { Handlers } from '../../generated/operations.js';
 import { storageFailureCode } from '../db/storageFailure.js';
-import { probeWrite } from '../db/writeProbe.js';
+import { probeReadiness } from '../db/readinessProbe.js';
 import { AppError } from '../http/appError.js';
-import type { Database } from '../db/database.js';
+import type { DatabasePort } from '../db/databasePort.js';
 import type { RequestContext } from '../http/requestContext.js';
 import { preferredMediaType } from '../http/mediaType.js';
 import { renderAsyncapiPage } from './asyncapiPage.js';
@@ -17,7 +17,7 @@ type OperationalHandlers = Pick<
   'getLandingPage' | 'getHealth' | 'getReadiness' | 'getOpenApiDocument' | 'getAsyncApiDocument' | 'getApiDocs' | 'getAsyncApiDocs'
 >;
 
-export function createOperationalHandlers({ documents, database }: { documents: SpecDocuments; database: Database }): OperationalHandlers {
+export function createOperationalHandlers({ documents, database }: { documents: SpecDocuments; database: DatabasePort }): OperationalHandlers {
   const asyncapiPage = renderAsyncapiPage(documents.asyncapi);
   const info = apiInfoOf(documents.openapi);
   const landing = { data: landingPageData(info), html: renderLandingPage(info) };
@@ -28,9 +28,9 @@ export function createOperationalHandlers({ documents, database }: { documents: 
         ? { status: 200, contentType: 'text/html', body: landing.html, headers: { Vary: 'Accept' } }
         : { status: 200, body: landing.data, headers: { Vary: 'Accept' } },
     getHealth: () => ({ status: 200, body: { status: 'UP' } }),
-    getReadiness(_request, ctx) {
+    async getReadiness(_request, ctx) {
       try {
-        probeWrite(database.sqlite);
+        await probeReadiness(database.engine);
       } catch (error) {
         const code = storageFailureCode(error);
         ctx.log.warn({ err: error, code }, 'readiness: the database does not take writes');

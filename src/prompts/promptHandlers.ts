@@ -4,7 +4,7 @@ import type { components } from '../../generated/openapi.js';
 import { toCursorPage } from '../db/cursorPage.js';
 import { AppError, invalidField } from '../http/appError.js';
 import { operationPath } from '../http/operationPath.js';
-import type { Db } from '../db/database.js';
+import type { DatabasePort } from '../db/databasePort.js';
 import type { RequestContext } from '../http/requestContext.js';
 import {
   createActivePromptTemplate,
@@ -28,8 +28,8 @@ function toPromptTemplateResponse(row: PromptTemplateRow): components['schemas']
   };
 }
 
-function existing(db: Db, id: number): PromptTemplateRow {
-  const row = findPromptTemplate(db, id);
+async function existing(db: DatabasePort, id: number): Promise<PromptTemplateRow> {
+  const row = await findPromptTemplate(db, id);
   if (!row) throw new AppError('AI005');
   return row;
 }
@@ -39,22 +39,22 @@ type PromptHandlers = Pick<
   'listPromptTemplates' | 'getPromptTemplate' | 'createPromptTemplate' | 'updatePromptTemplate' | 'deletePromptTemplate'
 >;
 
-export function createPromptHandlers({ db, clock }: { db: Db; clock: () => number }): PromptHandlers {
+export function createPromptHandlers({ db, clock }: { db: DatabasePort; clock: () => number }): PromptHandlers {
   return {
-    listPromptTemplates({ query }) {
+    async listPromptTemplates({ query }) {
       let cursor: PromptTemplateRow | null = null;
       if (query.cursor !== undefined) {
-        cursor = findPromptTemplate(db, query.cursor) ?? null;
+        cursor = (await findPromptTemplate(db, query.cursor)) ?? null;
         if (!cursor) throw invalidField('query.cursor', query.cursor, 'is not the id of a prompt template');
       }
-      const rows = listPromptTemplates(db, query.size, cursor);
+      const rows = await listPromptTemplates(db, query.size, cursor);
       return { status: 200, body: toCursorPage(rows, query.size, toPromptTemplateResponse) };
     },
 
-    getPromptTemplate: ({ path }) => ({ status: 200, body: toPromptTemplateResponse(existing(db, path.promptId)) }),
+    getPromptTemplate: async ({ path }) => ({ status: 200, body: toPromptTemplateResponse(await existing(db, path.promptId)) }),
 
-    createPromptTemplate({ body }) {
-      const row = createActivePromptTemplate(
+    async createPromptTemplate({ body }) {
+      const row = await createActivePromptTemplate(
         db,
         { promptType: body.promptType, agentType: body.agentType, prompt: body.prompt, description: body.description ?? null },
         clock(),
@@ -62,13 +62,13 @@ export function createPromptHandlers({ db, clock }: { db: Db; clock: () => numbe
       return { status: 201, body: toPromptTemplateResponse(row), headers: { Location: operationPath('getPromptTemplate', { promptId: row.id }) } };
     },
 
-    updatePromptTemplate({ path, body }) {
-      const row = updatePromptTemplate(db, existing(db, path.promptId), body, clock());
+    async updatePromptTemplate({ path, body }) {
+      const row = await updatePromptTemplate(db, await existing(db, path.promptId), body, clock());
       return { status: 200, body: toPromptTemplateResponse(row) };
     },
 
-    deletePromptTemplate({ path }) {
-      deletePromptTemplate(db, existing(db, path.promptId).id);
+    async deletePromptTemplate({ path }) {
+      await deletePromptTemplate(db, (await existing(db, path.promptId)).id);
       return { status: 204 };
     },
   };

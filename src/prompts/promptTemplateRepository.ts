@@ -1,38 +1,56 @@
 // Prompt templates of the AI planner. At most one active per (promptType, agentType): activating a
 // template deactivates the other in the same transaction (a partial unique index backs this up).
 import { and, desc, eq, ne, sql } from 'drizzle-orm';
-import type { Db } from '../db/database.js';
-import { promptTemplates } from '../db/schema.js';
+import type { DatabasePort, PgQueries } from '../db/databasePort.js';
+import type { promptTemplates } from '../db/schema.pg.js';
 
 export type PromptTemplateRow = typeof promptTemplates.$inferSelect;
 type PromptType = PromptTemplateRow['promptType'];
 type AgentType = PromptTemplateRow['agentType'];
 
-export function findPromptTemplate(db: Db, id: number): PromptTemplateRow | undefined {
-  return db.select().from(promptTemplates).where(eq(promptTemplates.id, id)).get();
+export function findPromptTemplate(db: DatabasePort, id: number): Promise<PromptTemplateRow | undefined> {
+  const { promptTemplates } = db.t;
+  return db.run(async (q) => (await q.select().from(promptTemplates).where(eq(promptTemplates.id, id)))[0]);
 }
 
-export function findActivePromptTemplate(db: Db, promptType: PromptType, agentType: AgentType): PromptTemplateRow | undefined {
-  return db
-    .select()
-    .from(promptTemplates)
-    .where(and(eq(promptTemplates.promptType, promptType), eq(promptTemplates.agentType, agentType), eq(promptTemplates.isActive, true)))
-    .get();
+export function findActivePromptTemplate(db: DatabasePort, promptType: PromptType, agentType: AgentType): Promise<PromptTemplateRow | undefined> {
+  const { promptTemplates } = db.t;
+  return db.run(
+    async (q) =>
+      (
+        await q
+          .select()
+          .from(promptTemplates)
+          .where(and(eq(promptTemplates.promptType, promptType), eq(promptTemplates.agentType, agentType), eq(promptTemplates.isActive, true)))
+      )[0],
+  );
 }
 
 /** size + 1 templates after `cursor`, newest first by (createdAt, id). */
-export function listPromptTemplates(db: Db, size: number, cursor: PromptTemplateRow | null): PromptTemplateRow[] {
-  return db
-    .select()
-    .from(promptTemplates)
-    .where(cursor ? sql`(${promptTemplates.createdAt}, ${promptTemplates.id}) < (${cursor.createdAt}, ${cursor.id})` : undefined)
-    .orderBy(desc(promptTemplates.createdAt), desc(promptTemplates.id))
-    .limit(size + 1)
-    .all();
+export function listPromptTemplates(db: DatabasePort, size: number, cursor: PromptTemplateRow | null): Promise<PromptTemplateRow[]> {
+  const { promptTemplates } = db.t;
+  return db.run((q) =>
+    q
+      .select()
+      .from(promptTemplates)
+      .where(cursor ? sql`(${promptTemplates.createdAt}, ${promptTemplates.id}) < (${cursor.createdAt}, ${cursor.id})` : undefined)
+      .orderBy(desc(promptTemplates.createdAt), desc(promptTemplates.id))
+      .limit(size + 1)
+      .execute(),
+  );
 }
 
-function deactivateOthers(tx: Pick<Db, 'update'>, promptType: PromptType, agentType: AgentType, keepId: number | null, nowMs: number): void {
-  tx.update(promptTemplates)
+async function deactivateOthers(
+  db: DatabasePort,
+  q: PgQueries,
+  promptType: PromptType,
+  agentType: AgentType,
+  keepId: number | null,
+  nowMs: number,
+): Promise<void> {
+  const { promptTemplates } = db.t;
+  await q
+    .update(promptTemplates)
     .set({ isActive: false, updatedAt: nowMs })
     .where(
       and(
@@ -41,42 +59,44 @@ function deactivateOthers(tx: Pick<Db, 'update'>, promptType: PromptType, agentT
         eq(promptTemplates.isActive, true),
         keepId === null ? undefined : ne(promptTemplates.id, keepId),
       ),
-    )
-    .run();
+    );
 }
 
 export function createActivePromptTemplate(
-  db: Db,
+  db: DatabasePort,
   values: { promptType: PromptType; agentType: AgentType; prompt: string; description: string | null },
   nowMs: number,
-): PromptTemplateRow {
-  return db.transaction((tx) => {
-    deactivateOthers(tx, values.promptType, values.agentType, null, nowMs);
-    return tx
+): Promise<PromptTemplateRow> {
+  const { promptTemplates } = db.t;
+  return db.tx(async (q) => {
+    await deactivateOthers(db, q, values.promptType, values.agentType, null, nowMs);
+    const [row] = await q
       .insert(promptTemplates)
       .values({ ...values, isActive: true, createdAt: nowMs, updatedAt: nowMs })
-      .returning()
-      .get();
+      .returning();
+    return row!;
   });
 }
 
 export function updatePromptTemplate(
-  db: Db,
+  db: DatabasePort,
   current: PromptTemplateRow,
   changes: { prompt?: string; isActive?: boolean; description?: string | null },
   nowMs: number,
-): PromptTemplateRow {
-  return db.transaction((tx) => {
-    if (changes.isActive === true) deactivateOthers(tx, current.promptType, current.agentType, current.id, nowMs);
-    return tx
+): Promise<PromptTemplateRow> {
+  const { promptTemplates } = db.t;
+  return db.tx(async (q) => {
+    if (changes.isActive === true) await deactivateOthers(db, q, current.promptType, current.agentType, current.id, nowMs);
+    const [row] = await q
       .update(promptTemplates)
       .set({ ...changes, updatedAt: nowMs })
       .where(eq(promptTemplates.id, current.id))
-      .returning()
-      .get();
+      .returning();
+    return row!;
   });
 }
 
-export function deletePromptTemplate(db: Db, id: number): void {
-  db.delete(promptTemplates).where(eq(promptTemplates.id, id)).run();
+export function deletePromptTemplate(db: DatabasePort, id: number): Promise<void> {
+  const { promptTemplates } = db.t;
+  return db.run(async (q) => void (await q.delete(promptTemplates).where(eq(promptTemplates.id, id))));
 }

@@ -13,7 +13,7 @@ export interface ConnectionWatchOptions {
   /** epoch ms when the connection's access token expires */
   expiresAt: number;
   sessionCheckMs: number;
-  isSessionLive: () => boolean;
+  isSessionLive: () => Promise<boolean>;
   /** ends the connection with an ERROR frame */
   end: (code: 'WS002' | 'WS102', message: string) => void;
   log: Logger;
@@ -34,12 +34,11 @@ export function watchConnection(options: ConnectionWatchOptions): () => void {
   timers.push(
     setInterval(() => {
       if (clock() >= expiresAt) return end('WS002', 'The access token expired.');
-      try {
-        if (!options.isSessionLive()) end('WS002', 'The session was logged out.');
-      } catch (error) {
-        // The storage cannot be read now; the next check decides. A throw here would end the process.
-        options.log.warn({ err: error }, 'stomp session check failed');
-      }
+      options.isSessionLive().then(
+        (live) => live || end('WS002', 'The session was logged out.'),
+        // The storage cannot be read now; the next check decides. An unhandled rejection would end the process.
+        (error: unknown) => options.log.warn({ err: error }, 'stomp session check failed'),
+      );
     }, options.sessionCheckMs),
   );
   return () => {

@@ -3,7 +3,7 @@
 // in one transaction with travel and the day's description recomputed (itinerary/dayEdits.ts).
 import { resolveRegion } from '../catalogue/placeCatalogue.js';
 import { placesOfRegion, type PlaceRow } from '../catalogue/placeRepository.js';
-import type { Db } from '../db/database.js';
+import type { DatabasePort } from '../db/databasePort.js';
 import { AppError } from '../http/appError.js';
 import { editedDayMarkdown } from '../itinerary/dayMarkdown.js';
 import {
@@ -18,7 +18,7 @@ import {
   type EditedSequence,
 } from '../itinerary/dayEdits.js';
 import type { Transportation } from '../itinerary/travel.js';
-import { findDay, placeIdsOfPlan, rewriteStops, updateDayDescription, type DayWithStops } from './dailyPlanRepository.js';
+import { findDay, placeIdsOfPlan, rewriteDay, type DayWithStops } from './dailyPlanRepository.js';
 
 export interface AppliedDayEdit {
   /** the day as saved after the edit */
@@ -27,8 +27,8 @@ export interface AppliedDayEdit {
   summary: string;
 }
 
-export function loadDay(db: Db, tripPlanId: number, dayNumber: number): DayWithStops {
-  const day = findDay(db, tripPlanId, dayNumber);
+export async function loadDay(db: DatabasePort, tripPlanId: number, dayNumber: number): Promise<DayWithStops> {
+  const day = await findDay(db, tripPlanId, dayNumber);
   if (!day) throw new AppError('TRIP103', `Day ${dayNumber} of this trip plan does not exist.`);
   return day;
 }
@@ -40,31 +40,25 @@ function indexOf(day: DayWithStops, visitOrder: number): number {
 }
 
 /** The region's place nearest the one it replaces, among those the plan does not use yet. */
-function replacementFor(db: Db, plan: { id: number; region: string; themes: string[] }, current: PlaceRow): PlaceRow {
+async function replacementFor(db: DatabasePort, plan: { id: number; region: string; themes: string[] }, current: PlaceRow): Promise<PlaceRow> {
   const regionId = resolveRegion(plan.region);
-  const used = placeIdsOfPlan(db, plan.id);
-  const free = (regionId ? placesOfRegion(db, regionId) : []).filter((p) => !used.has(p.id));
+  const used = await placeIdsOfPlan(db, plan.id);
+  const free = (regionId ? await placesOfRegion(db, regionId) : []).filter((p) => !used.has(p.id));
   const replacement = pickReplacement(current, free, plan.themes);
   if (!replacement)
     throw new AppError('TRIP104', `There is no other ${current.kind === 'RESTAURANT' ? 'restaurant' : 'place'} left to suggest in ${plan.region}.`);
   return replacement;
 }
 
-function saveSequence(db: Db, day: DayWithStops, sequence: EditedSequence<PlaceRow>): DayWithStops {
+function saveSequence(db: DatabasePort, day: DayWithStops, sequence: EditedSequence<PlaceRow>): Promise<DayWithStops> {
   const transportation = (day.stops[0]?.transportation ?? 'PUBLIC_TRANSIT') as Transportation;
-  return db.transaction(() => {
-    rewriteStops(db, day.id, resequence(sequence, transportation));
-    const edited = findDay(db, day.tripPlanId, day.dayNumber)!;
-    // The planner's text described the old order; describe the day as it is now.
-    const description = editedDayMarkdown(edited.title, edited.date, edited.stops);
-    updateDayDescription(db, edited.id, description);
-    return { ...edited, description };
-  });
+  // The planner's text described the old order; describe the day as it is now.
+  return rewriteDay(db, day, resequence(sequence, transportation), (edited) => editedDayMarkdown(edited.title, edited.date, edited.stops));
 }
 
 /** Applies `edit` to the plan's saved day; TRIP103 when the day does not exist, TRIP104 when a stop does not. */
-export function applyDayEdit(db: Db, plan: { id: number; region: string; themes: string[] }, edit: DayEdit): AppliedDayEdit {
-  const day = loadDay(db, plan.id, edit.dayNumber);
+export async function applyDayEdit(db: DatabasePort, plan: { id: number; region: string; themes: string[] }, edit: DayEdit): Promise<AppliedDayEdit> {
+  const day = await loadDay(db, plan.id, edit.dayNumber);
   let sequence: EditedSequence<PlaceRow>;
   let replacement: PlaceRow | undefined;
   switch (edit.kind) {
@@ -76,11 +70,11 @@ export function applyDayEdit(db: Db, plan: { id: number; region: string; themes:
       break;
     case 'replace': {
       const index = indexOf(day, edit.visitOrder);
-      replacement = replacementFor(db, plan, day.stops[index]!.place);
+      replacement = await replacementFor(db, plan, day.stops[index]!.place);
       sequence = replaceStop(day.stops, index, replacement);
       break;
     }
   }
   const summary = editSummary(edit, day.stops, replacement);
-  return { day: saveSequence(db, day, sequence), summary };
+  return { day: await saveSequence(db, day, sequence), summary };
 }

@@ -4,7 +4,7 @@ import type { Handlers } from '../../generated/operations.js';
 import type { components } from '../../generated/openapi.js';
 import type { PlannerRegions } from '../catalogue/plannerRegions.js';
 import { toCursorPage } from '../db/cursorPage.js';
-import type { Db } from '../db/database.js';
+import type { DatabasePort } from '../db/databasePort.js';
 import type { EventBus } from '../events/eventBus.js';
 import { AppError, invalidField } from '../http/appError.js';
 import { operationPath } from '../http/operationPath.js';
@@ -45,7 +45,7 @@ type TripHandlers = Pick<
 >;
 
 export interface TripHandlerDeps {
-  db: Db;
+  db: DatabasePort;
   clock: () => number;
   events: EventBus;
   /** the regions the configured planner supports (TRIP107) */
@@ -53,27 +53,27 @@ export interface TripHandlerDeps {
   publishers: Publishers;
 }
 
-function ownPlan(db: Db, ctx: RequestContext, tripPlanId: number) {
-  const plan = findOwnTripPlan(db, principalOf(ctx).memberId, tripPlanId);
+async function ownPlan(db: DatabasePort, ctx: RequestContext, tripPlanId: number) {
+  const plan = await findOwnTripPlan(db, principalOf(ctx).memberId, tripPlanId);
   if (!plan) throw new AppError('TRIP101');
   return plan;
 }
 
 export function createTripHandlers({ db, clock, events, regions, publishers }: TripHandlerDeps): TripHandlers {
   return {
-    listTripPlans({ query }, ctx) {
+    async listTripPlans({ query }, ctx) {
       const { memberId } = principalOf(ctx);
       const [field, direction] = query.sort.split(':') as [TripSort['field'], TripSort['direction']];
       let cursor = null;
       if (query.cursor !== undefined) {
-        cursor = findOwnListCursor(db, memberId, query.cursor) ?? null;
+        cursor = (await findOwnListCursor(db, memberId, query.cursor)) ?? null;
         if (!cursor) throw invalidField('query.cursor', query.cursor, 'is not the id of one of your trip plans');
       }
-      const rows = listOwnTripPlans(db, memberId, { field, direction }, query.size, cursor);
+      const rows = await listOwnTripPlans(db, memberId, { field, direction }, query.size, cursor);
       return { status: 200, body: toCursorPage(rows, query.size, toTripPlanResponse) };
     },
 
-    createTripPlanSession({ body }, ctx) {
+    async createTripPlanSession({ body }, ctx) {
       const { memberId } = principalOf(ctx);
       const now = clock();
       const region = body.region.trim();
@@ -85,7 +85,7 @@ export function createTripHandlers({ db, clock, events, regions, publishers }: T
       // four digits (openapi.yaml).
       if (!/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(endDate))
         throw invalidField('body.startDate', body.startDate, 'the trip must end by 9999-12-31 (startDate + duration - 1)');
-      const plan = insertTripPlan(db, {
+      const plan = await insertTripPlan(db, {
         memberId,
         title: defaultTitle(region, body.duration),
         region,
@@ -106,13 +106,13 @@ export function createTripHandlers({ db, clock, events, regions, publishers }: T
       };
     },
 
-    getTripPlan({ path }, ctx) {
-      return { status: 200, body: toTripPlanDetailResponse(ownPlan(db, ctx, path.tripPlanId)) };
+    async getTripPlan({ path }, ctx) {
+      return { status: 200, body: toTripPlanDetailResponse(await ownPlan(db, ctx, path.tripPlanId)) };
     },
 
-    startTripPlanGeneration({ path }, ctx) {
-      const plan = ownPlan(db, ctx, path.tripPlanId);
-      if (!beginGeneration(db, plan.id, clock())) {
+    async startTripPlanGeneration({ path }, ctx) {
+      const plan = await ownPlan(db, ctx, path.tripPlanId);
+      if (!(await beginGeneration(db, plan.id, clock()))) {
         throw new AppError('TRIP106', `The trip plan cannot be started while it is ${plan.generationStatus === 'GENERATING' ? 'generating' : 'completed'}.`);
       }
       events.publish('tripPlanGenerationRequested', {
@@ -131,42 +131,42 @@ export function createTripHandlers({ db, clock, events, regions, publishers }: T
       return { status: 200, body: { message: 'Trip plan generation started.' } };
     },
 
-    cancelTripPlanGeneration({ path }, ctx) {
-      const plan = ownPlan(db, ctx, path.tripPlanId);
-      if (!transitionStatus(db, plan.id, ['GENERATING'], 'CANCELLED', clock())) {
+    async cancelTripPlanGeneration({ path }, ctx) {
+      const plan = await ownPlan(db, ctx, path.tripPlanId);
+      if (!(await transitionStatus(db, plan.id, ['GENERATING'], 'CANCELLED', clock()))) {
         throw new AppError('TRIP106', 'No generation is running for this trip plan.');
       }
       events.publish('tripPlanGenerationCancelRequested', { tripPlanId: plan.id, memberId: plan.memberId, chatRoomId: plan.chatRoomId, reason: 'cancel' });
       return { status: 200, body: { message: 'Trip plan generation cancelled.' } };
     },
 
-    updateTripPlanTitle({ path, body }, ctx) {
-      const plan = ownPlan(db, ctx, path.tripPlanId);
-      updateTripPlanTitle(db, plan.id, body.title.trim(), clock());
+    async updateTripPlanTitle({ path, body }, ctx) {
+      const plan = await ownPlan(db, ctx, path.tripPlanId);
+      await updateTripPlanTitle(db, plan.id, body.title.trim(), clock());
       return { status: 204 };
     },
 
-    deleteTripPlan({ path }, ctx) {
-      const plan = ownPlan(db, ctx, path.tripPlanId);
+    async deleteTripPlan({ path }, ctx) {
+      const plan = await ownPlan(db, ctx, path.tripPlanId);
       if (plan.generationStatus === 'GENERATING') {
         events.publish('tripPlanGenerationCancelRequested', { tripPlanId: plan.id, memberId: plan.memberId, chatRoomId: plan.chatRoomId, reason: 'delete' });
       }
-      deleteTripPlan(db, plan.id);
+      await deleteTripPlan(db, plan.id);
       return { status: 204 };
     },
 
-    listDailyPlans({ path }, ctx) {
-      const plan = ownPlan(db, ctx, path.tripPlanId);
-      return { status: 200, body: listDays(db, plan.id).map(toDailyPlanResponse) };
+    async listDailyPlans({ path }, ctx) {
+      const plan = await ownPlan(db, ctx, path.tripPlanId);
+      return { status: 200, body: (await listDays(db, plan.id)).map(toDailyPlanResponse) };
     },
 
-    swapScheduledPlaces({ path, body }, ctx) {
-      const plan = ownPlan(db, ctx, path.tripPlanId);
+    async swapScheduledPlaces({ path, body }, ctx) {
+      const plan = await ownPlan(db, ctx, path.tripPlanId);
       if (body.chatRoomId !== plan.chatRoomId) throw new AppError('TRIP101', 'Trip plan not found for this chat room.');
       if (body.visitOrderA === body.visitOrderB) throw invalidField('body.visitOrderB', body.visitOrderB, 'must differ from visitOrderA');
       // The itinerary belongs to the generator until the run ends (openapi.yaml, swapScheduledPlaces).
       if (plan.generationStatus === 'GENERATING') throw new AppError('TRIP106', 'The itinerary is being generated; swap its stops once it is complete.');
-      const edit = applyDayEdit(db, plan, { kind: 'swap', dayNumber: path.dayNumber, visitOrderA: body.visitOrderA, visitOrderB: body.visitOrderB });
+      const edit = await applyDayEdit(db, plan, { kind: 'swap', dayNumber: path.dayNumber, visitOrderA: body.visitOrderA, visitOrderB: body.visitOrderB });
       announceDayEdit(publishers, clock, plan, edit);
       return { status: 204 };
     },

@@ -2,8 +2,7 @@
 // region names typed by users resolve to region ids.
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/database.js';
-import { places } from '../../src/db/schema.js';
+import { openSqliteDatabasePort } from '../../src/db/openDatabasePort.js';
 import { catalogueRegions, knownRegionNames, parseCatalogueFile, resolveRegion } from '../../src/catalogue/placeCatalogue.js';
 import { placesOfRegion, syncCatalogue } from '../../src/catalogue/placeRepository.js';
 
@@ -65,45 +64,49 @@ describe('catalogue data', () => {
 });
 
 describe('syncCatalogue', () => {
-  const database = openDatabase(':memory:');
-  const { db } = database;
-  afterAll(() => database.close());
+  const db = openSqliteDatabasePort(':memory:');
+  const { places } = db.t;
+  afterAll(() => db.close());
   const total = catalogueRegions().reduce((sum, r) => sum + r.places.length, 0);
-  const snapshot = () => db.select({ id: places.id, key: places.key }).from(places).orderBy(asc(places.id)).all();
+  const snapshot = () => db.run((q) => q.select({ id: places.id, key: places.key }).from(places).orderBy(asc(places.id)).execute());
+  const byKey = async (key: string) => (await db.run((q) => q.select().from(places).where(eq(places.key, key)).execute()))[0];
 
-  it('inserts every place once; a second run changes nothing and keeps the ids', () => {
-    expect(syncCatalogue(db)).toEqual({ inserted: total, updated: 0 });
-    const first = snapshot();
+  it('inserts every place once; a second run changes nothing and keeps the ids', async () => {
+    expect(await syncCatalogue(db)).toEqual({ inserted: total, updated: 0 });
+    const first = await snapshot();
     expect(first).toHaveLength(total);
-    expect(syncCatalogue(db)).toEqual({ inserted: 0, updated: 0 });
-    expect(snapshot()).toEqual(first);
+    expect(await syncCatalogue(db)).toEqual({ inserted: 0, updated: 0 });
+    expect(await snapshot()).toEqual(first);
   });
 
-  it('rewrites a row that drifted from the catalogue, under the same id', () => {
-    const before = db.select().from(places).where(eq(places.key, 'busan-beomeosa')).get()!;
-    db.update(places)
-      .set({ name: 'Stale name', themes: ['SHOPPING'], isMustVisit: !before.isMustVisit })
-      .where(eq(places.id, before.id))
-      .run();
-    expect(syncCatalogue(db)).toEqual({ inserted: 0, updated: 1 });
-    expect(db.select().from(places).where(eq(places.key, 'busan-beomeosa')).get()).toEqual(before);
+  it('rewrites a row that drifted from the catalogue, under the same id', async () => {
+    const before = (await byKey('busan-beomeosa'))!;
+    await db.run((q) =>
+      q
+        .update(places)
+        .set({ name: 'Stale name', themes: ['SHOPPING'], isMustVisit: !before.isMustVisit })
+        .where(eq(places.id, before.id))
+        .returning({ id: places.id }),
+    );
+    expect(await syncCatalogue(db)).toEqual({ inserted: 0, updated: 1 });
+    expect(await byKey('busan-beomeosa')).toEqual(before);
   });
 
-  it('adds places missing from the table without touching the others', () => {
-    const before = snapshot();
+  it('adds places missing from the table without touching the others', async () => {
+    const before = await snapshot();
     const removed = before.find((row) => row.key === 'jeju-udo-island')!;
-    db.delete(places).where(eq(places.id, removed.id)).run();
-    expect(syncCatalogue(db)).toEqual({ inserted: 1, updated: 0 });
-    const after = snapshot();
+    await db.run((q) => q.delete(places).where(eq(places.id, removed.id)).returning({ id: places.id }));
+    expect(await syncCatalogue(db)).toEqual({ inserted: 1, updated: 0 });
+    const after = await snapshot();
     expect(after.filter((row) => row.key !== 'jeju-udo-island')).toEqual(before.filter((row) => row.key !== 'jeju-udo-island'));
   });
 
-  it('placesOfRegion returns the region rows ordered by key, with database ids and themes', () => {
-    const rows = placesOfRegion(db, 'jeonju');
+  it('placesOfRegion returns the region rows ordered by key, with database ids and themes', async () => {
+    const rows = await placesOfRegion(db, 'jeonju');
     expect(rows.length).toBe(catalogueRegions().find((r) => r.region === 'jeonju')!.places.length);
     expect(rows.every((row) => row.region === 'jeonju' && row.id > 0 && row.themes.length > 0)).toBe(true);
     expect(rows.map((row) => row.key)).toEqual(rows.map((row) => row.key).sort());
-    expect(placesOfRegion(db, 'atlantis')).toEqual([]);
+    expect(await placesOfRegion(db, 'atlantis')).toEqual([]);
   });
 });
 

@@ -20,7 +20,7 @@ beforeAll(async () => {
   s = await startTestServer();
   token = (await s.signIn('editor@example.com')).accessToken;
   plan = (await s.request('POST', '/api/v1/trips', { token, body: busanTrip })).body.data;
-  seedItinerary(s.app.services.db, plan.tripPlanId, busanTrip.startDate, 1);
+  await seedItinerary(s.app.services.db, plan.tripPlanId, busanTrip.startDate, 1);
   c = await connectStomp(wsUrl(s.url), token);
   await c.subscribe(`/user/sub/schedule/${plan.tripPlanId}`);
   await c.subscribe(`/user/sub/chat/${plan.chatRoomId}`);

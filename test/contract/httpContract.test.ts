@@ -52,8 +52,8 @@ function observe(operationId: string | null, res: TestResponse): void {
   produced.set(key, (produced.get(key) ?? 0) + 1);
 }
 
-function newApp(env: Record<string, string> = {}, options: TestAppOptions = {}): TestApp {
-  const app = startTestApp(env, { observe, ...options });
+async function newApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
+  const app = await startTestApp(env, { observe, ...options });
   apps.push(app);
   return app;
 }
@@ -102,13 +102,13 @@ describe('the spec replayed against the app', () => {
 
   beforeAll(async () => {
     // Generations stay running until cancelled, so cancel and the 409s are reachable.
-    t = newApp({}, { planner: heldPlanner() });
+    t = await newApp({}, { planner: heldPlanner() });
     member = await t.signIn('traveller@example.com', 'Min-ji');
     other = await t.signIn('someone.else@example.com');
     admin = await t.signInAdmin('admin@example.com');
     plan = bodyOf(await t.request('POST', '/api/v1/trips', { token: member.accessToken, body: busanTrip }), 'createTripPlanSession', 201).data;
     otherPlan = bodyOf(await t.request('POST', '/api/v1/trips', { token: other.accessToken, body: busanTrip }), 'createTripPlanSession', 201).data;
-    seedItinerary(t.app.services.db, plan.tripPlanId, busanTrip.startDate, 3);
+    await seedItinerary(t.app.services.db, plan.tripPlanId, busanTrip.startDate, 3);
     promptId = bodyOf(
       await t.request('POST', '/api/v1/admin/prompts', {
         token: admin.accessToken,
@@ -314,7 +314,7 @@ describe('the spec replayed against the app', () => {
 
 describe('statuses that need a differently configured app', () => {
   it('every operation: 429 COMMON429 with Retry-After past the rate limit', async () => {
-    const limited = newApp({ RATE_LIMIT_PER_MINUTE: '1' });
+    const limited = await newApp({ RATE_LIMIT_PER_MINUTE: '1' });
     for (const route of routes) {
       const url = mapPlaceholders(route.path, () => '1');
       await limited.request(route.method, url);
@@ -326,7 +326,7 @@ describe('statuses that need a differently configured app', () => {
   });
 
   it('every operation: 500 COMMON500 without internals when a handler fails', async () => {
-    const broken = newApp(
+    const broken = await newApp(
       {},
       {
         front: everyHandlerFails(() => {
@@ -352,7 +352,7 @@ describe('statuses that need a differently configured app', () => {
       throw new BetterSqlite3.SqliteError('database or disk is full', 'SQLITE_FULL');
     };
     const writers = operations.filter((op) => op.responses.some((r) => r.status === 503) && op.operationId !== 'getReadiness');
-    const broken = newApp({}, { front: everyHandlerFails(full) });
+    const broken = await newApp({}, { front: everyHandlerFails(full) });
     const admin = await broken.signInAdmin('admin@example.com');
     for (const op of writers) {
       const res = await broken.request(op.method.toUpperCase(), pathOf(op, { tripPlanId: 1, chatRoomId: 1, promptId: 1, dayNumber: 1 }), {
@@ -366,15 +366,15 @@ describe('statuses that need a differently configured app', () => {
   });
 
   it('getReadiness: 503 COMMON503 when the database is gone', async () => {
-    const app = newApp();
+    const app = await newApp();
     expect((await app.request('GET', '/readyz')).status).toBe(200);
-    app.app.services.database.close();
+    await app.app.services.database.close();
     const res = await app.request('GET', '/readyz');
     expect([res.status, errorCodeOf(res)]).toEqual([503, 'COMMON503']);
   });
 
   it('devLogin: 404 COMMON404 when AUTH_DEV_LOGIN is off', async () => {
-    const app = newApp({ AUTH_DEV_LOGIN: 'false' });
+    const app = await newApp({ AUTH_DEV_LOGIN: 'false' });
     const res = await app.request('POST', '/api/v1/auth/dev-login', { body: { email: 'a@example.com' } });
     expect([res.status, errorCodeOf(res)]).toEqual([404, 'COMMON404']);
   });

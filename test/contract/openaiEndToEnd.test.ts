@@ -66,7 +66,7 @@ describe('PLANNER=openai through the app', () => {
     });
     const tokens = await s.signIn('ai@example.com');
     const plan = (await s.request('POST', '/api/v1/trips', { token: tokens.accessToken, body: { ...busanTrip, duration: 1 } })).body.data;
-    const busan = placesOfRegion(s.app.services.db, 'busan');
+    const busan = await placesOfRegion(s.app.services.db, 'busan');
     const sights = busan.filter((p) => p.kind === 'SIGHT');
     const restaurants = busan.filter((p) => p.kind === 'RESTAURANT');
     const ids = [sights[0]!.id, restaurants[0]!.id, sights[1]!.id, restaurants[1]!.id];

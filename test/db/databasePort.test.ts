@@ -9,13 +9,13 @@ import BetterSqlite3 from 'better-sqlite3';
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/db/database.js';
-import { postgresPort, sqlitePort, type DatabasePort, type PgQueries, type PostgresPort, type SqlitePort } from '../../src/db/databasePort.js';
+import { postgresPort, sqlitePort, type EnginePort, type PgQueries, type PostgresPort, type SqlitePort } from '../../src/db/databasePort.js';
 import { openPostgresDatabase } from '../../src/db/postgresDatabase.js';
 import { describeOnPostgres, freshPostgresDatabase, type FreshPostgresDatabase } from '../support/postgres.js';
 
 /** The port with its queries typed once per engine, so one suite can drive both. */
 interface Engine {
-  port: DatabasePort;
+  port: EnginePort;
   tx: <T>(fn: (q: unknown) => Promise<T>) => Promise<T>;
   run: <T>(fn: (q: unknown) => Promise<T>) => Promise<T>;
   addMember: (q: unknown, email: string) => Promise<void>;

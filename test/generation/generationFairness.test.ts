@@ -15,10 +15,10 @@ afterEach(async () => {
   t = null;
 });
 
-function appWith(env: Record<string, string>): { t: TestApp; planner: GatedPlanner } {
+async function appWith(env: Record<string, string>): Promise<{ t: TestApp; planner: GatedPlanner }> {
   let inner!: Planner;
   const planner = gatedPlanner(() => inner);
-  t = startTestApp(env, { planner });
+  t = await startTestApp(env, { planner });
   inner = createOfflinePlanner({ db: t.app.services.db, delayMs: 0 });
   return { t, planner };
 }
@@ -41,7 +41,7 @@ describe('generation queue fairness', () => {
   });
 
   it('a member with one plan is not stuck behind another member’s twenty: it starts at the first free slot', async () => {
-    const { t, planner } = appWith({ GENERATION_CONCURRENCY: '2' });
+    const { t, planner } = await appWith({ GENERATION_CONCURRENCY: '2' });
     const busy = await startPlans(t, 'twenty@example.com', 20);
     const [single] = await startPlans(t, 'one@example.com', 1);
     await expect.poll(() => t.app.worker.stats()).toMatchObject({ running: 2, queued: 19 });
@@ -58,7 +58,7 @@ describe('generation queue fairness', () => {
   });
 
   it('at most GENERATION_CONCURRENCY_PER_USER runs of one member at once, even with free slots', async () => {
-    const { t, planner } = appWith({ GENERATION_CONCURRENCY: '4', GENERATION_CONCURRENCY_PER_USER: '2' });
+    const { t, planner } = await appWith({ GENERATION_CONCURRENCY: '4', GENERATION_CONCURRENCY_PER_USER: '2' });
     const [a1, a2, a3] = await startPlans(t, 'a@example.com', 3);
     await planner.waitForStarts(2);
     const [b1] = await startPlans(t, 'b@example.com', 1);
@@ -76,7 +76,7 @@ describe('generation queue fairness', () => {
   });
 
   it('members who wait take turns: round-robin, each member’s plans in the order they were started', async () => {
-    const { t, planner } = appWith({ GENERATION_CONCURRENCY: '1', GENERATION_CONCURRENCY_PER_USER: '1' });
+    const { t, planner } = await appWith({ GENERATION_CONCURRENCY: '1', GENERATION_CONCURRENCY_PER_USER: '1' });
     const a = await startPlans(t, 'ra@example.com', 3);
     const b = await startPlans(t, 'rb@example.com', 2);
     const c = await startPlans(t, 'rc@example.com', 1);

@@ -2,8 +2,7 @@
 // themes, read well, and stream and stop as the generation worker expects.
 import { and, eq, notInArray } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/database.js';
-import { places } from '../../src/db/schema.js';
+import { openSqliteDatabasePort } from '../../src/db/openDatabasePort.js';
 import { knownRegionNames, resolveRegion } from '../../src/catalogue/placeCatalogue.js';
 import { placesOfRegion, syncCatalogue, type PlaceRow } from '../../src/catalogue/placeRepository.js';
 import { createOfflinePlanner } from '../../src/generation/offline/offlinePlanner.js';
@@ -11,19 +10,12 @@ import { PlannerError, type PlanRequest } from '../../src/generation/planner.js'
 import type { PlannedDay } from '../../src/itinerary/plannedDay.js';
 import { haversineMetres } from '../../src/itinerary/travel.js';
 
-const database = openDatabase(':memory:');
-const { db } = database;
-syncCatalogue(db);
-afterAll(() => database.close());
+const db = openSqliteDatabasePort(':memory:');
+await syncCatalogue(db);
+afterAll(() => db.close());
 
 const planner = createOfflinePlanner({ db, delayMs: 0 });
-const placeById = new Map(
-  db
-    .select()
-    .from(places)
-    .all()
-    .map((row) => [row.id, row]),
-);
+const placeById = new Map((await db.run((q) => q.select().from(db.t.places).execute())).map((row) => [row.id, row]));
 const placeOf = (id: number): PlaceRow => placeById.get(id)!;
 
 const themes: PlanRequest['themes'] = ['FAMOUS_SPOT', 'CULTURE_ART', 'HEALING', 'RESTAURANT'];
@@ -98,7 +90,7 @@ describe.each(['Busan', 'Seoul', 'Jeju', 'Jeonju', 'Gyeongju', 'Gangneung'])('a 
     const fits = (place: PlaceRow) => place.kind === 'SIGHT' && place.themes.some((t) => wanted.has(t));
     const sights = ids.map(placeOf).filter((p) => p.kind === 'SIGHT');
     const fitting = sights.filter(fits);
-    const available = placesOfRegion(db, regionId).filter(fits);
+    const available = (await placesOfRegion(db, regionId)).filter(fits);
     // Every region has enough fitting sights for three days, so every sight should fit.
     expect(available.length).toBeGreaterThanOrEqual(sights.length);
     expect(fitting.length).toBe(sights.length);
@@ -165,28 +157,31 @@ describe('long trips', () => {
       expect(day.title).toMatch(/^Day \d+: /);
     }
     // Once the themed sights run out the rest of the catalogue is used rather than repeating.
-    expect(ids.length).toBeGreaterThan(placesOfRegion(db, 'jeonju').filter((p) => p.kind === 'SIGHT').length);
+    expect(ids.length).toBeGreaterThan((await placesOfRegion(db, 'jeonju')).filter((p) => p.kind === 'SIGHT').length);
   });
 
   it('a trip longer than the catalogue can fill fails with a PlannerError that says so', async () => {
-    const small = openDatabase(':memory:');
+    const small = openSqliteDatabasePort(':memory:');
     try {
-      syncCatalogue(small.db);
-      const keep = placesOfRegion(small.db, 'jeonju')
+      await syncCatalogue(small);
+      const keep = (await placesOfRegion(small, 'jeonju'))
         .filter((p) => p.kind === 'SIGHT')
         .slice(0, 5)
         .map((p) => p.key);
-      small.db
-        .delete(places)
-        .where(and(eq(places.region, 'jeonju'), eq(places.kind, 'SIGHT'), notInArray(places.key, keep)))
-        .run();
-      const smallPlanner = createOfflinePlanner({ db: small.db, delayMs: 0 });
+      const { places } = small.t;
+      await small.run((q) =>
+        q
+          .delete(places)
+          .where(and(eq(places.region, 'jeonju'), eq(places.kind, 'SIGHT'), notInArray(places.key, keep)))
+          .returning({ id: places.id }),
+      );
+      const smallPlanner = createOfflinePlanner({ db: small, delayMs: 0 });
       const attempt = planDays(request({ region: 'Jeonju', duration: 6 }), smallPlanner);
       await expect(attempt).rejects.toBeInstanceOf(PlannerError);
       await expect(attempt).rejects.toThrow(/6-day trip is too long for our Jeonju catalogue.*at most 5 days/);
       expect(await planDays(request({ region: 'Jeonju', duration: 5 }), smallPlanner)).toHaveLength(5);
     } finally {
-      small.close();
+      await small.close();
     }
   });
 });

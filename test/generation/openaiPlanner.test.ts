@@ -6,7 +6,8 @@ import type OpenAI from 'openai';
 import type { components } from '../../generated/openapi.js';
 import { createOpenAiChatAgent } from '../../src/chats/openaiChatAgent.js';
 import type { ChatTurn } from '../../src/chats/chatAgent.js';
-import { openDatabase, type Database } from '../../src/db/database.js';
+import type { DatabasePort } from '../../src/db/databasePort.js';
+import { openSqliteDatabasePort } from '../../src/db/openDatabasePort.js';
 import { placesOfRegion, syncCatalogue, type PlaceRow } from '../../src/catalogue/placeRepository.js';
 import { buildStrictSchema, dayPlanJsonSchema, loadOpenApiDocument } from '../../src/generation/openai/dayPlanJsonSchema.js';
 import { createOpenAiClient } from '../../src/generation/openai/openaiClient.js';
@@ -23,7 +24,7 @@ type DailyPlanResponse = components['schemas']['DailyPlanResponse'];
 
 const log = createLogger('silent');
 let server: FakeOpenAiServer;
-let database: Database;
+let database: DatabasePort;
 let client: OpenAI;
 let busan: PlaceRow[];
 let sights: PlaceRow[];
@@ -31,17 +32,17 @@ let restaurants: PlaceRow[];
 
 beforeEach(async () => {
   server = await startFakeOpenAiServer();
-  database = openDatabase(':memory:');
-  syncCatalogue(database.db);
+  database = openSqliteDatabasePort(':memory:');
+  await syncCatalogue(database);
   client = createOpenAiClient({ apiKey: null, baseUrl: server.baseUrl, model: 'fake-model', maxAttempts: 3 });
-  busan = placesOfRegion(database.db, 'busan');
+  busan = await placesOfRegion(database, 'busan');
   sights = busan.filter((p) => p.kind === 'SIGHT');
   restaurants = busan.filter((p) => p.kind === 'RESTAURANT');
 });
 
 afterEach(async () => {
   await server.close();
-  database.close();
+  await database.close();
 });
 
 const request = (overrides: Partial<PlanRequest> = {}): PlanRequest => ({
@@ -56,7 +57,7 @@ const request = (overrides: Partial<PlanRequest> = {}): PlanRequest => ({
   ...overrides,
 });
 
-const planner = (maxAttempts = 3) => createOpenAiPlanner({ db: database.db, client, model: 'fake-model', maxAttempts, log, retryDelayMs: 0 });
+const planner = (maxAttempts = 3) => createOpenAiPlanner({ db: database, client, model: 'fake-model', maxAttempts, log, retryDelayMs: 0 });
 
 /** A DailyPlanResponse as a model would write it; only place ids, categories, title and description matter. */
 function answer(placeIds: number[], title = 'Sea and markets'): string {
@@ -211,8 +212,8 @@ describe('OpenAI planner', () => {
     expect(messagesOf(0)[0]).toMatchObject({ role: 'system', content: expect.stringContaining('travel planner') });
     expect(messagesOf(0)[1]!.content).toMatch(/^Plan the day described below/);
 
-    createActivePromptTemplate(database.db, { promptType: 'SYSTEM', agentType: 'TRIP_AGENT', prompt: 'ADMIN SYSTEM PROMPT', description: null }, Date.now());
-    createActivePromptTemplate(database.db, { promptType: 'USER', agentType: 'TRIP_AGENT', prompt: 'ADMIN USER PROMPT', description: null }, Date.now());
+    await createActivePromptTemplate(database, { promptType: 'SYSTEM', agentType: 'TRIP_AGENT', prompt: 'ADMIN SYSTEM PROMPT', description: null }, Date.now());
+    await createActivePromptTemplate(database, { promptType: 'USER', agentType: 'TRIP_AGENT', prompt: 'ADMIN USER PROMPT', description: null }, Date.now());
     server.reply({ content: answer(dayOne()) });
     await collect(planner().plan(request(), new AbortController().signal));
     const [system, user] = messagesOf(1);
@@ -238,8 +239,8 @@ describe('OpenAI day summary', () => {
   });
 
   it('streams the model text in several chunks, with the PLACE_SUMMARY_AGENT templates', async () => {
-    createActivePromptTemplate(
-      database.db,
+    await createActivePromptTemplate(
+      database,
       { promptType: 'SYSTEM', agentType: 'PLACE_SUMMARY_AGENT', prompt: 'SUMMARY SYSTEM', description: null },
       Date.now(),
     );
@@ -289,7 +290,7 @@ describe('OpenAI day summary', () => {
 });
 
 describe('OpenAI chat agent', () => {
-  const agent = () => createOpenAiChatAgent({ db: database.db, client, model: 'fake-model', log });
+  const agent = () => createOpenAiChatAgent({ db: database, client, model: 'fake-model', log });
 
   function turn(content: string, scheduledPlaceId?: number): ChatTurn {
     const stops = dayOne().map((placeId, i) => ({
@@ -320,7 +321,7 @@ describe('OpenAI chat agent', () => {
   });
 
   it('answers in plain text without an edit when no tool is called, and sees the selected stop', async () => {
-    createActivePromptTemplate(database.db, { promptType: 'SYSTEM', agentType: 'CHAT_AGENT', prompt: 'CHAT SYSTEM', description: null }, Date.now());
+    await createActivePromptTemplate(database, { promptType: 'SYSTEM', agentType: 'CHAT_AGENT', prompt: 'CHAT SYSTEM', description: null }, Date.now());
     server.reply({ content: 'Haeundae is lovely in the morning.' });
     const decision = await agent().decide(turn('is this a good idea?', 502), new AbortController().signal);
     expect(decision).toEqual({ edit: null, reply: 'Haeundae is lovely in the morning.' });

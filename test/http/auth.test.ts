@@ -6,8 +6,8 @@ import { bodyOf, errorCodeOf } from '../support/responseBody.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 
 let t: TestApp;
-beforeEach(() => {
-  t = startTestApp();
+beforeEach(async () => {
+  t = await startTestApp();
 });
 afterEach(() => t.close());
 

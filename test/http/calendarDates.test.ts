@@ -11,7 +11,7 @@ import { busanTrip, startTestApp, type TestApp } from '../support/testApp.js';
 let t: TestApp;
 let token: string;
 beforeAll(async () => {
-  t = startTestApp();
+  t = await startTestApp();
   token = (await t.signIn('dates@example.com')).accessToken;
 });
 afterAll(() => t.close());

@@ -12,7 +12,7 @@ let plan: { tripPlanId: number; chatRoomId: number };
 let promptId: number;
 
 beforeAll(async () => {
-  t = startTestApp();
+  t = await startTestApp();
   token = (await t.signIn('canonical@example.com')).accessToken;
   admin = (await t.signInAdmin('canonical-admin@example.com')).accessToken;
   // A few plans, so that the id under test has two digits and every variant below could name it.

@@ -18,7 +18,7 @@ const logSink = new Writable({
 let t: TestApp;
 let token: string;
 beforeAll(async () => {
-  t = startTestApp({}, { logger: pino({ level: 'info', formatters: { level: (label) => ({ level: label }) } }, logSink) });
+  t = await startTestApp({}, { logger: pino({ level: 'info', formatters: { level: (label) => ({ level: label }) } }, logSink) });
   token = (await t.signIn('deep@example.com')).accessToken;
 });
 afterAll(() => t.close());

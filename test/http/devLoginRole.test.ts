@@ -12,7 +12,7 @@ const me = async (token: string) => (await t.request('GET', '/api/v1/members/me'
 
 describe('dev-login never grants ADMIN', () => {
   it('a dev-login with the address of a member who holds an ADMIN session is a MEMBER session', async () => {
-    t = startTestApp();
+    t = await startTestApp();
     const admin = await t.signInAdmin('boss@example.com');
     expect((await adminOnly(admin.accessToken)).status).toBe(200);
     expect((await me(admin.accessToken)).role).toBe('ADMIN');
@@ -25,14 +25,14 @@ describe('dev-login never grants ADMIN', () => {
   });
 
   it('a dev-login with an address listed in ADMIN_EMAILS is a MEMBER session', async () => {
-    t = startTestApp({ ADMIN_EMAILS: 'boss@example.com' });
+    t = await startTestApp({ ADMIN_EMAILS: 'boss@example.com' });
     const viaDevLogin = await t.signIn('Boss@Example.com');
     expect((await me(viaDevLogin.accessToken)).role).toBe('MEMBER');
     expect((await adminOnly(viaDevLogin.accessToken)).status).toBe(403);
   });
 
   it('the role survives token reissue: an ADMIN session stays ADMIN, a dev-login session stays MEMBER', async () => {
-    t = startTestApp();
+    t = await startTestApp();
     const admin = await t.signInAdmin('boss@example.com');
     const member = await t.signIn('boss@example.com');
     const reissue = async (refreshToken: string) => (await t.request('POST', '/api/v1/auth/reissue', { body: { refreshToken } })).body.data.accessToken;

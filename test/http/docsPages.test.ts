@@ -9,8 +9,8 @@ import { loadSpecDocuments } from '../../src/operational/specDocuments.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 
 let t: TestApp;
-beforeAll(() => {
-  t = startTestApp();
+beforeAll(async () => {
+  t = await startTestApp();
 });
 afterAll(() => t.close());
 

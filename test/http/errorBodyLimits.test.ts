@@ -8,7 +8,7 @@ const MAX_BYTES = 4096;
 let t: TestApp;
 let token: string;
 beforeAll(async () => {
-  t = startTestApp();
+  t = await startTestApp();
   token = (await t.signIn('echo@example.com')).accessToken;
 });
 afterAll(() => t.close());

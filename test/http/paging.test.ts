@@ -8,7 +8,7 @@ let token: string;
 const created: { id: number; startDate: string; createdAt: number }[] = [];
 
 beforeAll(async () => {
-  t = startTestApp();
+  t = await startTestApp();
   token = (await t.signIn('pager@example.com')).accessToken;
   for (let i = 0; i < 23; i++) {
     // Start dates repeat (3 distinct) so ties are broken by id; creation instants repeat in pairs.

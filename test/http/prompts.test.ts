@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../support/testApp.js';
 let t: TestApp;
 let admin: string;
 beforeAll(async () => {
-  t = startTestApp();
+  t = await startTestApp();
   admin = (await t.signInAdmin('admin@example.com')).accessToken;
 });
 afterAll(() => t.close());

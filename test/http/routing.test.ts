@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 
 let t: TestApp;
-beforeAll(() => {
-  t = startTestApp();
+beforeAll(async () => {
+  t = await startTestApp();
 });
 afterAll(() => t.close());
 
@@ -28,7 +28,7 @@ describe('routing', () => {
   });
 
   it('sends RateLimit headers on every response and counts down', async () => {
-    const limited = startTestApp({ RATE_LIMIT_PER_MINUTE: '5' });
+    const limited = await startTestApp({ RATE_LIMIT_PER_MINUTE: '5' });
     const first = await limited.request('GET', '/healthz');
     const second = await limited.request('GET', '/api/v1/nowhere');
     expect([first.headers.get('ratelimit-limit'), first.headers.get('ratelimit-remaining'), first.headers.get('ratelimit-reset')]).toEqual(['5', '4', '60']);

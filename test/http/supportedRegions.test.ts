@@ -7,7 +7,7 @@ import { busanTrip, startTestApp, type TestApp } from '../support/testApp.js';
 let t: TestApp;
 let token: string;
 beforeAll(async () => {
-  t = startTestApp();
+  t = await startTestApp();
   token = (await t.signIn('regions@example.com')).accessToken;
 });
 afterAll(() => t.close());
@@ -37,7 +37,7 @@ describe('supported regions', () => {
   });
 
   it('the PLANNER=openai configuration supports the same regions (it plans from the catalogue too)', async () => {
-    const openai = startTestApp({ PLANNER: 'openai', OPENAI_API_KEY: 'sk-test-not-used' });
+    const openai = await startTestApp({ PLANNER: 'openai', OPENAI_API_KEY: 'sk-test-not-used' });
     try {
       const offline = (await t.request('GET', '/api/v1/regions')).body.data;
       expect((await openai.request('GET', '/api/v1/regions')).body.data).toEqual(offline);

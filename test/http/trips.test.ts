@@ -1,7 +1,6 @@
 // Trip plan behaviour: generation state rules, restart, deletion cascade, swap and travel times.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertChatMessage } from '../../src/chats/chatRepository.js';
-import { chatMessages, dailyPlans, scheduledPlaces } from '../../src/db/schema.js';
 import { heldPlanner } from '../support/plannerStubs.js';
 import { bodyOf } from '../support/responseBody.js';
 import { seedItinerary } from '../support/seedItinerary.js';
@@ -13,7 +12,7 @@ const events: string[] = [];
 
 beforeAll(async () => {
   // Generations stay running until cancelled, so the state rules can be observed.
-  t = startTestApp({}, { planner: heldPlanner() });
+  t = await startTestApp({}, { planner: heldPlanner() });
   token = (await t.signIn('planner@example.com')).accessToken;
   t.app.services.events.subscribe('tripPlanGenerationRequested', (e) => void events.push(`requested ${e.tripPlanId}`));
   t.app.services.events.subscribe('tripPlanGenerationCancelRequested', (e) => void events.push(`cancel ${e.tripPlanId} ${e.reason}`));
@@ -38,7 +37,7 @@ describe('generation state', () => {
   it('cancel moves GENERATING to CANCELLED; a restart deletes the partial days', async () => {
     const plan = await create();
     await t.request('POST', `/api/v1/trips/${plan.tripPlanId}`, { token });
-    seedItinerary(t.app.services.db, plan.tripPlanId, busanTrip.startDate, 1);
+    await seedItinerary(t.app.services.db, plan.tripPlanId, busanTrip.startDate, 1);
     expect((await t.request('POST', `/api/v1/trips/${plan.tripPlanId}/cancel`, { token })).status).toBe(200);
     expect(await status(plan.tripPlanId)).toBe('CANCELLED');
     await flush();
@@ -53,39 +52,20 @@ describe('delete', () => {
   it('removes days, stops, chat room and messages, cancels a running generation, and 404s afterwards', async () => {
     const plan = await create();
     await t.request('POST', `/api/v1/trips/${plan.tripPlanId}`, { token });
-    seedItinerary(t.app.services.db, plan.tripPlanId, busanTrip.startDate, 2);
-    insertChatMessage(t.app.services.db, { chatRoomId: plan.chatRoomId, messageType: 'USER', content: 'hi', createdAt: t.now() });
+    await seedItinerary(t.app.services.db, plan.tripPlanId, busanTrip.startDate, 2);
+    await insertChatMessage(t.app.services.db, { chatRoomId: plan.chatRoomId, messageType: 'USER', content: 'hi', createdAt: t.now() });
     const db = t.app.services.db;
-    const dayIds = db
-      .select()
-      .from(dailyPlans)
-      .all()
-      .filter((d) => d.tripPlanId === plan.tripPlanId)
-      .map((d) => d.id);
-    const stopsOfPlan = () =>
-      db
-        .select()
-        .from(scheduledPlaces)
-        .all()
-        .filter((s) => dayIds.includes(s.dailyPlanId)).length;
-    const messagesOfRoom = () =>
-      db
-        .select()
-        .from(chatMessages)
-        .all()
-        .filter((m) => m.chatRoomId === plan.chatRoomId).length;
-    expect([dayIds.length, stopsOfPlan(), messagesOfRoom()]).toEqual([2, 6, 1]);
+    const { dailyPlans, scheduledPlaces, chatMessages } = db.t;
+    const daysOfPlan = async () => (await db.run((q) => q.select().from(dailyPlans).execute())).filter((d) => d.tripPlanId === plan.tripPlanId);
+    const dayIds = (await daysOfPlan()).map((d) => d.id);
+    const stopsOfPlan = async () => (await db.run((q) => q.select().from(scheduledPlaces).execute())).filter((s) => dayIds.includes(s.dailyPlanId)).length;
+    const messagesOfRoom = async () => (await db.run((q) => q.select().from(chatMessages).execute())).filter((m) => m.chatRoomId === plan.chatRoomId).length;
+    expect([dayIds.length, await stopsOfPlan(), await messagesOfRoom()]).toEqual([2, 6, 1]);
     expect((await t.request('DELETE', `/api/v1/trips/${plan.tripPlanId}`, { token })).status).toBe(204);
     await flush();
     expect(events).toContain(`cancel ${plan.tripPlanId} delete`);
-    expect(
-      db
-        .select()
-        .from(dailyPlans)
-        .all()
-        .filter((d) => d.tripPlanId === plan.tripPlanId),
-    ).toEqual([]);
-    expect([stopsOfPlan(), messagesOfRoom()]).toEqual([0, 0]);
+    expect(await daysOfPlan()).toEqual([]);
+    expect([await stopsOfPlan(), await messagesOfRoom()]).toEqual([0, 0]);
     for (const [method, url] of [
       ['GET', `/api/v1/trips/${plan.tripPlanId}`],
       ['GET', `/api/v1/trips/daily-plans/${plan.tripPlanId}`],
@@ -102,7 +82,7 @@ describe('delete', () => {
 describe('swap', () => {
   it('exchanges the places of two stops, keeps categories, and recomputes travel for the day', async () => {
     const plan = await create();
-    seedItinerary(t.app.services.db, plan.tripPlanId, busanTrip.startDate, 1);
+    await seedItinerary(t.app.services.db, plan.tripPlanId, busanTrip.startDate, 1);
     const [before] = await days(plan.tripPlanId);
     const res = await t.request('PATCH', `/api/v1/trips/${plan.tripPlanId}/daily-plans/1/scheduled-places`, {
       token,
@@ -127,7 +107,7 @@ describe('swap', () => {
   it("rejects a chat room that is not the plan's own", async () => {
     const plan = await create();
     const other = await create();
-    seedItinerary(t.app.services.db, plan.tripPlanId, busanTrip.startDate, 1);
+    await seedItinerary(t.app.services.db, plan.tripPlanId, busanTrip.startDate, 1);
     const res = await t.request('PATCH', `/api/v1/trips/${plan.tripPlanId}/daily-plans/1/scheduled-places`, {
       token,
       body: { chatRoomId: other.chatRoomId, visitOrderA: 1, visitOrderB: 2 },
@@ -139,10 +119,10 @@ describe('swap', () => {
 describe('removing a stop', () => {
   it('deletes it, renumbers the rest from 1 keeping their ids, and recomputes travel', async () => {
     const plan = await create();
-    seedItinerary(t.app.services.db, plan.tripPlanId, busanTrip.startDate, 1);
+    await seedItinerary(t.app.services.db, plan.tripPlanId, busanTrip.startDate, 1);
     const { applyDayEdit, loadDay } = await import('../../src/trips/savedDayEdits.js');
-    const before = loadDay(t.app.services.db, plan.tripPlanId, 1);
-    const { day: after, summary } = applyDayEdit(
+    const before = await loadDay(t.app.services.db, plan.tripPlanId, 1);
+    const { day: after, summary } = await applyDayEdit(
       t.app.services.db,
       { id: plan.tripPlanId, region: 'Busan', themes: [] },
       { kind: 'remove', dayNumber: 1, visitOrder: 2 },

@@ -10,7 +10,7 @@ let admin: string;
 let plan: { tripPlanId: number; chatRoomId: number };
 
 beforeAll(async () => {
-  t = startTestApp();
+  t = await startTestApp();
   token = (await t.signIn('validator@example.com')).accessToken;
   admin = (await t.signInAdmin('admin@example.com')).accessToken;
   plan = bodyOf(await t.request('POST', '/api/v1/trips', { token, body: busanTrip }), 'createTripPlanSession', 201).data;

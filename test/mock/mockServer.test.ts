@@ -35,9 +35,9 @@ function validRequest(operationId: string): { method: string; url: string; body?
 
 let mock: Mock;
 let server: TestApp;
-beforeAll(() => {
+beforeAll(async () => {
   mock = createMock({ NODE_ENV: 'test', LOG_LEVEL: 'silent' });
-  server = startTestApp();
+  server = await startTestApp();
 });
 afterAll(async () => {
   mock.close();

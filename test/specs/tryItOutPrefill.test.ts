@@ -83,7 +83,7 @@ describe('"Try it out" with the prefilled values', () => {
   let member: string;
   let admin: string;
   beforeAll(async () => {
-    t = startTestApp();
+    t = await startTestApp();
     member = (await t.signIn('fresh@example.com')).accessToken;
     admin = (await t.signInAdmin('fresh-admin@example.com')).accessToken;
   });

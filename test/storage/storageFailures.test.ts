@@ -10,9 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Planner } from '../../src/generation/planner.js';
-import { places } from '../../src/db/schema.js';
 import { connectStomp, wsUrl, type StompTestClient } from '../support/stompTestClient.js';
-import { capDatabaseSize, makeImmutable, smallTmpfs } from '../support/storageFaults.js';
+import { capDatabaseSize, makeImmutable, smallTmpfs, sqliteConnection } from '../support/storageFaults.js';
 import { busanTrip } from '../support/testApp.js';
 import { startTestServer, type TestServer } from '../support/testServer.js';
 
@@ -65,7 +64,7 @@ describe('storage failures: a write commits or the client is told it did not', (
     const created: number[] = [];
     const first = (await s.request('POST', '/api/v1/trips', { token: accessToken, body: busanTrip })).body.data.tripPlanId;
     created.push(first);
-    const cap = capDatabaseSize(s.app.services.database.sqlite);
+    const cap = capDatabaseSize(sqliteConnection(s.app.services.database));
     let refused: Awaited<ReturnType<typeof s.request>> | undefined;
     for (let i = 0; i < 2000 && !refused; i++) {
       const res = await s.request('POST', '/api/v1/trips', { token: accessToken, body: busanTrip });
@@ -97,7 +96,7 @@ describe('storage failures: a write commits or the client is told it did not', (
     const { accessToken } = await s.signIn('chatty@example.com');
     const plan = (await s.request('POST', '/api/v1/trips', { token: accessToken, body: busanTrip })).body.data;
     const client = await stomp(s, accessToken);
-    const cap = capDatabaseSize(s.app.services.database.sqlite);
+    const cap = capDatabaseSize(sqliteConnection(s.app.services.database));
 
     const receipted: string[] = [];
     let refused = false;
@@ -124,15 +123,11 @@ describe('storage failures: a write commits or the client is told it did not', (
     const planner: Planner = {
       name: 'fills-the-disk',
       async *plan(request) {
-        const placeIds = s.app.services.db
-          .select({ id: places.id })
-          .from(places)
-          .limit(3)
-          .all()
-          .map((p) => p.id);
+        const db = s.app.services.db;
+        const placeIds = (await db.run((q) => q.select({ id: db.t.places.id }).from(db.t.places).limit(3).execute())).map((p) => p.id);
         for (let dayNumber = 1; dayNumber <= request.duration; dayNumber++) {
           // The disk fills up after two days; day 3 is too big for the space left.
-          if (dayNumber === 3) cap = capDatabaseSize(s.app.services.database.sqlite);
+          if (dayNumber === 3) cap = capDatabaseSize(sqliteConnection(s.app.services.database));
           yield {
             dayNumber,
             date: request.startDate,

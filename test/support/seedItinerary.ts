@@ -1,7 +1,6 @@
 // Saves days with stops for a plan through the repository the generation worker uses, for tests
 // that need an itinerary without running a planner.
-import { places } from '../../src/db/schema.js';
-import type { Db } from '../../src/db/database.js';
+import type { DatabasePort } from '../../src/db/databasePort.js';
 import { insertDay } from '../../src/trips/dailyPlanRepository.js';
 
 const spots = [
@@ -11,10 +10,12 @@ const spots = [
   { key: 'test-jagalchi', name: 'Jagalchi Market', latitude: 35.0966, longitude: 129.0306 },
 ];
 
-export function seedItinerary(db: Db, tripPlanId: number, startDate: string, dayCount: number): void {
-  const placeIds = spots.map(
-    (spot) =>
-      db
+export async function seedItinerary(db: DatabasePort, tripPlanId: number, startDate: string, dayCount: number): Promise<void> {
+  const { places } = db.t;
+  const placeIds: number[] = [];
+  for (const spot of spots) {
+    const [row] = await db.run((q) =>
+      q
         .insert(places)
         .values({
           ...spot,
@@ -27,12 +28,13 @@ export function seedItinerary(db: Db, tripPlanId: number, startDate: string, day
           visitMinutes: 60,
         })
         .onConflictDoUpdate({ target: places.key, set: { name: spot.name } })
-        .returning({ id: places.id })
-        .get().id,
-  );
+        .returning({ id: places.id }),
+    );
+    placeIds.push(row!.id);
+  }
   for (let day = 1; day <= dayCount; day++) {
     const date = new Date(Date.parse(`${startDate}T00:00:00Z`) + (day - 1) * 86_400_000).toISOString().slice(0, 10);
-    insertDay(
+    await insertDay(
       db,
       tripPlanId,
       {

@@ -8,8 +8,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
+import type { DatabasePort } from '../../src/db/databasePort.js';
 
 /** Caps the database at the pages it has now (PRAGMA max_page_count); `lift()` raises the cap again. */
+/** The better-sqlite3 connection of a SQLite-backed port (the faults below are SQLite's). */
+export function sqliteConnection(port: DatabasePort): BetterSqlite3.Database {
+  if (port.engine.dialect !== 'sqlite') throw new Error('storage faults are injected on SQLite only');
+  return port.engine.db.$client;
+}
+
 export function capDatabaseSize(sqlite: BetterSqlite3.Database): { lift(): void } {
   const pages = sqlite.pragma('page_count', { simple: true }) as number;
   sqlite.pragma(`max_page_count = ${pages}`);

@@ -7,6 +7,7 @@ import type { HttpEnv } from '../../src/http/httpEnv.js';
 import { routeFor } from '../../src/http/operationRouter.js';
 import { createApp, type App, type AppPorts } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
+import { openDatabasePort } from '../../src/db/openDatabasePort.js';
 
 export interface TestResponse<T = any> {
   status: number;
@@ -61,11 +62,11 @@ export interface TestAppOptions extends Partial<AppPorts> {
   front?: (app: App) => Hono<HttpEnv>;
 }
 
-export function startTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): TestApp {
+export async function startTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   let now = Date.parse('2026-11-22T09:00:00Z');
   const config = testConfig(env);
   const { observe, front, ...ports } = options;
-  const app = createApp(config, { clock: () => now, ...ports });
+  const app = await createApp(config, await openDatabasePort(config), { clock: () => now, ...ports });
   const http = front ? front(app) : app.hono;
 
   async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse<T>> {

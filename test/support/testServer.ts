@@ -9,7 +9,7 @@ export interface TestServer extends TestApp {
 }
 
 export async function startTestServer(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestServer> {
-  const t = startTestApp(env, options);
+  const t = await startTestApp(env, options);
   // A front, when there is one, also takes the WebSocket upgrades and forwards them.
   const server = await startServer({ ...t.app, hono: t.http }, 0);
   return {

@@ -11,7 +11,7 @@
 // No place is used twice in a trip: long trips take unthemed sights too, then get shorter days.
 import { knownRegionNames, regionDisplayName, resolveRegion } from '../../catalogue/placeCatalogue.js';
 import { placesOfRegion } from '../../catalogue/placeRepository.js';
-import type { Db } from '../../db/database.js';
+import type { DatabasePort } from '../../db/databasePort.js';
 import type { PlannedDay } from '../../itinerary/plannedDay.js';
 import { addDays } from '../../itinerary/tripDates.js';
 import { chunkText } from '../../text/textChunks.js';
@@ -26,13 +26,13 @@ import { rankSights } from './sightRanking.js';
 
 const SIGHTS_PER_DAY = 3;
 
-function planTrip(db: Db, request: PlanRequest): PlannedDay[] {
+async function planTrip(db: DatabasePort, request: PlanRequest): Promise<PlannedDay[]> {
   const regionId = resolveRegion(request.region);
   if (regionId === null) throw new PlannerError(`We have no places for "${request.region}" yet. Available regions: ${knownRegionNames().join(', ')}.`);
   const regionName = regionDisplayName(regionId);
   const dayCount = request.duration;
   if (!Number.isInteger(dayCount) || dayCount < 1) throw new PlannerError('A trip lasts at least one day.');
-  const catalogue = placesOfRegion(db, regionId);
+  const catalogue = await placesOfRegion(db, regionId);
   const sights = catalogue.filter((p) => p.kind === 'SIGHT');
   const restaurants = catalogue.filter((p) => p.kind === 'RESTAURANT');
   if (sights.length < dayCount) {
@@ -84,13 +84,13 @@ function planTrip(db: Db, request: PlanRequest): PlannedDay[] {
   });
 }
 
-export function createOfflinePlanner(deps: { db: Db; delayMs: number; chunkSize?: number }): Planner {
+export function createOfflinePlanner(deps: { db: DatabasePort; delayMs: number; chunkSize?: number }): Planner {
   const chunkSize = Math.max(1, Math.floor(deps.chunkSize ?? 40));
   return {
     name: 'offline',
     async *plan(request, signal) {
       if (signal.aborted) throw signal.reason;
-      const days = planTrip(deps.db, request);
+      const days = await planTrip(deps.db, request);
       for (const day of days) {
         if (signal.aborted) throw signal.reason;
         yield day;

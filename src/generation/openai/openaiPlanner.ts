@@ -2,19 +2,17 @@
 // output), checks the answer against the contract and the candidate places, and keeps only the
 // decisions (which places, in which order, when, title, text). Travel times, dates and ids are ours,
 // so a model cannot put an unknown place or an impossible travel time into a saved itinerary.
-import { inArray } from 'drizzle-orm';
 import type OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { components } from '../../../generated/openapi.js';
 import { schemaValidators } from '../../../generated/validators.js';
-import type { Db } from '../../db/database.js';
-import { places } from '../../db/schema.js';
+import type { DatabasePort } from '../../db/databasePort.js';
 import type { Logger } from '../../logger.js';
 import { findActivePromptTemplate } from '../../prompts/promptTemplateRepository.js';
 import type { PlaceRow } from '../../catalogue/placeRepository.js';
 import { abortableDelay } from '../abortableDelay.js';
 import { knownRegionNames, regionDisplayName, resolveRegion } from '../../catalogue/placeCatalogue.js';
-import { placesOfRegion } from '../../catalogue/placeRepository.js';
+import { placesByIds, placesOfRegion } from '../../catalogue/placeRepository.js';
 import type { PlannedDay, PlannedStop } from '../../itinerary/plannedDay.js';
 import { addDays } from '../../itinerary/tripDates.js';
 import { PlannerError, type Planner, type PlanRequest } from '../planner.js';
@@ -24,7 +22,7 @@ import { dayPlanJsonSchema } from './dayPlanJsonSchema.js';
 type DailyPlanResponse = components['schemas']['DailyPlanResponse'];
 
 export interface OpenAiPlannerDeps {
-  db: Db;
+  db: DatabasePort;
   client: OpenAI;
   model: string;
   /** attempts per day in total, API failures and rejected answers alike */
@@ -65,8 +63,13 @@ const ANSWER_RULES = [
   '  null for imageUrl, operatingHours and holidayInfo, false for isMustVisit.',
 ].join('\n');
 
-function activePrompt(db: Db, promptType: 'SYSTEM' | 'USER', agentType: 'TRIP_AGENT' | 'PLACE_SUMMARY_AGENT', fallback: string): string {
-  return findActivePromptTemplate(db, promptType, agentType)?.prompt ?? fallback;
+async function activePrompt(
+  db: DatabasePort,
+  promptType: 'SYSTEM' | 'USER',
+  agentType: 'TRIP_AGENT' | 'PLACE_SUMMARY_AGENT',
+  fallback: string,
+): Promise<string> {
+  return (await findActivePromptTemplate(db, promptType, agentType))?.prompt ?? fallback;
 }
 
 function shortText(text: string, max: number): string {
@@ -188,8 +191,8 @@ async function streamAnswer(deps: OpenAiPlannerDeps, messages: ChatCompletionMes
 
 async function askForDay(deps: OpenAiPlannerDeps, ctx: DayContext, usedIds: ReadonlySet<number>, signal: AbortSignal): Promise<DailyPlanResponse> {
   const messages: ChatCompletionMessageParam[] = [
-    { role: 'system', content: activePrompt(deps.db, 'SYSTEM', 'TRIP_AGENT', DEFAULT_TRIP_SYSTEM) },
-    { role: 'user', content: dayPrompt(activePrompt(deps.db, 'USER', 'TRIP_AGENT', DEFAULT_TRIP_USER), ctx) },
+    { role: 'system', content: await activePrompt(deps.db, 'SYSTEM', 'TRIP_AGENT', DEFAULT_TRIP_SYSTEM) },
+    { role: 'user', content: dayPrompt(await activePrompt(deps.db, 'USER', 'TRIP_AGENT', DEFAULT_TRIP_USER), ctx) },
   ];
   const candidateIds = new Set(ctx.candidates.map((p) => p.id));
   let problem = 'no attempt was made';
@@ -240,7 +243,7 @@ function toPlannedDay(answer: DailyPlanResponse, ctx: DayContext, placeById: Rea
 async function* planDays(deps: OpenAiPlannerDeps, request: PlanRequest, signal: AbortSignal): AsyncGenerator<PlannedDay> {
   const region = resolveRegion(request.region);
   if (!region) throw new PlannerError(`Unknown region "${request.region}". Known regions: ${knownRegionNames().join(', ')}.`);
-  const regionPlaces = placesOfRegion(deps.db, region);
+  const regionPlaces = await placesOfRegion(deps.db, region);
   const placeById = new Map(regionPlaces.map((p) => [p.id, p]));
   const usedIds = new Set<number>();
   const previousDays: string[][] = [];
@@ -263,9 +266,11 @@ async function* planDays(deps: OpenAiPlannerDeps, request: PlanRequest, signal: 
   }
 }
 
-function summaryPrompt(db: Db, day: PlannedDay, request: PlanRequest): string {
-  const ids = day.stops.map((s) => s.placeId);
-  const rows = ids.length === 0 ? [] : db.select().from(places).where(inArray(places.id, ids)).all();
+async function summaryPrompt(db: DatabasePort, day: PlannedDay, request: PlanRequest): Promise<string> {
+  const rows = await placesByIds(
+    db,
+    day.stops.map((s) => s.placeId),
+  );
   const byId = new Map(rows.map((p) => [p.id, p]));
   const lines = day.stops.map((stop, i) => {
     const place = byId.get(stop.placeId);
@@ -273,7 +278,7 @@ function summaryPrompt(db: Db, day: PlannedDay, request: PlanRequest): string {
     return `${i + 1}. [${stop.category}] ${place?.name ?? `place ${stop.placeId}`} — ${travel}${place ? ` — ${shortText(place.description, 160)}` : ''}`;
   });
   return [
-    activePrompt(db, 'USER', 'PLACE_SUMMARY_AGENT', DEFAULT_SUMMARY_USER),
+    await activePrompt(db, 'USER', 'PLACE_SUMMARY_AGENT', DEFAULT_SUMMARY_USER),
     '',
     `Day ${day.dayNumber} of ${request.duration} in ${regionDisplayName(resolveRegion(request.region) ?? request.region)}, ${day.date}: ${day.title}`,
     `Transportation: ${request.transportation}; people: ${request.peopleCount}`,
@@ -284,8 +289,8 @@ function summaryPrompt(db: Db, day: PlannedDay, request: PlanRequest): string {
 
 async function* summarizeDay(deps: OpenAiPlannerDeps, day: PlannedDay, request: PlanRequest, signal: AbortSignal): AsyncGenerator<string> {
   const messages: ChatCompletionMessageParam[] = [
-    { role: 'system', content: activePrompt(deps.db, 'SYSTEM', 'PLACE_SUMMARY_AGENT', DEFAULT_SUMMARY_SYSTEM) },
-    { role: 'user', content: summaryPrompt(deps.db, day, request) },
+    { role: 'system', content: await activePrompt(deps.db, 'SYSTEM', 'PLACE_SUMMARY_AGENT', DEFAULT_SUMMARY_SYSTEM) },
+    { role: 'user', content: await summaryPrompt(deps.db, day, request) },
   ];
   let yielded = false;
   try {

@@ -1,0 +1,55 @@
+// Plain SQL that both engines accept (UPDATE … RETURNING, sub-selects, epoch-millisecond instants
+// passed in by the caller) lets a module write its statements once. This runs such a statement on the
+// handle a port gave and returns its rows; the only dialect differences left are the fragments
+// `onPostgres` adds (row locks, advisory locks), which SQLite does not need: its one connection runs
+// one transaction at a time. The generation job (the plan row, src/generation/) is written this way.
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from './database.js';
+import type { DatabasePort, PgQueries } from './databasePort.js';
+
+/** Runs statements on the handle a port gave (aliases name the columns: `id AS "tripPlanId"`). */
+export interface Statements {
+  /** a query, or a write with RETURNING: its rows */
+  rows<T>(statement: SQL): Promise<T[]>;
+  /** a write without RETURNING */
+  run(statement: SQL): Promise<void>;
+}
+
+function onSqlite(q: Db): Statements {
+  return {
+    rows: <T>(statement: SQL) => Promise.resolve(q.all<T>(statement)),
+    run: (statement) => Promise.resolve(void q.run(statement)),
+  };
+}
+
+function onPg(q: PgQueries): Statements {
+  return {
+    rows: async <T>(statement: SQL) => (await q.execute(statement)).rows as T[],
+    run: async (statement) => void (await q.execute(statement)),
+  };
+}
+
+/** fn's statements commit together, or roll back when it throws. */
+export function inTransaction<T>(port: DatabasePort, fn: (s: Statements) => Promise<T>): Promise<T> {
+  const { engine } = port;
+  return engine.dialect === 'sqlite' ? engine.tx((q) => fn(onSqlite(q))) : engine.tx((q) => fn(onPg(q)));
+}
+
+/** Statements on their own (each its own autocommit); on SQLite never inside another caller's transaction. */
+export function outsideTransaction<T>(port: DatabasePort, fn: (s: Statements) => Promise<T>): Promise<T> {
+  const { engine } = port;
+  return engine.dialect === 'sqlite' ? engine.run((q) => fn(onSqlite(q))) : engine.run((q) => fn(onPg(q)));
+}
+
+/** The fragment on PostgreSQL, nothing on SQLite. */
+export function onPostgres(port: DatabasePort, fragment: SQL): SQL {
+  return port.dialect === 'postgres' ? fragment : sql``;
+}
+
+/** `a, b, c` as parameters, for `IN (…)`. */
+export function list(values: readonly (number | string)[]): SQL {
+  return sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  );
+}

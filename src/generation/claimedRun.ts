@@ -1,0 +1,145 @@
+// One run of a claimed generation job, in the documented order (asyncapi.yaml,
+// receiveScheduleUpdates): for each day, the day is saved in its own fenced transaction, then
+// schedule DAILY_PLAN_GENERATED, then the day's summary on the chat (chunks, then the full text,
+// also saved fenced); then the plan is COMPLETED and the chat says so. A resumed run (an earlier
+// attempt saved days 1..k) skips those days: they keep their ids and are not announced again.
+// Every write is fenced by the lease (generationLeases.ts): a run that lost it writes nothing more,
+// publishes nothing more and ends 'lost' (whoever took the job over, or cancelled it, speaks for it).
+import type { DatabasePort } from '../db/databasePort.js';
+import type { Statements } from '../db/plainStatements.js';
+import { storageUnavailable } from '../db/storageFailure.js';
+import type { Logger } from '../logger.js';
+import type { Publishers } from '../realtime/publishers.js';
+import type { DayWithStops } from '../trips/dailyPlanRepository.js';
+import { toDailyPlanResponse } from '../trips/tripPlanMappers.js';
+import { insertPlannedDay, insertSummaryMessage } from './generatedWrites.js';
+import { fencedWrite, finishGeneration, releaseLease, type ClaimedGeneration } from './generationLeases.js';
+import { announceFailure, STOPPED_MESSAGE } from './generationMessages.js';
+import { PlannerError, type Planner, type PlanRequest } from './planner.js';
+
+export interface ClaimedRunDeps {
+  port: DatabasePort;
+  planner: Planner;
+  publishers: Publishers;
+  log: Logger;
+  clock: () => number;
+  /** a saved day with its stops and places, as DAILY_PLAN_GENERATED shows it */
+  readDay: (tripPlanId: number, dayNumber: number) => Promise<DayWithStops | undefined>;
+  leaseMs: number;
+  /** GENERATION_TAKEOVER=resume and attempts left: a stop gives the job back instead of failing it */
+  resumable(job: ClaimedGeneration): boolean;
+}
+
+/** Why a run was aborted from outside: the reason of its AbortSignal. */
+export class Cancelled extends Error {
+  constructor(readonly reason: 'cancel' | 'delete' | 'shutdown') {
+    super(`generation ${reason}`);
+  }
+}
+
+/** The lease is gone: cancelled or deleted elsewhere, taken over, or ran out. */
+export class LeaseLost extends Error {
+  constructor() {
+    super('generation lease lost');
+  }
+}
+
+/**
+ * completed / failed (AI002 sent): the run's own end. lost: it stopped writing because the lease
+ * went (a cancel or delete included). released: a stop gave the job back for another instance.
+ */
+export type RunOutcome = 'completed' | 'failed' | 'lost' | 'released';
+
+const UNSAVABLE_MESSAGE = 'A day could not be saved (the storage cannot take writes); please try again later.';
+const FAILED_MESSAGE = 'The itinerary could not be generated. Please try again.';
+
+export async function runClaimedGeneration(deps: ClaimedRunDeps, job: ClaimedGeneration, signal: AbortSignal): Promise<RunOutcome> {
+  const { port, publishers, log, clock, leaseMs } = deps;
+  const { lease, event } = job;
+  const { tripPlanId, memberId, chatRoomId } = event;
+  const request: PlanRequest = { tripPlanId, memberId, ...event.request, transportation: event.request.transportation ?? 'PUBLIC_TRANSIT' };
+  const now = () => new Date(clock()).toISOString();
+  const stillOurs = () => {
+    if (signal.aborted) throw signal.reason;
+  };
+  const fenced = async <T>(write: (s: Statements) => Promise<T>): Promise<T> => {
+    stillOurs();
+    const result = await fencedWrite(port, lease, clock(), leaseMs, write);
+    if (!result.held) throw new LeaseLost();
+    stillOurs();
+    return result.value;
+  };
+  let days = job.savedDays;
+  try {
+    for await (const day of deps.planner.plan(request, signal)) {
+      stillOurs();
+      if (day.dayNumber <= job.savedDays) continue;
+      await fenced((s) => insertPlannedDay(s, tripPlanId, day, request.transportation));
+      const saved = await deps.readDay(tripPlanId, day.dayNumber);
+      if (!saved) throw new LeaseLost(); // deleted since the write
+      stillOurs();
+      days++;
+      publishers.schedule(memberId, tripPlanId, { type: 'DAILY_PLAN_GENERATED', tripPlanId, dailyPlan: toDailyPlanResponse(saved) });
+      let summary = '';
+      for await (const chunk of deps.planner.summarize(day, request, signal)) {
+        stillOurs();
+        summary += chunk;
+        publishers.chat(memberId, chatRoomId, { message: chunk, isComplete: false, timestamp: now(), messageStreamType: 'CHAT' });
+      }
+      await fenced((s) => insertSummaryMessage(s, chatRoomId, summary, clock()));
+      publishers.chat(memberId, chatRoomId, { message: summary, isComplete: true, timestamp: now(), messageStreamType: 'CHAT' });
+    }
+    stillOurs();
+    if (!(await finishGeneration(port, lease, clock(), 'COMPLETED'))) throw new LeaseLost();
+    publishers.chat(memberId, chatRoomId, {
+      message: `Your ${days}-day itinerary is ready.`,
+      isComplete: true,
+      timestamp: now(),
+      messageStreamType: 'COMPLETED',
+    });
+    log.info({ tripPlanId, days, attempt: lease.attempt }, 'generation completed');
+    return 'completed';
+  } catch (error) {
+    const reason: unknown = signal.aborted ? signal.reason : error;
+    if (reason instanceof Cancelled && reason.reason === 'shutdown') return stop(deps, job, days);
+    if (reason instanceof Cancelled || reason instanceof LeaseLost) {
+      log.info({ tripPlanId, days, why: reason.message }, 'generation ended without its lease');
+      return 'lost';
+    }
+    log.error({ err: error, tripPlanId }, 'generation failed');
+    const message = error instanceof PlannerError ? error.message : storageUnavailable(error) ? UNSAVABLE_MESSAGE : FAILED_MESSAGE;
+    return fail(deps, job, message);
+  }
+}
+
+/** FAILED with AI002, unless the lease is already gone (then whoever has the job speaks for it). */
+async function fail(deps: ClaimedRunDeps, job: ClaimedGeneration, message: string): Promise<RunOutcome> {
+  const { tripPlanId } = job.lease;
+  try {
+    if (!(await finishGeneration(deps.port, job.lease, deps.clock(), 'FAILED'))) return 'lost';
+  } catch (error) {
+    // The lease stays ours until it runs out; the sweeper then fails the plan in the database.
+    deps.log.error({ err: error, tripPlanId }, 'could not mark the generation FAILED; the sweeper will once its lease runs out');
+  }
+  announceFailure(deps.publishers, deps.clock, job.event, message);
+  return 'failed';
+}
+
+/** The service stops: give the job back when another attempt may resume it, else fail it now. */
+async function stop(deps: ClaimedRunDeps, job: ClaimedGeneration, days: number): Promise<RunOutcome> {
+  const { tripPlanId } = job.lease;
+  if (deps.resumable(job)) {
+    try {
+      if (await releaseLease(deps.port, job.lease, deps.clock())) {
+        deps.log.warn({ tripPlanId, days }, 'generation given back by shutdown; another claim resumes it');
+        return 'released';
+      }
+      return 'lost';
+    } catch (error) {
+      deps.log.error({ err: error, tripPlanId }, 'could not give the generation back; it is taken over once its lease runs out');
+      return 'lost';
+    }
+  }
+  deps.log.warn({ tripPlanId, days }, 'generation stopped by shutdown');
+  return fail(deps, job, STOPPED_MESSAGE);
+}

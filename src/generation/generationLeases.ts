@@ -1,0 +1,181 @@
+// The plan row is the generation job (../shared/design/SCALEOUT.md §4): a runner claims a waiting
+// job by writing itself in as owner with a lease, renews the lease with heartbeats, and every write
+// it makes for the job is fenced by (run, attempt, owner): the attempt grows by one on every claim,
+// so a runner that lost its lease (paused past it, taken over, cancelled) writes nothing and learns
+// it lost. Written once for both engines; on PostgreSQL the claim skips rows another instance is
+// claiming (FOR UPDATE SKIP LOCKED) and serialises the claims of one member (per-member limit).
+import { sql, type SQL } from 'drizzle-orm';
+import type { DatabasePort } from '../db/databasePort.js';
+import { inTransaction, list, onPostgres, outsideTransaction, type Statements } from '../db/plainStatements.js';
+import type { TripPlanGenerationRequestedEvent } from '../events/eventBus.js';
+import { pickNextGeneration, type WaitingGeneration } from './nextGeneration.js';
+
+/** Who holds a job, and which attempt of which run: the fencing token. */
+export interface Lease {
+  tripPlanId: number;
+  run: number;
+  attempt: number;
+  owner: string;
+}
+
+export interface ClaimedGeneration {
+  lease: Lease;
+  event: TripPlanGenerationRequestedEvent;
+  /** the highest day number an earlier attempt of this run saved (0: none); a resumed run goes on after it */
+  savedDays: number;
+}
+
+export interface ClaimRules {
+  owner: string;
+  nowMs: number;
+  leaseMs: number;
+  /** GENERATION_CONCURRENCY_PER_USER, counted over every instance */
+  perMemberLimit: number;
+  /** plans whose earlier run still unwinds in this process (a restarted plan waits for it) */
+  runningHere: ReadonlySet<number>;
+  /** the fairness memory of this runner (nextGeneration.ts) */
+  lastStartedByMember: ReadonlyMap<number, number>;
+}
+
+/** How many waiting jobs one claim looks at: enough to see every waiting member in practice. */
+const CANDIDATES = 1000;
+/** The first key of the advisory lock a claim takes per member on PostgreSQL: 'gc' (generation claim). */
+const MEMBER_CLAIM_LOCK = 0x6763;
+
+/** The owner's current attempt, its lease not yet over: the condition of every fenced write. */
+export function fenced(lease: Lease, nowMs: number): SQL {
+  return sql`id = ${lease.tripPlanId} AND gen_run = ${lease.run} AND gen_attempt = ${lease.attempt} AND gen_owner = ${lease.owner}
+    AND generation_status = 'GENERATING' AND gen_lease_until >= ${nowMs}`;
+}
+
+async function runningByMember(s: Statements, memberIds: number[]): Promise<Map<number, number>> {
+  if (memberIds.length === 0) return new Map();
+  const rows = await s.rows<{ memberId: number; running: number }>(sql`
+    SELECT member_id AS "memberId", CAST(COUNT(*) AS INTEGER) AS "running" FROM trip_plan
+    WHERE generation_status = 'GENERATING' AND gen_owner IS NOT NULL AND member_id IN (${list(memberIds)})
+    GROUP BY member_id`);
+  return new Map(rows.map((r) => [r.memberId, r.running]));
+}
+
+interface ClaimedRow {
+  tripPlanId: number;
+  memberId: number;
+  chatRoomId: number;
+  themes: string[] | string;
+  startDate: string;
+  duration: number;
+  region: string;
+  peopleCount: number;
+  transportation: TripPlanGenerationRequestedEvent['request']['transportation'];
+  savedDays: number;
+}
+
+async function claimedGeneration(s: Statements, lease: Lease): Promise<ClaimedGeneration> {
+  const [row] = await s.rows<ClaimedRow>(sql`
+    SELECT p.id AS "tripPlanId", p.member_id AS "memberId", r.id AS "chatRoomId", p.themes, p.start_date AS "startDate",
+      p.duration, p.region, p.people_count AS "peopleCount", p.transportation,
+      (SELECT COALESCE(MAX(d.day_number), 0) FROM daily_plan d WHERE d.trip_plan_id = p.id) AS "savedDays"
+    FROM trip_plan p JOIN chat_room r ON r.trip_plan_id = p.id WHERE p.id = ${lease.tripPlanId}`);
+  if (!row) throw new Error(`claimed trip plan ${lease.tripPlanId} has no row`);
+  // jsonb arrives parsed, SQLite's JSON text does not.
+  const themes = (typeof row.themes === 'string' ? JSON.parse(row.themes) : row.themes) as TripPlanGenerationRequestedEvent['request']['themes'];
+  const { tripPlanId, memberId, chatRoomId, startDate, duration, region, peopleCount, transportation } = row;
+  return {
+    lease,
+    event: { tripPlanId, memberId, chatRoomId, request: { themes, startDate, duration, region, peopleCount, transportation } },
+    savedDays: Number(row.savedDays),
+  };
+}
+
+/**
+ * Claims the waiting job the fairness rule picks (nextGeneration.ts) for `owner`, or undefined when
+ * none may start. A job is waiting while it is GENERATING with no owner: just started, released by a
+ * stopping instance, or re-queued by the sweeper (GENERATION_TAKEOVER=resume).
+ */
+export function claimGeneration(port: DatabasePort, rules: ClaimRules): Promise<ClaimedGeneration | undefined> {
+  return inTransaction(port, async (s) => {
+    let waiting = await s.rows<WaitingGeneration>(sql`
+      SELECT id AS "tripPlanId", member_id AS "memberId" FROM trip_plan
+      WHERE generation_status = 'GENERATING' AND gen_owner IS NULL
+      ORDER BY gen_heartbeat_at, id LIMIT ${CANDIDATES}`);
+    const running = await runningByMember(s, [...new Set(waiting.map((w) => w.memberId))]);
+    for (;;) {
+      const next = pickNextGeneration(waiting, {
+        runningByMember: running,
+        runningPlans: rules.runningHere,
+        lastStartedByMember: rules.lastStartedByMember,
+        perMemberLimit: rules.perMemberLimit,
+      });
+      if (next < 0) return undefined;
+      const { tripPlanId, memberId } = waiting[next]!;
+      // Another instance may have claimed a job of this member since the count: count again under
+      // the member's lock, which that instance held until its claim committed.
+      if (port.dialect === 'postgres') await s.run(sql`SELECT pg_advisory_xact_lock(CAST(${MEMBER_CLAIM_LOCK} AS integer), CAST(${memberId} AS integer))`);
+      const runningNow = (await runningByMember(s, [memberId])).get(memberId) ?? 0;
+      running.set(memberId, runningNow);
+      if (runningNow >= rules.perMemberLimit) continue;
+      const [claimed] = await s.rows<{ run: number; attempt: number }>(sql`
+        UPDATE trip_plan SET gen_owner = ${rules.owner}, gen_attempt = gen_attempt + 1,
+          gen_lease_until = ${rules.nowMs + rules.leaseMs}, gen_heartbeat_at = ${rules.nowMs}
+        WHERE id = (SELECT id FROM trip_plan WHERE id = ${tripPlanId} AND generation_status = 'GENERATING' AND gen_owner IS NULL
+                    ${onPostgres(port, sql`FOR UPDATE SKIP LOCKED`)})
+        RETURNING gen_run AS "run", gen_attempt AS "attempt"`);
+      if (claimed) return claimedGeneration(s, { tripPlanId, run: claimed.run, attempt: claimed.attempt, owner: rules.owner });
+      // Claimed, cancelled or deleted by someone else meanwhile.
+      waiting = waiting.filter((w) => w.tripPlanId !== tripPlanId);
+    }
+  });
+}
+
+/** Which of these members have a plan GENERATING (running or waiting, on any instance). */
+export async function membersGenerating(port: DatabasePort, memberIds: number[]): Promise<Set<number>> {
+  if (memberIds.length === 0) return new Set();
+  const rows = await outsideTransaction(port, (s) =>
+    s.rows<{ memberId: number }>(
+      sql`SELECT DISTINCT member_id AS "memberId" FROM trip_plan WHERE generation_status = 'GENERATING' AND member_id IN (${list(memberIds)})`,
+    ),
+  );
+  return new Set(rows.map((r) => r.memberId));
+}
+
+/** The heartbeat: extends the lease; false when the lease is lost (cancelled, deleted, taken over or over). */
+export function renewLease(port: DatabasePort, lease: Lease, nowMs: number, leaseMs: number): Promise<boolean> {
+  return outsideTransaction(port, async (s) => (await s.rows(renewal(lease, nowMs, leaseMs))).length === 1);
+}
+
+function renewal(lease: Lease, nowMs: number, leaseMs: number): SQL {
+  return sql`UPDATE trip_plan SET gen_lease_until = ${nowMs + leaseMs}, gen_heartbeat_at = ${nowMs} WHERE ${fenced(lease, nowMs)} RETURNING id`;
+}
+
+export type Fenced<T> = { held: true; value: T } | { held: false };
+
+/**
+ * `write` in one transaction with the fence check (which also renews the lease), or nothing at all
+ * when the lease is lost. On PostgreSQL the check locks the plan row until the commit, so a cancel
+ * arriving meanwhile waits for the write and the write is never half-cancelled.
+ */
+export function fencedWrite<T>(port: DatabasePort, lease: Lease, nowMs: number, leaseMs: number, write: (s: Statements) => Promise<T>): Promise<Fenced<T>> {
+  return inTransaction(port, async (s): Promise<Fenced<T>> => {
+    if ((await s.rows(renewal(lease, nowMs, leaseMs))).length !== 1) return { held: false };
+    return { held: true, value: await write(s) };
+  });
+}
+
+/** The run's end, written by its owner: COMPLETED, or FAILED with AI002. False when the lease is lost. */
+export function finishGeneration(port: DatabasePort, lease: Lease, nowMs: number, status: 'COMPLETED' | 'FAILED'): Promise<boolean> {
+  const failureCode = status === 'FAILED' ? 'AI002' : null;
+  return outsideTransaction(port, async (s) => {
+    const rows = await s.rows(sql`
+      UPDATE trip_plan SET generation_status = ${status}, failure_code = ${failureCode}, updated_at = ${nowMs}, gen_owner = NULL, gen_lease_until = NULL
+      WHERE ${fenced(lease, nowMs)} RETURNING id`);
+    return rows.length === 1;
+  });
+}
+
+/** Gives a job back (a stopping instance, GENERATION_TAKEOVER=resume): it waits for the next claim at once. */
+export function releaseLease(port: DatabasePort, lease: Lease, nowMs: number): Promise<boolean> {
+  return outsideTransaction(port, async (s) => {
+    const rows = await s.rows(sql`UPDATE trip_plan SET gen_owner = NULL, gen_lease_until = NULL WHERE ${fenced(lease, nowMs)} RETURNING id`);
+    return rows.length === 1;
+  });
+}

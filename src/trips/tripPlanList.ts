@@ -1,0 +1,53 @@
+// The list page, the hottest query: a hand-written statement per engine selecting only what a list
+// item shows, because materialising every column (and drizzle's per-row mapping on top) cost more
+// than the index search itself (profiled on SQLite: 16 columns took 8x the time of the ids alone).
+// One SQL text serves both engines; only the parameter syntax differs (@name for better-sqlite3,
+// $n for node-postgres). The aliases are quoted so PostgreSQL keeps their case.
+import type { EnginePort } from '../db/databasePort.js';
+import { prepared } from '../db/preparedStatements.js';
+import type { tripPlans } from '../db/schema.pg.js';
+
+type TripPlanRow = typeof tripPlans.$inferSelect;
+export type TripSort = { field: 'createdAt' | 'startDate'; direction: 'asc' | 'desc' };
+export type TripPlanListItem = Pick<TripPlanRow, 'id' | 'memberId' | 'title' | 'startDate' | 'region' | 'imageUrl' | 'generationStatus'> & {
+  chatRoomId: number;
+};
+export type ListCursor = Pick<TripPlanRow, 'id' | 'createdAt' | 'startDate'>;
+
+const listColumns = `p.id, p.member_id AS "memberId", r.id AS "chatRoomId", p.title, p.start_date AS "startDate", p.region,
+  p.image_url AS "imageUrl", p.generation_status AS "generationStatus"`;
+
+type Parameter = 'memberId' | 'limit' | 'cursorValue' | 'cursorId';
+const sqliteParameter = (name: Parameter) => `@${name}`;
+const pgParameters: Record<Parameter, string> = { memberId: '$1', limit: '$2', cursorValue: '$3', cursorId: '$4' };
+
+/** The SQL of a list page, its parameters written by `parameter`. */
+export function listOwnTripPlansSql(sort: TripSort, withCursor: boolean, parameter: (name: Parameter) => string = sqliteParameter): string {
+  const column = sort.field === 'createdAt' ? 'p.created_at' : 'p.start_date';
+  const direction = sort.direction === 'asc' ? 'ASC' : 'DESC';
+  const after = withCursor ? `AND (${column}, p.id) ${sort.direction === 'asc' ? '>' : '<'} (${parameter('cursorValue')}, ${parameter('cursorId')})` : '';
+  return `SELECT ${listColumns} FROM trip_plan p JOIN chat_room r ON r.trip_plan_id = p.id
+       WHERE p.member_id = ${parameter('memberId')} ${after} ORDER BY ${column} ${direction}, p.id ${direction} LIMIT ${parameter('limit')}`;
+}
+
+/** One page after `cursor` in the given order; size + 1 rows. */
+export function listOwnTripPlanRows(
+  engine: EnginePort,
+  memberId: number,
+  sort: TripSort,
+  size: number,
+  cursor: ListCursor | null,
+): Promise<TripPlanListItem[]> {
+  const key = `listOwnTripPlans:${sort.field}:${sort.direction}:${cursor !== null}`;
+  const cursorValue = cursor && (sort.field === 'createdAt' ? cursor.createdAt : cursor.startDate);
+  if (engine.dialect === 'sqlite') {
+    return engine.run((db) => {
+      const statement = prepared(db, key, () => db.$client.prepare<Record<string, unknown>, TripPlanListItem>(listOwnTripPlansSql(sort, cursor !== null)));
+      return Promise.resolve(statement.all(cursor ? { memberId, limit: size + 1, cursorValue, cursorId: cursor.id } : { memberId, limit: size + 1 }));
+    });
+  }
+  const text = prepared(engine, key, () => listOwnTripPlansSql(sort, cursor !== null, (name) => pgParameters[name]));
+  const values = cursor ? [memberId, size + 1, cursorValue, cursor.id] : [memberId, size + 1];
+  // A named statement: each pooled connection parses and plans it once.
+  return engine.db.$client.query<TripPlanListItem>({ name: key, text, values }).then((result) => result.rows);
+}
