@@ -82,7 +82,7 @@ describe.skipIf(!haveChromium)('the docs in a browser', { timeout: 90_000 }, () 
     await expect.poll(() => page.locator('h1').innerText()).toContain('Trip Itinerary Service API');
     const hrefs = await page.locator('main a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
     expect(hrefs).toEqual(['/docs', '/docs/asyncapi', '/openapi.yaml', '/asyncapi.yaml', '/healthz', '/readyz']);
-    for (const href of hrefs) expect((await page.request.get(`${server.url}${href}`)).status(), href!).toBe(200);
+    for (const href of hrefs) expect((await page.request.get(`${server.url}${href}`)).status(), href).toBe(200);
     await page.screenshot({ path: path.join(screenshots, 'landing.png'), fullPage: true });
 
     await page.locator('main').getByRole('link', { name: 'HTTP API (Swagger UI)' }).click();

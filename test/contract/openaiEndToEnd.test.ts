@@ -2,7 +2,7 @@
 // OpenAI-compatible server through the real SDK (SSE streaming), and the STOMP stream, the saved
 // days and the chat follow the same contract as with the offline planner. The admin's active
 // prompt template is what the model is sent.
-import { arrayOrEmpty, jsonAt } from '../../conformance/specModel/index.js';
+import { arrayOrEmpty, jsonAt, jsonText } from '../../conformance/specModel/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageValidators } from '../../generated/validators.js';
 import { placesOfRegion } from '../../src/catalogue/placeRepository.js';
@@ -85,7 +85,7 @@ describe('PLANNER=openai through the app', () => {
     expect(jsonAt(generated, 'scheduledPlaces', 0, 'place', 'name')).toBe(sights[0]!.name);
     const summary = c.messages
       .filter((m) => jsonAt(m.body, 'messageStreamType') === 'CHAT' && !jsonAt(m.body, 'isComplete'))
-      .map((m) => jsonAt(m.body, 'message'))
+      .map((m) => jsonText(jsonAt(m.body, 'message')))
       .join('');
     expect(summary).toBe('A calm day by the sea, then seafood.');
     for (const m of c.messages) {

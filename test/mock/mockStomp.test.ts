@@ -3,14 +3,15 @@
 // from asyncapi.yaml's examples for the started plan; chat answers, cancel and swap likewise. Every
 // payload passes the generated message validators and every frame its documented message.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
+import WebSocket, { type RawData } from 'ws';
 import { bundle, jsonAt, jsonText, objectOrEmpty, readMessages } from '../../conformance/specModel/index.js';
 import { asyncapiPath } from '../../codegen/specFiles.js';
-import { matchChannel, channels, type ChannelName } from '../../generated/asyncapi.js';
+import { matchChannel, channels } from '../../generated/asyncapi.js';
 import { messageValidators } from '../../generated/validators.js';
 import { startMockServer, type RunningMock } from '../../scripts/mockServer.js';
 import { frameProblems } from '../support/documentedFrames.js';
 import { connectStomp, wsUrl, type ReceivedMessage, type StompTestClient } from '../support/stompTestClient.js';
+import { webSocketText } from '../support/webSocketText.js';
 
 const token = 'mock-client-token';
 const examples = Object.fromEntries(readMessages(bundle(asyncapiPath)).map((m) => [m.name, Object.fromEntries(m.examples.map((e) => [e.name, e.payload]))]));
@@ -45,7 +46,7 @@ const http = (m: RunningMock, method: string, path: string, body?: unknown) =>
 function expectValidPayloads(messages: ReceivedMessage[]): void {
   for (const m of messages) {
     const channel = matchChannel(m.destination)!;
-    const validate = messageValidators[channels[channel.name as ChannelName].messages[0] as keyof typeof messageValidators];
+    const validate = messageValidators[channels[channel.name].messages[0] as keyof typeof messageValidators];
     expect(validate(m.body), `${m.destination}: ${JSON.stringify(validate.errors)}`).toBe(true);
   }
 }
@@ -54,7 +55,7 @@ function expectValidPayloads(messages: ReceivedMessage[]): void {
 function sequence(messages: ReceivedMessage[]): string[] {
   const items = messages.map((m) =>
     m.destination.includes('/schedule/')
-      ? `schedule:${jsonText(jsonAt(m.body, 'type'))}:${jsonAt(m.body, 'dailyPlan', 'dayNumber') ?? '-'}`
+      ? `schedule:${jsonText(jsonAt(m.body, 'type'))}:${jsonText(jsonAt(m.body, 'dailyPlan', 'dayNumber') ?? '-')}`
       : m.destination.includes('/errors/')
         ? `error:${jsonText(jsonAt(m.body, 'code'))}`
         : `chat:${jsonText(jsonAt(m.body, 'messageStreamType'))}:${jsonAt(m.body, 'isComplete') ? 'full' : 'chunk'}`,
@@ -126,7 +127,7 @@ describe('mock STOMP: CONNECT and SUBSCRIBE with the rules of asyncapi.yaml', ()
     expect(c.frames[0]!.headers['heart-beat']).toBe('20,20');
     await new Promise<void>((resolve) => {
       let beats = 0;
-      (c.client.webSocket as unknown as WebSocket).on('message', (data) => String(data) === '\n' && ++beats === 2 && resolve());
+      (c.client.webSocket as unknown as WebSocket).on('message', (data: RawData) => webSocketText(data) === '\n' && ++beats === 2 && resolve());
     });
   });
 });
@@ -167,7 +168,7 @@ describe('mock STOMP: the documented generation after a start over HTTP', () => 
     expect(day!.body).toEqual({ ...objectOrEmpty(examples.TripPlanProgressMessage?.dailyPlanGenerated), tripPlanId });
     const chunks = chat
       .filter((msg) => jsonAt(msg.body, 'messageStreamType') === 'CHAT' && !jsonAt(msg.body, 'isComplete'))
-      .map((msg) => jsonAt(msg.body, 'message'));
+      .map((msg) => jsonText(jsonAt(msg.body, 'message')));
     const full = chat.find((msg) => jsonAt(msg.body, 'messageStreamType') === 'CHAT' && jsonAt(msg.body, 'isComplete') === true)?.body;
     expect(chunks[0]).toBe(jsonAt(examples.ChatStreamDto?.chatChunk, 'message'));
     expect(chunks.join('')).toBe(jsonAt(full, 'message'));
@@ -193,7 +194,7 @@ describe('mock STOMP: the documented generation after a start over HTTP', () => 
     expect(
       after
         .filter((msg) => !jsonAt(msg.body, 'isComplete'))
-        .map((msg) => jsonAt(msg.body, 'message'))
+        .map((msg) => jsonText(jsonAt(msg.body, 'message')))
         .join(''),
     ).toBe(jsonAt(answer.body, 'message'));
     expectValidPayloads(after);

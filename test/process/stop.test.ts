@@ -67,7 +67,7 @@ describe('stop', { timeout: 4 * HANG_LIMIT_MS }, () => {
     };
     cleanups.push(() => alive() && process.kill(-group, 'SIGKILL'));
     let output = '';
-    npm.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    npm.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     await lineOf(npm, /"msg":"listening/, HANG_LIMIT_MS);
 
     const npmExit = exitOf(npm, HANG_LIMIT_MS);

@@ -28,7 +28,7 @@ export interface ScenarioResult {
 }
 
 export interface ScenarioProgram {
-  runScenario(baseUrl: string, realtime: StompRealtime): Promise<ScenarioResult>;
+  runScenario: (baseUrl: string, realtime: StompRealtime) => Promise<ScenarioResult>;
 }
 
 const stopNames = (day: Day | undefined) => day?.scheduledPlaces.map((stop) => stop.place.name) ?? [];
