@@ -36,6 +36,7 @@ function recordingPublishers(): Publishers & { sent: Sent[] } {
     chat: (payload: Record<string, unknown>) => void sent.push({ channel: 'chat', payload, token }),
     schedule: (payload: Record<string, unknown>) => void sent.push({ channel: 'schedule', payload, token }),
     error: (payload: Record<string, unknown>) => void sent.push({ channel: 'error', payload, token }),
+    refused: null,
   });
   return {
     sent,
