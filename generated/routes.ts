@@ -120,6 +120,20 @@ export const routes: readonly RouteDefinition[] = [
         "requiredHeaders": [
           "X-Request-Id"
         ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
+        ]
       }
     }
   },
@@ -326,6 +340,20 @@ export const routes: readonly RouteDefinition[] = [
         ],
         "requiredHeaders": [
           "X-Request-Id"
+        ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
         ]
       }
     }
@@ -902,6 +930,20 @@ export const routes: readonly RouteDefinition[] = [
         "requiredHeaders": [
           "X-Request-Id"
         ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
+        ]
       }
     }
   },
@@ -1477,6 +1519,20 @@ export const routes: readonly RouteDefinition[] = [
         "requiredHeaders": [
           "X-Request-Id"
         ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
+        ]
       }
     }
   },
@@ -1556,6 +1612,20 @@ export const routes: readonly RouteDefinition[] = [
         ],
         "requiredHeaders": [
           "X-Request-Id"
+        ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
         ]
       }
     }
@@ -1659,6 +1729,20 @@ export const routes: readonly RouteDefinition[] = [
         "requiredHeaders": [
           "X-Request-Id"
         ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
+        ]
       }
     }
   },
@@ -1756,6 +1840,20 @@ export const routes: readonly RouteDefinition[] = [
         ],
         "requiredHeaders": [
           "X-Request-Id"
+        ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
         ]
       }
     }
@@ -1987,6 +2085,20 @@ export const routes: readonly RouteDefinition[] = [
         ],
         "requiredHeaders": [
           "X-Request-Id"
+        ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
         ]
       }
     }
