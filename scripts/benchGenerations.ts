@@ -177,6 +177,8 @@ async function main(): Promise<void> {
   const adminUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   out('== Trip Itinerary Service: generation jobs benchmark (lease runner, offline planner, no delay)');
   for (const line of machineLines()) out(line);
+  // Other work on the machine moves these numbers more than anything measured here.
+  out(`load:   ${os.loadavg()[0]!.toFixed(1)} (1-minute average at the start)`);
   out(`plans:  ${plans} per row, ${DURATION_DAYS} days each, ${MEMBERS} members, GENERATION_CONCURRENCY=${CONCURRENCY} per runner`);
   out('');
   const results = [await onSqlite(plans)];
