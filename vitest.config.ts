@@ -29,9 +29,9 @@ async function postgresAnswers(): Promise<boolean> {
 
 const withPostgres = await postgresAnswers();
 
-// Does PostgreSQL answer? The PostgreSQL tests skip (one line says why), or fail under CI=true. Each
-// project runs it (a root-level global setup would run once more), so each gets what it injects.
-const globalSetup = ['test/support/postgresGlobalSetup.ts'];
+// Do PostgreSQL and Redis answer? Their tests skip (one line says why), or fail under CI=true. Each
+// project runs these (a root-level global setup would run once more), so each gets what they inject.
+const globalSetup = ['test/support/postgresGlobalSetup.ts', 'test/support/redisGlobalSetup.ts'];
 
 export default defineConfig({
   test: {

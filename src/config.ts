@@ -56,6 +56,8 @@ export interface Config {
     /** bytes sent and not yet read by the client beyond which it is disconnected as a slow consumer */
     maxPendingBytes: number;
   };
+  /** the plan logs behind the STOMP channels (asyncapi.yaml, replay): what each keeps, and how long */
+  realtime: { historySize: number; historyTtlSeconds: number };
 }
 
 export type DatabaseLocation = { engine: 'sqlite'; file: string } | { engine: 'postgres'; url: string; poolMax: number };
@@ -368,6 +370,13 @@ export const settings = {
     '8388608',
     'bytes waiting to be sent to a STOMP client before it is disconnected as a slow consumer (ERROR WS108)',
   ),
+  REALTIME_HISTORY_SIZE: setting(
+    'REALTIME_HISTORY_SIZE',
+    integer(1, 100_000),
+    '1000',
+    "messages each plan log keeps for SUBSCRIBE with x-replay or x-since (a plan's schedule and errors channels share one log, a chat room has its own)",
+  ),
+  REALTIME_HISTORY_TTL_SECONDS: setting('REALTIME_HISTORY_TTL_SECONDS', integer(1, 30 * 86_400), '86400', 'seconds a plan log is kept after its last message'),
 };
 
 export type SettingName = keyof typeof settings;
@@ -479,6 +488,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxSubscriptionsPerConnection: read(env, s.STOMP_MAX_SUBSCRIPTIONS_PER_CONNECTION) ?? 100,
       maxConnectionsPerUser: read(env, s.STOMP_MAX_CONNECTIONS_PER_USER) ?? 20,
       maxPendingBytes: read(env, s.STOMP_MAX_PENDING_BYTES) ?? 8 * 1024 * 1024,
+    },
+    realtime: {
+      historySize: read(env, s.REALTIME_HISTORY_SIZE) ?? 1000,
+      historyTtlSeconds: read(env, s.REALTIME_HISTORY_TTL_SECONDS) ?? 86_400,
     },
   };
 }

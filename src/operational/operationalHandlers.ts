@@ -7,7 +7,7 @@ import type { DatabasePort } from '../db/databasePort.js';
 import type { RequestContext } from '../http/requestContext.js';
 import { preferredMediaType } from '../http/mediaType.js';
 import { renderAsyncapiPage } from './asyncapiPage.js';
-import { landingPageData, renderLandingPage } from './landingPage.js';
+import { apiInfoOf, landingPageData, renderLandingPage } from './landingPage.js';
 import { servedOpenapi } from './servedOpenapi.js';
 import type { SpecDocuments } from './specDocuments.js';
 import { swaggerUiPage } from './swaggerUi.js';
@@ -19,7 +19,7 @@ type OperationalHandlers = Pick<
 
 export function createOperationalHandlers({ documents, database }: { documents: SpecDocuments; database: DatabasePort }): OperationalHandlers {
   const asyncapiPage = renderAsyncapiPage(documents.asyncapi);
-  const info = documents.openapi.info;
+  const info = apiInfoOf(documents.openapi);
   const landing = { data: landingPageData(info), html: renderLandingPage(info) };
   const openapiFor = servedOpenapi(documents.openapiYaml);
   return {

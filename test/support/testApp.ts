@@ -81,7 +81,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
       body = JSON.stringify(opts.body);
       headers['content-type'] ??= 'application/json';
     }
-    const query = opts.query ? `?${new URLSearchParams(Object.entries(opts.query).map(([k, v]): [string, string] => [k, String(v)]))}` : '';
+    const query = opts.query ? `?${new URLSearchParams(Object.entries(opts.query).map(([k, v]): [string, string] => [k, String(v)])).toString()}` : '';
     const res = await http.request(`${path}${query}`, { method, headers, body });
     const text = await res.text();
     const isJson = (res.headers.get('content-type') ?? '').includes('application/json');
