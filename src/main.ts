@@ -35,7 +35,9 @@ const log = createLogger(config.logLevel);
 
 let app: App;
 try {
-  app = await createApp(config, await openDatabasePort(config.database, log), { logger: log });
+  // The reentry check of the database port is a development aid (databasePort.ts says what it costs).
+  const database = await openDatabasePort(config.database, { log, guardReentry: config.env !== 'production' });
+  app = await createApp(config, database, { logger: log });
 } catch (error) {
   const { database } = config;
   // PostgreSQL that cannot be reached, refuses the login or has no such database: one line, no stack.
@@ -59,7 +61,8 @@ try {
 // LOG_FLUSH_LIMIT_MS to drain (nobody may be reading stdout).
 const STOP_LIMIT_MS = 10_000;
 const LOG_FLUSH_LIMIT_MS = 2_000;
-let server: RunningServer | undefined;
+/** the listening server, once it listens (a signal may come before) */
+const running: { server?: RunningServer } = {};
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
@@ -72,7 +75,7 @@ async function shutdown(signal: string): Promise<void> {
   }, STOP_LIMIT_MS - LOG_FLUSH_LIMIT_MS);
   force.unref();
   await app.worker.stop();
-  await server?.close();
+  await running.server?.close();
   await app.close();
   log.info({ droppedLogLines: droppedLogLines(log) }, 'stopped');
   clearTimeout(force);
@@ -97,7 +100,7 @@ async function listenOrRefuse(): Promise<RunningServer> {
   }
 }
 const listening = await listenOrRefuse();
-server = listening;
+running.server = listening;
 
 log.info(
   {

@@ -3,14 +3,14 @@
 import type { DatabaseLocation } from '../config.js';
 import type { Logger } from '../logger.js';
 import { openDatabase } from './database.js';
-import { databasePort, postgresPort, sqlitePort, type DatabasePort } from './databasePort.js';
+import { databasePort, postgresPort, sqlitePort, type DatabasePort, type PortOptions } from './databasePort.js';
 import { openPostgresDatabase } from './postgresDatabase.js';
 
-export function openSqliteDatabasePort(file: string): DatabasePort {
-  return databasePort(sqlitePort(openDatabase(file)));
+export function openSqliteDatabasePort(file: string, options: PortOptions = {}): DatabasePort {
+  return databasePort(sqlitePort(openDatabase(file), options));
 }
 
-export async function openDatabasePort(location: DatabaseLocation, log?: Pick<Logger, 'warn'>): Promise<DatabasePort> {
-  if (location.engine === 'sqlite') return openSqliteDatabasePort(location.file);
-  return databasePort(postgresPort(await openPostgresDatabase(location.url, { poolMax: location.poolMax, log })));
+export async function openDatabasePort(location: DatabaseLocation, options: PortOptions & { log?: Pick<Logger, 'warn'> } = {}): Promise<DatabasePort> {
+  if (location.engine === 'sqlite') return openSqliteDatabasePort(location.file, options);
+  return databasePort(postgresPort(await openPostgresDatabase(location.url, { poolMax: location.poolMax, log: options.log }), options));
 }
