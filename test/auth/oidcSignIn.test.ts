@@ -10,11 +10,18 @@ import { Writable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { components } from '../../generated/openapi.js';
 import { startServer } from '../../src/server.js';
 import { freePort, startOidcHarness, type OidcHarness } from '../support/oidcHarness.js';
 import { scriptedBrowser, type ScriptedBrowser } from '../support/scriptedBrowser.js';
 import { connectStomp, wsUrl } from '../support/stompTestClient.js';
 import { busanTrip, startTestApp, type TestApp, type TestAppOptions } from '../support/testApp.js';
+
+type Schemas = components['schemas'];
+/** What the calls below answer: the envelope of a success or of an error. */
+type Answer<T> = { data: T & Partial<Schemas['ErrorResponse']> };
+type TokensAnswer = Answer<Schemas['TokenResponse']>;
+type MemberAnswer = Answer<Schemas['MemberResponse']>;
 
 let harness: OidcHarness;
 const cleanups: (() => Promise<void>)[] = [];
@@ -55,7 +62,7 @@ async function errorOf(response: Response): Promise<[number, string]> {
 async function signInAs(t: TestApp, login: string): Promise<{ accessToken: string; refreshToken: string }> {
   const browser = browserOn(t);
   const { code } = codeOf(await browser.open(await browser.signInAtProvider(login)));
-  const exchanged = await t.request('POST', '/api/v1/auth/oidc/token', { body: { code } });
+  const exchanged = await t.request<TokensAnswer>('POST', '/api/v1/auth/oidc/token', { body: { code } });
   expect(exchanged.status, exchanged.text).toBe(200);
   return exchanged.body.data;
 }
@@ -81,18 +88,18 @@ describe('sign-in with the provider', () => {
     expect(target).toBe(`${harness.origin}/trips?view=list`);
     expect(browser.serviceCookie('oidc_login')).toBeUndefined();
 
-    const exchanged = await t.request('POST', '/api/v1/auth/oidc/token', { body: { code } });
+    const exchanged = await t.request<TokensAnswer>('POST', '/api/v1/auth/oidc/token', { body: { code } });
     expect(exchanged.status, exchanged.text).toBe(200);
-    const me = await t.request('GET', '/api/v1/members/me', { token: exchanged.body.data.accessToken });
+    const me = await t.request<MemberAnswer>('GET', '/api/v1/members/me', { token: exchanged.body.data.accessToken });
     expect(me.body.data).toMatchObject({ email: 'alice@example.com', name: 'Alice Kim', provider: 'OIDC', role: 'MEMBER' });
 
-    const again = await t.request('POST', '/api/v1/auth/oidc/token', { body: { code } });
+    const again = await t.request<TokensAnswer>('POST', '/api/v1/auth/oidc/token', { body: { code } });
     expect([again.status, again.body.data.code]).toEqual([400, 'AUTH027']);
   });
 
   it('the authorization request uses PKCE S256, state and nonce, and the pending sign-in cookie is httpOnly', async () => {
     const t = await service();
-    const start = await t.request('GET', '/api/v1/auth/oidc/login');
+    const start = await t.request<Answer<unknown>>('GET', '/api/v1/auth/oidc/login');
     expect(start.status).toBe(302);
     const authorization = new URL(start.headers.get('location')!);
     expect(authorization.origin).toBe(harness.idp.issuer);
@@ -106,10 +113,10 @@ describe('sign-in with the provider', () => {
     const t = await service();
     const local = await t.signIn('carol@example.com', 'Carol Local');
     harness.idp.accounts.set('carol', { email: 'carol@example.com', emailVerified: true, name: 'Carol' });
-    const first = await t.request('GET', '/api/v1/members/me', { token: (await signInAs(t, 'carol')).accessToken });
+    const first = await t.request<MemberAnswer>('GET', '/api/v1/members/me', { token: (await signInAs(t, 'carol')).accessToken });
     harness.idp.accounts.set('carol', { email: 'carol.new@example.com', emailVerified: true, name: 'Carol Renamed' });
-    const second = await t.request('GET', '/api/v1/members/me', { token: (await signInAs(t, 'carol')).accessToken });
-    const localMe = await t.request('GET', '/api/v1/members/me', { token: local.accessToken });
+    const second = await t.request<MemberAnswer>('GET', '/api/v1/members/me', { token: (await signInAs(t, 'carol')).accessToken });
+    const localMe = await t.request<MemberAnswer>('GET', '/api/v1/members/me', { token: local.accessToken });
 
     expect(second.body.data.id).toBe(first.body.data.id);
     expect(second.body.data).toMatchObject({ email: 'carol.new@example.com', name: 'Carol Renamed', provider: 'OIDC' });
@@ -119,9 +126,9 @@ describe('sign-in with the provider', () => {
 
   it('returnTo: a path or an allowed origin; another origin, a scheme-relative URL or a fragment is 400 COMMON001', async () => {
     const t = await service({ OIDC_RETURN_TO_ORIGINS: 'https://app.example.com' });
-    expect((await t.request('GET', '/api/v1/auth/oidc/login', { query: { returnTo: 'https://app.example.com/signed-in' } })).status).toBe(302);
+    expect((await t.request<Answer<unknown>>('GET', '/api/v1/auth/oidc/login', { query: { returnTo: 'https://app.example.com/signed-in' } })).status).toBe(302);
     for (const returnTo of ['https://evil.example.com/', '//evil.example.com/x', '/\\evil.example.com', '/page#x', 'javascript:alert(1)']) {
-      const res = await t.request('GET', '/api/v1/auth/oidc/login', { query: { returnTo } });
+      const res = await t.request<Answer<unknown>>('GET', '/api/v1/auth/oidc/login', { query: { returnTo } });
       expect([res.status, res.body.data.code, res.body.data.errors?.[0]?.field], returnTo).toEqual([400, 'COMMON001', 'query.returnTo']);
     }
   });
@@ -214,7 +221,7 @@ describe('refused sign-ins', () => {
     expect(await errorOf(await browser.open(await browser.signInAtProvider('bob')))).toEqual([403, 'AUTH025']);
 
     const lenient = await service({ OIDC_REQUIRE_VERIFIED_EMAIL: 'false', ADMIN_EMAILS: 'bob@example.com' });
-    const me = await lenient.request('GET', '/api/v1/members/me', { token: (await signInAs(lenient, 'bob')).accessToken });
+    const me = await lenient.request<MemberAnswer>('GET', '/api/v1/members/me', { token: (await signInAs(lenient, 'bob')).accessToken });
     // In ADMIN_EMAILS, but unverified: that proves nothing, so no ADMIN.
     expect(me.body.data).toMatchObject({ email: 'bob@example.com', role: 'MEMBER' });
   });
@@ -222,27 +229,29 @@ describe('refused sign-ins', () => {
   it('an unreachable provider is 503 AUTH021 with Retry-After; everything else is served', async () => {
     const nobody = await freePort();
     const t = await service({ OIDC_ISSUER: `http://127.0.0.1:${nobody}` });
-    const res = await t.request('GET', '/api/v1/auth/oidc/login');
+    const res = await t.request<Answer<unknown>>('GET', '/api/v1/auth/oidc/login');
     expect([res.status, res.body.data.code]).toEqual([503, 'AUTH021']);
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await t.request('GET', '/healthz')).status).toBe(200);
-    expect((await t.request('GET', '/api/v1/members/me', { token: (await t.signIn('still@example.com')).accessToken })).status).toBe(200);
+    expect((await t.request<MemberAnswer>('GET', '/api/v1/members/me', { token: (await t.signIn('still@example.com')).accessToken })).status).toBe(200);
   });
 });
 
 describe('roles', () => {
   it('ADMIN for a verified e-mail in ADMIN_EMAILS, or for the claim named by OIDC_ADMIN_CLAIM; MEMBER otherwise', async () => {
     const byEmail = await service({ ADMIN_EMAILS: 'alice@example.com' });
-    expect((await byEmail.request('GET', '/api/v1/members/me', { token: (await signInAs(byEmail, 'alice')).accessToken })).body.data.role).toBe('ADMIN');
+    expect((await byEmail.request<MemberAnswer>('GET', '/api/v1/members/me', { token: (await signInAs(byEmail, 'alice')).accessToken })).body.data.role).toBe(
+      'ADMIN',
+    );
 
     harness.idp.accounts.set('dora', { email: 'dora@example.com', emailVerified: true, name: 'Dora', claims: { roles: ['viewer', 'admin'] } });
     harness.idp.accounts.set('eve', { email: 'eve@example.com', emailVerified: true, name: 'Eve', claims: { roles: ['viewer'] } });
     const byClaim = await service({ OIDC_ADMIN_CLAIM: 'roles' });
     const dora = await signInAs(byClaim, 'dora');
-    expect((await byClaim.request('GET', '/api/v1/members/me', { token: dora.accessToken })).body.data.role).toBe('ADMIN');
+    expect((await byClaim.request<MemberAnswer>('GET', '/api/v1/members/me', { token: dora.accessToken })).body.data.role).toBe('ADMIN');
     expect((await byClaim.request('GET', '/api/v1/admin/prompts', { token: dora.accessToken })).status).toBe(200);
     const eve = await signInAs(byClaim, 'eve');
-    expect((await byClaim.request('GET', '/api/v1/members/me', { token: eve.accessToken })).body.data.role).toBe('MEMBER');
+    expect((await byClaim.request<MemberAnswer>('GET', '/api/v1/members/me', { token: eve.accessToken })).body.data.role).toBe('MEMBER');
   });
 });
 
@@ -258,9 +267,9 @@ describe('across instances and transports', () => {
     const callback = await browser.signInAtProvider('alice');
     instance = b;
     const { code } = codeOf(await browser.open(callback));
-    const exchanged = await a.request('POST', '/api/v1/auth/oidc/token', { body: { code } });
+    const exchanged = await a.request<TokensAnswer>('POST', '/api/v1/auth/oidc/token', { body: { code } });
     expect(exchanged.status, exchanged.text).toBe(200);
-    expect((await b.request('GET', '/api/v1/members/me', { token: exchanged.body.data.accessToken })).body.data.email).toBe('alice@example.com');
+    expect((await b.request<MemberAnswer>('GET', '/api/v1/members/me', { token: exchanged.body.data.accessToken })).body.data.email).toBe('alice@example.com');
   });
 
   it('the access token works on HTTP and STOMP; logout revokes it on both', async () => {
@@ -269,9 +278,9 @@ describe('across instances and transports', () => {
     cleanups.push(() => server.close());
     const browser = scriptedBrowser(harness.origin, (pathAndQuery, init) => fetch(`${harness.origin}${pathAndQuery}`, { ...init, redirect: 'manual' }));
     const { code } = codeOf(await browser.open(await browser.signInAtProvider('alice')));
-    const tokens = (await t.request('POST', '/api/v1/auth/oidc/token', { body: { code } })).body.data;
+    const tokens = (await t.request<TokensAnswer>('POST', '/api/v1/auth/oidc/token', { body: { code } })).body.data;
 
-    const plan = await t.request('POST', '/api/v1/trips', { token: tokens.accessToken, body: busanTrip });
+    const plan = await t.request<Answer<Schemas['ChannelIdResponse']>>('POST', '/api/v1/trips', { token: tokens.accessToken, body: busanTrip });
     expect(plan.status).toBe(201);
     const stomp = await connectStomp(wsUrl(server.url), tokens.accessToken);
     expect(stomp.connected).toBe(true);
@@ -279,7 +288,7 @@ describe('across instances and transports', () => {
 
     expect((await t.request('POST', '/api/v1/auth/logout', { token: tokens.accessToken })).status).toBe(204);
     expect((await stomp.waitForError(20_000)).headers['error-code']).toBe('WS002');
-    const after = await t.request('GET', '/api/v1/members/me', { token: tokens.accessToken });
+    const after = await t.request<MemberAnswer>('GET', '/api/v1/members/me', { token: tokens.accessToken });
     expect([after.status, after.body.data.code]).toEqual([401, 'AUTH001']);
     const refused = await connectStomp(wsUrl(server.url), tokens.accessToken);
     expect(refused.connected).toBe(false);
@@ -298,7 +307,7 @@ describe('across instances and transports', () => {
     const browser = browserOn(t);
     const callback = await browser.signInAtProvider('alice');
     const { code } = codeOf(await browser.open(callback));
-    const tokens = (await t.request('POST', '/api/v1/auth/oidc/token', { body: { code } })).body.data;
+    const tokens = (await t.request<TokensAnswer>('POST', '/api/v1/auth/oidc/token', { body: { code } })).body.data;
     const log = lines.join('');
     expect(log).toContain('signed in with OpenID Connect');
     for (const secret of [callback.searchParams.get('code')!, callback.searchParams.get('state')!, code, tokens.accessToken, tokens.refreshToken]) {
