@@ -2,16 +2,24 @@
 // names, payload type, direction), so publishers and the STOMP router are typed by channel; and the
 // message documenting each STOMP frame (`x-stomp-command`), so every frame can be checked against it.
 import { GENERATED_HEADER, propertyKey } from './naming.js';
-import { componentName, resolveRef, stompCommands, templatePattern, type AsyncMessageFact, type ChannelFact } from '../conformance/specModel/index.js';
+import {
+  componentName,
+  jsonAt,
+  resolveObject,
+  stompCommands,
+  stringOrUndefined,
+  templatePattern,
+  type AsyncMessageFact,
+  type ChannelFact,
+  type JsonObject,
+} from '../conformance/specModel/index.js';
 
-type Json = any;
-
-export function emitAsyncapiRegistry(doc: Json, allChannels: ChannelFact[], messages: AsyncMessageFact[]): string {
+export function emitAsyncapiRegistry(doc: JsonObject, allChannels: ChannelFact[], messages: AsyncMessageFact[]): string {
   // Destinations only: the channel of the connection's own frames (address null) has no address to fill or match.
   const channels = allChannels.filter((c): c is ChannelFact & { address: string } => c.address !== null);
   const frames = Object.fromEntries(stompCommands.map((command) => [command, messages.filter((m) => m.stompCommand === command).map((m) => m.name)]));
   const payloadOf = (message: string): string => {
-    const ref = resolveRef(doc, doc.components.messages[message]).payload.$ref;
+    const ref = jsonAt(resolveObject(doc, jsonAt(doc, 'components', 'messages', message)).payload, '$ref');
     return `AsyncSchemas[${JSON.stringify(componentName(ref, 'schemas'))}]`;
   };
   const registry = Object.fromEntries(
@@ -34,7 +42,7 @@ import type { components } from './asyncapi-types.js';
 export type AsyncSchemas = components['schemas'];
 
 /** \`info.version\` of asyncapi.yaml (CONNECTED's \`server\` header quotes its major.minor). */
-export const asyncapiVersion = ${JSON.stringify(String(doc.info?.version))};
+export const asyncapiVersion = ${JSON.stringify(stringOrUndefined(jsonAt(doc, 'info', 'version')) ?? '')};
 
 /** The messages of asyncapi.yaml each STOMP command carries (their \`x-stomp-command\`). */
 export const stompFrameMessages = ${JSON.stringify(frames, null, 2)} as const;

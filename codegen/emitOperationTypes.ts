@@ -2,20 +2,28 @@
 // documented responses `{status, body}`, plus the `Handlers` map type. An undocumented status, a
 // wrong body, a missing handler or a handler for an unknown operation does not compile.
 import { GENERATED_HEADER, pascalCase, propertyKey } from './naming.js';
-import { componentName, resolveRef, serverResponseHeaders, type OperationFact, type ResponseFact } from '../conformance/specModel/index.js';
+import {
+  componentName,
+  jsonAt,
+  objectOrEmpty,
+  resolveObject,
+  serverResponseHeaders,
+  type Json,
+  type JsonObject,
+  type OperationFact,
+  type ResponseFact,
+} from '../conformance/specModel/index.js';
 
-type Json = any;
-
-function defaultedProperties(spec: Json, schema: Json): string[] {
-  const resolved = resolveRef(spec, schema);
-  return Object.entries<Json>(resolved?.properties ?? {})
-    .filter(([, prop]) => prop.default !== undefined || resolveRef(spec, prop).default !== undefined)
+function defaultedProperties(spec: JsonObject, schema: Json | undefined): string[] {
+  const resolved = resolveObject(spec, schema);
+  return Object.entries(objectOrEmpty(resolved.properties))
+    .filter(([, prop]) => jsonAt(prop, 'default') !== undefined || resolveObject(spec, prop).default !== undefined)
     .map(([name]) => name);
 }
 
-function bodyType(spec: Json, op: OperationFact): string {
+function bodyType(spec: JsonObject, op: OperationFact): string {
   if (!op.body) return 'undefined';
-  const name = componentName(op.body.schema?.$ref, 'schemas');
+  const name = componentName(jsonAt(op.body.schema, '$ref'), 'schemas');
   const base = name
     ? `Schemas[${JSON.stringify(name)}]`
     : `NonNullable<operations[${JSON.stringify(op.operationId)}]['requestBody']>['content'][${JSON.stringify(op.body.contentType)}]`;
@@ -62,7 +70,7 @@ function alternativeMembers(response: ResponseFact, serverHeaders: string[]): st
   });
 }
 
-export function emitOperationTypes(spec: Json, operations: OperationFact[]): string {
+export function emitOperationTypes(spec: JsonObject, operations: OperationFact[]): string {
   const out: string[] = [GENERATED_HEADER];
   const serverHeaders = serverResponseHeaders(operations);
   out.push(`import type { components, operations } from './openapi.js';

@@ -10,9 +10,16 @@ import standaloneModule from 'ajv/dist/standalone/index.js';
 import { errorCodeKeywords } from './errorCodeModel.js';
 import { GENERATED_HEADER, propertyKey, validatorName } from './naming.js';
 import { sizeGuardComponents, sizeGuardSchema } from './sizeGuardSchema.js';
-import { addSpecFormats, rebaseRefs, type AsyncMessageFact, type OperationFact } from '../conformance/specModel/index.js';
+import {
+  addSpecFormats,
+  objectOrEmpty,
+  rebaseRefs,
+  type AsyncMessageFact,
+  type Json,
+  type JsonObject,
+  type OperationFact,
+} from '../conformance/specModel/index.js';
 
-type Json = any;
 // A CommonJS module whose `exports.default` is the function; NodeNext types see the module object.
 const standaloneCode = standaloneModule.default;
 
@@ -66,7 +73,7 @@ function standalone(ajv: Ajv2020, exports: Record<string, string>, file: string,
 }
 
 /** `{ path, query }` of one operation as one object schema, refs rebased onto the openapi root. */
-function paramsSchema(op: OperationFact): Json {
+function paramsSchema(op: OperationFact): JsonObject {
   const group = (location: 'path' | 'query') => {
     const list = op.parameters.filter((p) => p.in === location);
     return {
@@ -78,9 +85,14 @@ function paramsSchema(op: OperationFact): Json {
   return { type: 'object', properties: { path: group('path'), query: group('query') }, required: ['path', 'query'] };
 }
 
-export function emitValidators(openapi: Json, operations: OperationFact[], asyncapi: Json, messages: AsyncMessageFact[]): ValidatorSources {
+/** A schema registered under an id; a boolean schema has no keywords to keep. */
+const withId = (id: string, schema: Json | undefined): AnySchema => ({ $id: id, ...objectOrEmpty(schema) });
+
+const schemasOf = (doc: JsonObject): JsonObject => objectOrEmpty(objectOrEmpty(doc.components).schemas);
+
+export function emitValidators(openapi: JsonObject, operations: OperationFact[], asyncapi: JsonObject, messages: AsyncMessageFact[]): ValidatorSources {
   const files: Record<string, string> = {};
-  const root = (ajv: Ajv2020, id: string, doc: Json) => ajv.addSchema({ $id: id, components: { schemas: doc.components?.schemas ?? {} } } as AnySchema);
+  const root = (ajv: Ajv2020, id: string, doc: JsonObject) => ajv.addSchema({ $id: id, components: { schemas: schemasOf(doc) } });
 
   // params
   const params = newAjv({ coerceTypes: true, useDefaults: true });
@@ -91,7 +103,7 @@ export function emitValidators(openapi: Json, operations: OperationFact[], async
     // one (components.parameters.RequestId). Any other would go unchecked, so it must come here first.
     const header = op.parameters.find((p) => p.in === 'header' && p.name.toLowerCase() !== 'x-request-id');
     if (header) throw new Error(`${op.operationId}: header parameter ${header.name} is not validated by the router; add it to the params validators`);
-    params.addSchema({ $id: `urn:params:${op.operationId}`, ...paramsSchema(op) });
+    params.addSchema(withId(`urn:params:${op.operationId}`, paramsSchema(op)));
     paramExports[validatorName(op.operationId, 'params')] = `urn:params:${op.operationId}`;
   }
   standalone(params, paramExports, 'validators/params', files);
@@ -103,7 +115,7 @@ export function emitValidators(openapi: Json, operations: OperationFact[], async
   for (const op of operations) {
     if (!op.body) continue;
     const id = `urn:body:${op.operationId}`;
-    bodies.addSchema({ $id: id, ...rebaseRefs(op.body.schema, OPENAPI) });
+    bodies.addSchema(withId(id, rebaseRefs(op.body.schema, OPENAPI)));
     bodyExports[validatorName(op.operationId, 'body')] = id;
   }
   standalone(bodies, bodyExports, 'validators/bodies', files);
@@ -111,15 +123,15 @@ export function emitValidators(openapi: Json, operations: OperationFact[], async
   // guards: only the size limits of the same schemas. The guard of a type-specific keyword has no
   // `type` next to it any more (maxLength applies to strings only), hence strictTypes off.
   const guards = newAjv({ strictTypes: false });
-  guards.addSchema({ $id: OPENAPI, components: { schemas: sizeGuardComponents(openapi.components?.schemas ?? {}) } } as AnySchema);
+  guards.addSchema({ $id: OPENAPI, components: { schemas: sizeGuardComponents(schemasOf(openapi)) } });
   const guardExports: Record<string, string> = {};
   for (const op of operations) {
     const paramsId = `urn:guard:params:${op.operationId}`;
-    guards.addSchema({ $id: paramsId, ...sizeGuardSchema(paramsSchema(op)) });
+    guards.addSchema(withId(paramsId, sizeGuardSchema(paramsSchema(op))));
     guardExports[validatorName(op.operationId, 'params', 'size', 'guard')] = paramsId;
     if (!op.body) continue;
     const bodyId = `urn:guard:body:${op.operationId}`;
-    guards.addSchema({ $id: bodyId, ...sizeGuardSchema(rebaseRefs(op.body.schema, OPENAPI)) });
+    guards.addSchema(withId(bodyId, sizeGuardSchema(rebaseRefs(op.body.schema, OPENAPI))));
     guardExports[validatorName(op.operationId, 'body', 'size', 'guard')] = bodyId;
   }
   standalone(guards, guardExports, 'validators/guards', files);
@@ -134,19 +146,19 @@ export function emitValidators(openapi: Json, operations: OperationFact[], async
       // A named schema already has its validator (below); only inline schemas need their own.
       if (!response.schema || response.schemaName) continue;
       const id = `urn:response:${op.operationId}:${response.status}`;
-      contracts.addSchema({ $id: id, ...rebaseRefs(response.schema, OPENAPI) });
+      contracts.addSchema(withId(id, rebaseRefs(response.schema, OPENAPI)));
       contractExports[validatorName(op.operationId, 'response', response.status)] = id;
     }
   }
   for (const message of messages) {
     if (message.payload) {
       const id = `urn:message:${message.name}`;
-      contracts.addSchema({ $id: id, ...rebaseRefs(message.payload, ASYNCAPI) });
+      contracts.addSchema(withId(id, rebaseRefs(message.payload, ASYNCAPI)));
       contractExports[validatorName('message', message.name)] = id;
     }
     if (message.headers) {
       const id = `urn:message-headers:${message.name}`;
-      contracts.addSchema({ $id: id, ...rebaseRefs(message.headers, ASYNCAPI) });
+      contracts.addSchema(withId(id, rebaseRefs(message.headers, ASYNCAPI)));
       contractExports[validatorName('message', message.name, 'headers')] = id;
     }
   }
@@ -154,7 +166,7 @@ export function emitValidators(openapi: Json, operations: OperationFact[], async
     ['openapi', OPENAPI, openapi],
     ['asyncapi', ASYNCAPI, asyncapi],
   ] as const) {
-    for (const name of Object.keys(doc.components?.schemas ?? {})) {
+    for (const name of Object.keys(schemasOf(doc))) {
       contractExports[validatorName(prefix, 'schema', name)] = `${base}#/components/schemas/${name}`;
     }
   }
@@ -222,12 +234,12 @@ ${messages
 /** Every named schema of both documents, e.g. for checking examples. */
 export const schemaValidators = {
   openapi: {
-${Object.keys(openapi.components?.schemas ?? {})
+${Object.keys(schemasOf(openapi))
   .map((n) => `    ${propertyKey(n)}: contracts.${validatorName('openapi', 'schema', n)},`)
   .join('\n')}
   },
   asyncapi: {
-${Object.keys(asyncapi.components?.schemas ?? {})
+${Object.keys(schemasOf(asyncapi))
   .map((n) => `    ${propertyKey(n)}: contracts.${validatorName('asyncapi', 'schema', n)},`)
   .join('\n')}
   },

@@ -2,18 +2,16 @@
 // (`ErrorCode` of openapi.yaml) and narrows it with a `pattern` instead of listing the codes again.
 // This refuses a spec where that pattern and the codes marked `x-stomp: [error-frame]` disagree, so
 // the published header schema is exactly the codes the server may put there.
-import { resolveRef, type AsyncMessageFact } from '../conformance/specModel/index.js';
+import { arrayOrEmpty, jsonAt, objectOrEmpty, resolveObject, type AsyncMessageFact, type JsonObject } from '../conformance/specModel/index.js';
 import type { ErrorCodeFact } from './errorCodeModel.js';
 
-type Json = any;
-
-export function checkErrorFrameCodes(asyncapi: Json, messages: AsyncMessageFact[], codes: ErrorCodeFact[]): void {
+export function checkErrorFrameCodes(asyncapi: JsonObject, messages: AsyncMessageFact[], codes: ErrorCodeFact[]): void {
   const errorMessages = messages.filter((m) => m.stompCommand === 'ERROR');
   if (errorMessages.length !== 1 || !errorMessages[0]!.headers)
     throw new Error('asyncapi.yaml: exactly one message must document the ERROR frame, with its headers');
-  const header = resolveRef(asyncapi, errorMessages[0]!.headers).properties?.['error-code'];
-  const refersToList = (header?.allOf ?? []).some((part: Json) => part.$ref === '#/components/schemas/ErrorCode');
-  if (!refersToList || typeof header?.pattern !== 'string') {
+  const header = objectOrEmpty(jsonAt(resolveObject(asyncapi, errorMessages[0]!.headers).properties, 'error-code'));
+  const refersToList = arrayOrEmpty(header.allOf).some((part) => jsonAt(part, '$ref') === '#/components/schemas/ErrorCode');
+  if (!refersToList || typeof header.pattern !== 'string') {
     throw new Error(`asyncapi.yaml ${errorMessages[0]!.name}: the error-code header must be allOf [ErrorCode of openapi.yaml] narrowed by a pattern`);
   }
   const pattern = new RegExp(header.pattern);

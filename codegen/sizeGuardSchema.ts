@@ -7,7 +7,7 @@
 // The guard accepts everything the full schema accepts (it only drops constraints), so running it
 // first never refuses a valid value. `oneOf` becomes `anyOf`: two branches may both fit the size
 // limits even when only one fits the full schema.
-type Json = any;
+import { arrayOrEmpty, isJsonObject, objectOrEmpty, type Json, type JsonObject } from '../conformance/specModel/index.js';
 
 const limits = ['maxLength', 'maxItems', 'maxProperties'] as const;
 const schemaMaps = ['properties', 'patternProperties', '$defs'] as const;
@@ -16,23 +16,23 @@ const schemaLists = ['allOf', 'anyOf', 'prefixItems'] as const;
 // guard drops, so keeping it could refuse a valid value.
 const schemaValued = ['items', 'additionalProperties'] as const;
 
-export function sizeGuardSchema(schema: Json): Json {
-  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return true;
-  const guard: Record<string, Json> = {};
+export function sizeGuardSchema(schema: Json | undefined): Json {
+  if (!isJsonObject(schema)) return true;
+  const guard: JsonObject = {};
   if (typeof schema.$ref === 'string') guard.$ref = schema.$ref;
   if (typeof schema.$id === 'string') guard.$id = schema.$id;
   for (const key of limits) if (schema[key] !== undefined) guard[key] = schema[key];
   for (const key of schemaMaps) {
-    if (schema[key]) guard[key] = Object.fromEntries(Object.entries<Json>(schema[key]).map(([name, sub]) => [name, sizeGuardSchema(sub)]));
+    if (schema[key]) guard[key] = Object.fromEntries(Object.entries(objectOrEmpty(schema[key])).map(([name, sub]) => [name, sizeGuardSchema(sub)]));
   }
   for (const key of schemaLists) if (Array.isArray(schema[key])) guard[key] = schema[key].map(sizeGuardSchema);
-  if (Array.isArray(schema.oneOf)) guard.allOf = [...(guard.allOf ?? []), { anyOf: schema.oneOf.map(sizeGuardSchema) }];
+  if (Array.isArray(schema.oneOf)) guard.allOf = [...arrayOrEmpty(guard.allOf), { anyOf: schema.oneOf.map(sizeGuardSchema) }];
   // `false` here closes an object; that is not a size limit, so only schema values are kept.
-  for (const key of schemaValued) if (schema[key] && typeof schema[key] === 'object') guard[key] = sizeGuardSchema(schema[key]);
+  for (const key of schemaValued) if (isJsonObject(schema[key]) || Array.isArray(schema[key])) guard[key] = sizeGuardSchema(schema[key]);
   return guard;
 }
 
 /** The guard of every named schema, so guarded `$ref`s resolve to guards. */
-export function sizeGuardComponents(schemas: Record<string, Json>): Record<string, Json> {
+export function sizeGuardComponents(schemas: JsonObject): JsonObject {
   return Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, sizeGuardSchema(schema)]));
 }

@@ -6,6 +6,22 @@ export interface components {
         /** @description Headers of a STOMP MESSAGE frame sent by the server (every one it sends). */
         StompMessageHeaders: {
             /**
+             * @description The log this message is in: opaque, without `:`. A plan's schedule and errors channels
+             *     share one log, a chat room's channel has its own. The epoch changes when a new
+             *     generation of the plan starts and when the log was lost (a restart of the service in
+             *     the default mode, or of Redis); offsets of different epochs cannot be compared.
+             * @example k3v9q2
+             */
+            "x-epoch": string;
+            /**
+             * @description The position of this message in its log (`x-epoch`), decimal from 1. Within an epoch
+             *     the offsets of a log are 1, 2, 3, ... without gap across the channels of that log, so
+             *     a subscription sees increasing offsets, with gaps where a message went to the log's
+             *     other channel. Send the last one seen back as `x-since` to resume.
+             * @example 17
+             */
+            "x-offset": string;
+            /**
              * @description Always `application/json`.
              * @enum {string}
              */
@@ -88,8 +104,8 @@ export interface components {
             /**
              * @description `trip-itinerary/<major>.<minor>`: the service and the major and minor version of the
              *     AsyncAPI document it implements (`info.version` of this document), e.g.
-             *     `trip-itinerary/2.0`.
-             * @example trip-itinerary/2.0
+             *     `trip-itinerary/2.1`.
+             * @example trip-itinerary/2.1
              */
             server: string;
         };
@@ -111,6 +127,25 @@ export interface components {
              * @example r-1
              */
             receipt?: string;
+            /**
+             * @description `all`: first deliver what the destination's log retains of its current epoch (from the
+             *     start of the plan's current generation run, or of the log), then live messages, without
+             *     gap or duplicate. The `RECEIPT` says whether that history was whole (`x-recovered`).
+             *     Not together with `x-since` (`ERROR` `WS102`).
+             * @example all
+             * @enum {string}
+             */
+            "x-replay"?: "all";
+            /**
+             * @description `<epoch>:<offset>`, the `x-epoch` and `x-offset` of the last message the client saw:
+             *     first deliver the messages of the destination that came after it, then live messages,
+             *     without gap or duplicate. With STOMP 1.1 and 1.2 the `:` is sent escaped (`\c`), as
+             *     clients such as stompjs do; the server decodes it. When that history is lost (another
+             *     epoch, or trimmed), nothing old is delivered and the `RECEIPT` carries
+             *     `x-recovered: false`. A malformed value → `ERROR` `WS102`.
+             * @example k3v9q2:17
+             */
+            "x-since"?: string;
         };
         /** @description Headers of the client's UNSUBSCRIBE frame that the server reads; it ignores any other. */
         StompUnsubscribeHeaders: {
@@ -140,6 +175,17 @@ export interface components {
              * @example r-1
              */
             "receipt-id": string;
+            /**
+             * @description Only on the `RECEIPT` of a `SUBSCRIBE` with `x-replay` or `x-since`, sent after the
+             *     history it asked for. `true`: every message asked for was delivered before this
+             *     `RECEIPT`. `false`: the history asked for is lost (the log's epoch changed, its oldest
+             *     messages were trimmed, or the service or Redis restarted); nothing old was delivered.
+             *     Read the saved state over HTTP (`listDailyPlans`, the chat history), then rely on the
+             *     live messages that follow.
+             * @example true
+             * @enum {string}
+             */
+            "x-recovered"?: "true" | "false";
         };
         /** @description Headers of the ERROR frame (every one the server sends). */
         StompErrorHeaders: {

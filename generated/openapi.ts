@@ -770,10 +770,12 @@ export interface paths {
         };
         /**
          * Readiness
-         * @description `200` when the database answers and takes writes, `503 COMMON503` otherwise. Each call
-         *     commits a small write transaction (a probe row of one page, written and deleted), so a full
-         *     or read-only disk, an I/O error or a database at its size limit all report `503`, and the
-         *     probe answers `200` again as soon as such a write succeeds.
+         * @description `200` when the database answers and takes writes, `503 COMMON503` otherwise. On SQLite each
+         *     call commits a small write transaction (a probe row of one page, written and deleted), so a
+         *     full or read-only disk, an I/O error or a database at its size limit all report `503`, and
+         *     the probe answers `200` again as soon as such a write succeeds. On PostgreSQL the instance
+         *     answers only once its migrations are applied, and each call asks the server a query: `503`
+         *     while it cannot be reached, `200` again as soon as it answers.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -1719,7 +1721,7 @@ export interface components {
         };
         /**
          * @description `COMMON503`: the database does not answer, or it does not take writes (a full or read-only
-         *     disk, an I/O error, a lock held elsewhere).
+         *     disk, an I/O error, a lock held elsewhere; on PostgreSQL, a server that cannot be reached).
          */
         NotReady: {
             headers: {
@@ -1731,10 +1733,11 @@ export interface components {
             };
         };
         /**
-         * @description `COMMON503`: the storage cannot take the write right now (the disk is full or read-only, an
-         *     I/O error, the database is locked). **Nothing of the request was saved**: every write either
-         *     commits or answers this. Retry after `Retry-After` seconds; `/readyz` reports `503` for as
-         *     long as writes fail.
+         * @description `COMMON503`: the storage cannot serve the request right now: on SQLite the disk is full or
+         *     read-only, an I/O error, the database is locked; on PostgreSQL the server cannot be reached,
+         *     the connection was cut, or the server is shutting down or out of connections. **Nothing of
+         *     the request was saved**: every write either commits or answers this. Retry after
+         *     `Retry-After` seconds; `/readyz` reports `503` for as long as the database fails.
          */
         StorageUnavailable: {
             headers: {
@@ -1918,6 +1921,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     createTripPlanSession: {
@@ -2008,6 +2012,7 @@ export interface operations {
             404: components["responses"]["TripPlanNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     startTripPlanGeneration: {
@@ -2240,6 +2245,7 @@ export interface operations {
             404: components["responses"]["TripPlanNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     swapScheduledPlaces: {
@@ -2649,6 +2655,7 @@ export interface operations {
             404: components["responses"]["MemberNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     getMyName: {
@@ -2687,6 +2694,7 @@ export interface operations {
             404: components["responses"]["MemberNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     listChatMessages: {
@@ -2745,6 +2753,7 @@ export interface operations {
             404: components["responses"]["ChatRoomNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     listPromptTemplates: {
@@ -2797,6 +2806,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     createPromptTemplate: {
@@ -2889,6 +2899,7 @@ export interface operations {
             404: components["responses"]["PromptTemplateNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     deletePromptTemplate: {

@@ -36,7 +36,7 @@ export interface App {
 /** The service on `database` (opened and migrated: db/openDatabasePort.ts); `close()` closes it. */
 export async function createApp(config: Config, database: DatabasePort, ports: Partial<AppPorts> = {}): Promise<App> {
   const services = await createServices(config, database, ports);
-  const { log, worker, chat, publishers, broker, sessionPurge } = services;
+  const { log, worker, chat, publishers, broker, planLog, sessionPurge } = services;
   const checker = createResponseChecker(config.responseValidation, log);
   const disabled = new Set<OperationId>([
     ...(config.devLoginEnabled ? [] : (['devLogin'] as const)),
@@ -73,7 +73,9 @@ export async function createApp(config: Config, database: DatabasePort, ports: P
       // Generations first: their AI002 reaches clients whose connections are still open.
       await worker.stop();
       await chat.idle();
+      await publishers.settled();
       stomp.closeAll();
+      await planLog.close();
       await database.close();
     },
   };

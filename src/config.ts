@@ -15,8 +15,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
-  /** SQLite file path, or ':memory:' */
-  databaseFile: string;
+  /** where the data lives: a SQLite file of this process (or ':memory:'), or a PostgreSQL database any number of instances share */
+  database: DatabaseLocation;
   /** null: generate one and keep it in dataDir (development and test only) */
   jwtSecret: string | null;
   accessTokenTtlSeconds: number;
@@ -58,6 +58,8 @@ export interface Config {
     /** bytes sent and not yet read by the client beyond which it is disconnected as a slow consumer */
     maxPendingBytes: number;
   };
+  /** the plan logs behind the STOMP channels (asyncapi.yaml, replay): what each keeps, and how long */
+  realtime: { historySize: number; historyTtlSeconds: number };
 }
 
 export interface OidcSettings {
@@ -75,6 +77,8 @@ export interface OidcSettings {
   /** plain http to the issuer (development and test only: production refuses an http issuer) */
   allowInsecureIssuer: boolean;
 }
+
+export type DatabaseLocation = { engine: 'sqlite'; file: string } | { engine: 'postgres'; url: string; poolMax: number };
 
 export interface GenerationJobSettings {
   leaseMs: number;
@@ -102,6 +106,8 @@ export interface Setting<T = unknown> extends Parser<T> {
   meaning: string;
   /** never echoed in messages */
   secret?: boolean;
+  /** what of the value may be echoed in messages (a URL without its password) */
+  redact?: (raw: string) => string;
 }
 
 const integer = (min: number, max: number, unit = ''): Parser<number> => ({
@@ -196,15 +202,47 @@ const filePath: Parser<string> = {
   parse: (raw) => (raw.includes('\0') ? undefined : raw),
 };
 
-const databaseUrl: Parser<string> = {
-  accepted: 'a SQLite file (sqlite:path, file:path or a path) or :memory:',
+type DatabaseUrl = { engine: 'sqlite'; file: string } | { engine: 'postgres'; url: string };
+
+const databaseUrl: Parser<DatabaseUrl> = {
+  accepted: 'a PostgreSQL URL (postgres://user:password@host:5432/db or postgresql://…), a SQLite file (sqlite:path, file:path or a path) or :memory:',
   parse(raw) {
-    if (raw === ':memory:' || raw === 'sqlite::memory:') return ':memory:';
+    if (/^postgres(ql)?:\/\//i.test(raw)) {
+      try {
+        const url = new URL(raw);
+        return url.hostname || url.searchParams.has('host') ? { engine: 'postgres', url: raw } : undefined;
+      } catch {
+        return undefined;
+      }
+    }
+    if (raw === ':memory:' || raw === 'sqlite::memory:') return { engine: 'sqlite', file: ':memory:' };
     const file = raw.replace(/^sqlite:(\/\/)?/, '').replace(/^file:(\/\/)?/, '');
     if (file === '' || file.includes('\0') || /^[a-z][a-z0-9+.-]*:\/\//i.test(file)) return undefined;
-    return path.resolve(file);
+    return { engine: 'sqlite', file: path.resolve(file) };
   },
 };
+
+/** A URL with its password (if any) replaced, for logs and messages; other text as it is. */
+export function redactedDatabaseUrl(raw: string): string {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) return raw;
+  try {
+    const url = new URL(raw);
+    if (url.password) url.password = '***';
+    if (url.searchParams.has('password')) url.searchParams.set('password', '***');
+    return url.toString();
+  } catch {
+    return '(a URL that cannot be parsed)';
+  }
+}
+
+/** Where the data is, for logs: the SQLite file, or the PostgreSQL URL without its password. */
+export function describeDatabase(location: DatabaseLocation): string {
+  return location.engine === 'sqlite' ? location.file : redactedDatabaseUrl(location.url);
+}
+
+function withRedaction<T>(redact: (raw: string) => string, of: Setting<T>): Setting<T> {
+  return { ...of, redact };
+}
 
 function setting<T>(name: string, parser: Parser<T>, defaultText: string, meaning: string, secret = false): Setting<T> {
   return { name, ...parser, defaultText, meaning, secret };
@@ -221,8 +259,23 @@ export const settings = {
   HOST: setting('HOST', host, '127.0.0.1', 'address to listen on; a container sets 0.0.0.0 explicitly'),
   PORT: setting('PORT', integer(0, 65535), '8080', 'TCP port to listen on (0: any free port)'),
   DATA_DIR: setting('DATA_DIR', filePath, './data', 'writable folder for the SQLite file and the generated JWT secret'),
-  DATABASE_URL: setting('DATABASE_URL', databaseUrl, '`DATA_DIR`/trip-itinerary.sqlite', 'the SQLite database; its folder must be writable'),
-  JWT_SECRET: setting('JWT_SECRET', text(4096, 32), 'generated and kept in `DATA_DIR`', 'HS256 signing secret; required in production', true),
+  DATABASE_URL: withRedaction(
+    redactedDatabaseUrl,
+    setting(
+      'DATABASE_URL',
+      databaseUrl,
+      '`DATA_DIR`/trip-itinerary.sqlite',
+      'the database: postgres:// or postgresql:// is PostgreSQL, shared by any number of instances (needs JWT_SECRET; migrated at start); anything else is a SQLite file of this process, whose folder must be writable',
+    ),
+  ),
+  DATABASE_POOL_MAX: setting('DATABASE_POOL_MAX', integer(1, 1000), '10', 'PostgreSQL connections one instance may hold (ignored on SQLite)'),
+  JWT_SECRET: setting(
+    'JWT_SECRET',
+    text(4096, 32),
+    'generated and kept in `DATA_DIR`',
+    'HS256 signing secret; required in production and with PostgreSQL',
+    true,
+  ),
   ACCESS_TOKEN_TTL_SECONDS: setting('ACCESS_TOKEN_TTL_SECONDS', integer(1, 31_536_000), '3600', 'lifetime of an access token'),
   REFRESH_TOKEN_TTL_SECONDS: setting(
     'REFRESH_TOKEN_TTL_SECONDS',
@@ -377,6 +430,13 @@ export const settings = {
     '8388608',
     'bytes waiting to be sent to a STOMP client before it is disconnected as a slow consumer (ERROR WS108)',
   ),
+  REALTIME_HISTORY_SIZE: setting(
+    'REALTIME_HISTORY_SIZE',
+    integer(1, 100_000),
+    '1000',
+    "messages each plan log keeps for SUBSCRIBE with x-replay or x-since (a plan's schedule and errors channels share one log, a chat room has its own)",
+  ),
+  REALTIME_HISTORY_TTL_SECONDS: setting('REALTIME_HISTORY_TTL_SECONDS', integer(1, 30 * 86_400), '86400', 'seconds a plan log is kept after its last message'),
 };
 
 export type SettingName = keyof typeof settings;
@@ -384,6 +444,7 @@ export type SettingName = keyof typeof settings;
 /** How a value appears in a message: secrets never, long values cut. */
 function shown(setting: Setting, raw: string): string {
   if (setting.secret) return `(${Buffer.byteLength(raw)} bytes, not shown)`;
+  if (setting.redact) raw = setting.redact(raw);
   return JSON.stringify(raw.length > 120 ? `${raw.slice(0, 120)}…` : raw);
 }
 
@@ -465,6 +526,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const jwtSecret = read(env, s.JWT_SECRET) ?? null;
   if (nodeEnv === 'production' && !jwtSecret)
     throw new ConfigError(`JWT_SECRET is required when NODE_ENV=production; expected ${settings.JWT_SECRET.accepted}.`);
+  const databaseUrl = read(env, s.DATABASE_URL) ?? { engine: 'sqlite', file: path.join(dataDir, 'trip-itinerary.sqlite') };
+  const poolMax = read(env, s.DATABASE_POOL_MAX) ?? 10;
+  const database: DatabaseLocation = databaseUrl.engine === 'postgres' ? { ...databaseUrl, poolMax } : databaseUrl;
+  // Every instance on the database must verify every other's tokens: one generated per data folder would not do.
+  if (database.engine === 'postgres' && !jwtSecret)
+    throw new ConfigError(
+      `JWT_SECRET is required with a PostgreSQL DATABASE_URL (every instance must sign and verify with the same secret); expected ${settings.JWT_SECRET.accepted}.`,
+    );
   const devLoginEnabled = read(env, s.AUTH_DEV_LOGIN) ?? (nodeEnv === 'development' && isLoopback(host));
   if (nodeEnv === 'production' && devLoginEnabled)
     throw refuse(s.AUTH_DEV_LOGIN, env.AUTH_DEV_LOGIN!, 'false when NODE_ENV=production (dev-login signs anyone in)');
@@ -483,7 +552,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: read(env, s.PORT) ?? 8080,
     host,
     dataDir,
-    databaseFile: read(env, s.DATABASE_URL) ?? path.join(dataDir, 'trip-itinerary.sqlite'),
+    database,
     jwtSecret,
     accessTokenTtlSeconds: read(env, s.ACCESS_TOKEN_TTL_SECONDS) ?? 3600,
     refreshTokenTtlSeconds: read(env, s.REFRESH_TOKEN_TTL_SECONDS) ?? 30 * 24 * 3600,
@@ -511,6 +580,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxSubscriptionsPerConnection: read(env, s.STOMP_MAX_SUBSCRIPTIONS_PER_CONNECTION) ?? 100,
       maxConnectionsPerUser: read(env, s.STOMP_MAX_CONNECTIONS_PER_USER) ?? 20,
       maxPendingBytes: read(env, s.STOMP_MAX_PENDING_BYTES) ?? 8 * 1024 * 1024,
+    },
+    realtime: {
+      historySize: read(env, s.REALTIME_HISTORY_SIZE) ?? 1000,
+      historyTtlSeconds: read(env, s.REALTIME_HISTORY_TTL_SECONDS) ?? 86_400,
     },
   };
 }

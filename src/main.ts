@@ -2,7 +2,7 @@
 // Anything the operator can fix (a setting, an unwritable folder, a busy port) ends the start with
 // one line naming the setting and exit code 78, never a stack trace.
 import type { App } from './app.js';
-import { ConfigError, isLoopback, loadConfig, settings, type Config } from './config.js';
+import { ConfigError, describeDatabase, isLoopback, loadConfig, settings, type Config } from './config.js';
 import { settingsHelp, settingsMarkdown } from './configHelp.js';
 import { checkDataPaths } from './dataPaths.js';
 import type { RunningServer } from './server.js';
@@ -35,12 +35,20 @@ const log = createLogger(config.logLevel);
 
 let app: App;
 try {
-  app = await createApp(config, await openDatabasePort(config), { logger: log });
+  app = await createApp(config, await openDatabasePort(config.database, log), { logger: log });
 } catch (error) {
+  const { database } = config;
+  // PostgreSQL that cannot be reached, refuses the login or has no such database: one line, no stack.
+  if (database.engine === 'postgres') {
+    const { code, message } = error as { code?: string; message?: string };
+    refuseToStart(
+      `DATABASE_URL: the PostgreSQL database ${describeDatabase(database)} cannot be used (${code ? `${code}: ` : ''}${message ?? String(error)}).`,
+    );
+  }
   // The checks above catch the usual causes; this is what is left (a corrupt file, a lock, a race).
   const setting = process.env.DATABASE_URL !== undefined ? 'DATABASE_URL' : 'DATA_DIR';
   if (error instanceof BetterSqlite3.SqliteError)
-    refuseToStart(`${setting}: the database ${config.databaseFile} cannot be used (${error.code}: ${error.message}).`);
+    refuseToStart(`${setting}: the database ${describeDatabase(database)} cannot be used (${error.code}: ${error.message}).`);
   if ((error as NodeJS.ErrnoException).syscall) refuseToStart(`DATA_DIR: ${(error as Error).message}.`);
   throw error;
 }
@@ -92,7 +100,14 @@ const listening = await listenOrRefuse();
 server = listening;
 
 log.info(
-  { port: listening.port, host: config.host, database: config.databaseFile, env: config.env, planner: config.planner, devLogin: config.devLoginEnabled },
+  {
+    port: listening.port,
+    host: config.host,
+    database: describeDatabase(config.database),
+    env: config.env,
+    planner: config.planner,
+    devLogin: config.devLoginEnabled,
+  },
   `listening on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${listening.port} (docs: /docs, STOMP: /ws-stomp)`,
 );
 if (config.devLoginEnabled && !isLoopback(config.host)) {

@@ -16,14 +16,16 @@ import { createChatService, type ChatService } from './chats/chatService.js';
 import type { Config } from './config.js';
 import type { DatabasePort } from './db/databasePort.js';
 import { createInProcessEventBus, type EventBus } from './events/eventBus.js';
-import { startGenerationWorker, type GenerationWorker } from './generation/generationWorker.js';
+import { startGenerationRunner, type GenerationRunner } from './generation/generationRunner.js';
 import type { Planner } from './generation/planner.js';
 import { createChatAgent, createPlanner, createPlannerRegions } from './generation/plannerFactory.js';
 import { createLogger, type Logger } from './logger.js';
 import { createInProcessBroker, type Broker } from './realtime/broker.js';
+import { createInMemoryPlanLog } from './realtime/inMemoryPlanLog.js';
+import { planStream, roomStream, type PlanLog } from './realtime/planLog.js';
 import { createPublishers, type Publishers } from './realtime/publishers.js';
 import type { registerStompEndpoint } from './realtime/stompEndpoint.js';
-import { findOwnTripPlanRow, markInterruptedGenerationsFailed } from './trips/tripPlanRepository.js';
+import { findOwnTripPlanRow } from './trips/tripPlanRepository.js';
 
 /** What the service talks to, or runs on, that a test may replace. */
 export interface AppPorts {
@@ -39,6 +41,8 @@ export interface AppPorts {
   chatAgent: ChatAgent;
   /** how the service reaches the OpenID Connect provider (default: fetch) */
   identityProviderFetch: typeof fetch;
+  /** the logs behind the STOMP channels, on this broker; default: in memory (inMemoryPlanLog.ts) */
+  planLog: (broker: Broker) => PlanLog;
 }
 
 export interface Services {
@@ -58,8 +62,11 @@ export interface Services {
   /** the regions the configured planner supports (listRegions, TRIP107) */
   regions: PlannerRegions;
   broker: Broker;
+  /** the logs behind the STOMP channels (replay on SUBSCRIBE) */
+  planLog: PlanLog;
   publishers: Publishers;
-  worker: GenerationWorker;
+  /** runs the generation jobs of the plan rows (leases; any instance may run any job) */
+  worker: GenerationRunner;
   chat: ChatService;
   sessionPurge: SessionPurge;
 }
@@ -70,8 +77,6 @@ export async function createServices(config: Config, database: DatabasePort, por
   const db = database;
   // Before anything starts that would need stopping if these fail.
   await syncCatalogue(db);
-  const interrupted = await markInterruptedGenerationsFailed(db, clock());
-  if (interrupted.length > 0) log.warn({ tripPlanIds: interrupted }, 'generations interrupted by a restart or crash marked FAILED (AI002)');
   const signer = createTokenSigner(resolveJwtSecret(config), { access: config.accessTokenTtlSeconds, refresh: config.refreshTokenTtlSeconds });
   const revocations = createInProcessSessionRevocations((error) => log.error({ err: error }, 'session revocation listener failed'));
   const auth = createAuthService({
@@ -89,9 +94,14 @@ export async function createServices(config: Config, database: DatabasePort, por
   const regions = createPlannerRegions(config);
   const sessionPurge = startSessionPurge({ db, clock, log, retentionDays: config.sessionRetentionDays, intervalMinutes: config.sessionPurgeIntervalMinutes });
   const broker = ports.broker ?? createInProcessBroker((error) => log.error({ err: error }, 'message delivery failed'));
-  const publishers = createPublishers(broker, config.responseValidation, log);
-  const worker = startGenerationWorker({
-    db,
+  const planLog =
+    ports.planLog?.(broker) ??
+    createInMemoryPlanLog({ broker, historySize: config.realtime.historySize, historyTtlMs: config.realtime.historyTtlSeconds * 1000, clock });
+  const publishers = createPublishers(planLog, config.responseValidation, log);
+  // No start-up step touches GENERATING plans: a live lease may belong to another instance, and
+  // the runner's sweeper fails or resumes the expired ones (a crash of this instance included).
+  const worker = startGenerationRunner({
+    port: db,
     events,
     planner: ports.planner ?? createPlanner(config, db, log),
     publishers,
@@ -99,25 +109,39 @@ export async function createServices(config: Config, database: DatabasePort, por
     clock,
     concurrency: config.generationConcurrency,
     concurrencyPerMember: config.generationConcurrencyPerUser,
+    jobs: config.generationJobs,
+    failWaitingOnStop: db.dialect === 'sqlite',
   });
   const chat = createChatService({ db, agent: ports.chatAgent ?? createChatAgent(config, db, log), publishers, log, clock });
-  return { config, database, db, log, clock, auth, oidc, oidcProvider, revocations, events, regions, broker, publishers, worker, chat, sessionPurge };
+  return { config, database, db, log, clock, auth, oidc, oidcProvider, revocations, events, regions, broker, planLog, publishers, worker, chat, sessionPurge };
 }
 
 /** What the STOMP endpoint works with: the services, and who owns which channel. */
 export function stompEndpointDeps(services: Services): Parameters<typeof registerStompEndpoint>[1] {
-  const { config, auth, broker, log, clock, revocations, db, chat, publishers } = services;
+  const { config, auth, broker, planLog, log, clock, revocations, db, chat, publishers } = services;
   return {
     auth,
     broker,
+    planLog,
     log,
     clock,
     settings: config.stomp,
     revocations,
-    owns: async (memberId, channel, id) =>
-      (channel === 'scheduleUpdates' ? await findOwnTripPlanRow(db, memberId, id) : await findOwnChatRoom(db, memberId, id)) !== undefined,
+    async logOf(memberId, channel, id) {
+      if (channel === 'scheduleUpdates') return (await findOwnTripPlanRow(db, memberId, id)) ? planStream(id) : null;
+      const room = await findOwnChatRoom(db, memberId, id);
+      if (!room) return null;
+      // A room's errors channel is in its plan's log, with the schedule channel.
+      return channel === 'errors' ? planStream(room.tripPlanId) : roomStream(id);
+    },
     onChatMessage: (principal, chatRoomId, body) => chat.receive(principal, chatRoomId, body),
-    publishError: (memberId, chatRoomId, code, message, path) =>
-      publishers.error(memberId, chatRoomId, { timestamp: new Date(clock()).toISOString(), code, message, path, errors: null }),
+    async publishError(memberId, chatRoomId, code, message, path) {
+      const room = await findOwnChatRoom(db, memberId, chatRoomId);
+      if (!room) return;
+      publishers.error(
+        { memberId, chatRoomId, tripPlanId: room.tripPlanId },
+        { timestamp: new Date(clock()).toISOString(), code, message, path, errors: null },
+      );
+    },
   };
 }

@@ -63,7 +63,7 @@ async function main(): Promise<number> {
   const baseUrl = values['base-url'].replace(/\/$/, '');
   const phases = (values.phases?.split(',').map((p) => p.trim()) ?? allPhases) as PhaseName[];
   const unknown = phases.filter((p) => !allPhases.includes(p));
-  if (unknown.length || !['dev', 'token'].includes(values.login!)) {
+  if (unknown.length || !['dev', 'token'].includes(values.login)) {
     process.stderr.write(`unknown phase(s) ${unknown.join(', ')} or login ${values.login}\n${usage}`);
     return 64;
   }

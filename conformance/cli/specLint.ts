@@ -18,4 +18,4 @@ if (values.help) {
   process.exit(0);
 }
 const cwd = process.cwd();
-process.exit(await lintSpecs({ specsDir: path.resolve(values.specs!), ruleset: path.resolve(values.ruleset!), cwd }));
+process.exit(await lintSpecs({ specsDir: path.resolve(values.specs), ruleset: path.resolve(values.ruleset), cwd }));

@@ -51,7 +51,8 @@ export async function lintSpecs({ specsDir, ruleset, cwd }: LintOptions): Promis
   if (fs.existsSync(files.internalEvents)) asyncapiDocuments.push(asWritten(files.internalEvents));
   for (const { name, parse } of asyncapiDocuments) {
     const { document, diagnostics } = await parse();
-    const problems = diagnostics.filter((d) => d.severity <= 1);
+    // DiagnosticSeverity 0 is an error, 1 a warning; the parser exports a different copy of that enum than its diagnostics carry.
+    const problems = diagnostics.filter((d) => (d.severity as number) <= 1);
     for (const d of diagnostics) process.stdout.write(`${name} ${severityNames[d.severity]} ${d.code} ${d.path.join('.')}: ${d.message}\n`);
     if (!document || problems.length > 0) failed = true;
     else process.stdout.write(`@asyncapi/parser: ${name} is valid AsyncAPI ${document.version()}\n`);

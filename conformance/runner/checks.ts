@@ -14,6 +14,7 @@ export type CheckName =
   | 'message_valid'
   | 'message_order'
   | 'stomp_error_frame'
+  | 'message_replay'
   // phase "robustness" (issue 9): hostile but bounded inputs
   | 'size_limit'
   | 'error_body_size'

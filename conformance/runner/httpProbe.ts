@@ -1,6 +1,7 @@
 // Sends one HTTP request to the server under test and applies the checks every response gets:
 // not a 5xx, status documented for the operation, content type documented, body valid against the
 // documented schema, required headers present. Failures carry a curl line to replay them.
+import { jsonAt, type Json } from '../specModel/index.js';
 import type { PhaseRecorder } from './checks.js';
 import type { SpecIndex } from './specIndex.js';
 
@@ -23,8 +24,12 @@ export interface ProbeResponse {
   status: number;
   headers: Headers;
   text: string;
-  json: any;
+  /** the parsed body when its content type is JSON and it parses */
+  json: Json | undefined;
 }
+
+/** What the envelope's `data` holds under a path (e.g. `dataAt(res, 'code')`), or undefined. */
+export const dataAt = (response: ProbeResponse, ...path: (string | number)[]): Json | undefined => jsonAt(response.json, 'data', ...path);
 
 export interface HttpTarget {
   baseUrl: string;
@@ -36,7 +41,7 @@ function urlOf(target: HttpTarget, request: ProbeRequest): string {
     request.rawQuery !== undefined
       ? `?${request.rawQuery}`
       : request.query && Object.keys(request.query).length > 0
-        ? `?${new URLSearchParams(request.query)}`
+        ? `?${new URLSearchParams(request.query).toString()}`
         : '';
   return `${target.baseUrl.replace(/\/$/, '')}${request.path}${query}`;
 }
@@ -76,10 +81,10 @@ async function sendOnce(target: HttpTarget, request: ProbeRequest): Promise<Prob
   if (body !== undefined) headers['content-type'] = request.contentType ?? 'application/json';
   const res = await fetch(urlOf(target, request), { method: request.method, headers, body, signal: AbortSignal.timeout(target.timeoutMs) });
   const text = await res.text();
-  let json: unknown;
+  let json: Json | undefined;
   if ((res.headers.get('content-type') ?? '').includes('json')) {
     try {
-      json = JSON.parse(text);
+      json = JSON.parse(text) as Json;
     } catch {
       json = undefined;
     }

@@ -2,10 +2,11 @@
 // their messages and replay lines.
 import type { CheckFailure, PhaseReport } from './checks.js';
 
+// XML 1.0 allows no control characters but tab, line feed and carriage return.
+const allowedInXml = (c: string) => c >= ' ' || c === '\t' || c === '\n' || c === '\r';
+
 const xml = (text: string) =>
-  text
-    .replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!)
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+  [...text.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!)].filter(allowedInXml).join('');
 
 export function toJunitXml(reports: PhaseReport[], passedCases: Map<string, Set<string>>): string {
   const suites = reports.map((report) => {

@@ -4,6 +4,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { HttpTarget, ProbeResponse } from './httpProbe.js';
+import type { Json } from '../specModel/index.js';
 
 export function getRawPath(target: HttpTarget, rawPath: string): Promise<ProbeResponse> {
   const base = new URL(target.baseUrl);
@@ -19,9 +20,9 @@ export function getRawPath(target: HttpTarget, rawPath: string): Promise<ProbeRe
           const text = Buffer.concat(chunks).toString('utf8');
           const headers = new Headers();
           for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-          let json: unknown;
+          let json: Json | undefined;
           try {
-            json = (headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : undefined;
+            json = (headers.get('content-type') ?? '').includes('json') ? (JSON.parse(text) as Json) : undefined;
           } catch {
             json = undefined;
           }

@@ -1,8 +1,8 @@
 // What every phase shares: the spec, the server under test, two signed-in users and a trip plan of
 // each (so operations can be called on real ids, and on someone else's ids).
-import { fillTemplate, type OperationFact } from '../specModel/index.js';
+import { fillTemplate, jsonAt, numberOrUndefined, objectOrEmpty, type JsonObject, type OperationFact } from '../specModel/index.js';
 import type { PhaseRecorder } from './checks.js';
-import { checkResponse, send, type HttpTarget, type ProbeRequest, type ProbeResponse } from './httpProbe.js';
+import { checkResponse, dataAt, send, type HttpTarget, type ProbeRequest, type ProbeResponse } from './httpProbe.js';
 import type { SpecIndex } from './specIndex.js';
 
 export interface RunOptions {
@@ -31,7 +31,7 @@ export interface RunContext {
   a: Member;
   b: Member;
   /** a trip-creation body from the spec's own example */
-  tripExample: Record<string, unknown>;
+  tripExample: JsonObject;
 }
 
 export class SetupError extends Error {}
@@ -41,7 +41,9 @@ async function signIn(spec: SpecIndex, target: HttpTarget, email: string): Promi
   const res = await send(target, { operationId: op.operationId, method: 'POST', path: op.path, body: { email } });
   if (res.status !== 200)
     throw new SetupError(`dev-login answered ${res.status}; use --login token with --token and --other-token (${res.text.slice(0, 200)})`);
-  return res.json.data.accessToken as string;
+  const accessToken = dataAt(res, 'accessToken');
+  if (typeof accessToken !== 'string') throw new SetupError(`dev-login answered 200 without data.accessToken (${res.text.slice(0, 200)})`);
+  return accessToken;
 }
 
 export async function createTripPlan(
@@ -52,12 +54,15 @@ export async function createTripPlan(
   const op = ctx.spec.operation('createTripPlanSession');
   const res = await send(ctx.target, { operationId: op.operationId, method: 'POST', path: op.path, token, body });
   if (res.status !== 201) throw new SetupError(`createTripPlanSession answered ${res.status}: ${res.text.slice(0, 300)}`);
-  return { tripPlanId: res.json.data.tripPlanId, chatRoomId: res.json.data.chatRoomId };
+  const [tripPlanId, chatRoomId] = [dataAt(res, 'tripPlanId'), dataAt(res, 'chatRoomId')];
+  if (typeof tripPlanId !== 'number' || typeof chatRoomId !== 'number')
+    throw new SetupError(`createTripPlanSession answered 201 without data.tripPlanId and data.chatRoomId: ${res.text.slice(0, 300)}`);
+  return { tripPlanId, chatRoomId };
 }
 
 export async function createRunContext(spec: SpecIndex, options: RunOptions): Promise<RunContext> {
   const target: HttpTarget = { baseUrl: options.baseUrl, timeoutMs: options.timeoutMs };
-  const tripExample = structuredClone(spec.operation('createTripPlanSession').body!.examples[0]!.value) as Record<string, unknown>;
+  const tripExample = objectOrEmpty(structuredClone(spec.operation('createTripPlanSession').body!.examples[0]!.value));
   let tokens: [string, string];
   if (options.login === 'dev') {
     const tag = `${options.seed}-${Date.now().toString(36)}`;
@@ -77,7 +82,7 @@ export function pathFor(op: OperationFact, member: Pick<Member, 'tripPlanId' | '
     if (Object.hasOwn(overrides, name)) return overrides[name];
     if (name === 'tripPlanId') return member.tripPlanId;
     if (name === 'chatRoomId') return member.chatRoomId;
-    return op.parameters.find((p) => p.name === name)?.schema?.minimum ?? 1;
+    return numberOrUndefined(jsonAt(op.parameters.find((p) => p.name === name)?.schema, 'minimum')) ?? 1;
   });
 }
 

@@ -2,8 +2,9 @@
 // (types, required and optional properties, bounds, formats, patterns, enums, const, nullability).
 // Composition is limited to what the spec uses for request schemas ($ref, allOf of objects).
 import fc from 'fast-check';
+import { arrayOrEmpty, numberOrUndefined, objectOrEmpty, stringOrUndefined, type Json, type JsonObject } from '../specModel/index.js';
 
-type Schema = Record<string, any>;
+type Schema = JsonObject;
 
 export interface ArbitraryOptions {
   /** resolves a `#/components/schemas/...` ref */
@@ -16,8 +17,10 @@ const MAX_STRING = 60;
 const MAX_ARRAY = 5;
 
 function stringArbitrary(schema: Schema): fc.Arbitrary<string> {
-  const minLength = schema.minLength ?? 0;
-  const maxLength = Math.min(schema.maxLength ?? MAX_STRING, Math.max(minLength, MAX_STRING));
+  const minLength = numberOrUndefined(schema.minLength) ?? 0;
+  const declaredMaxLength = numberOrUndefined(schema.maxLength);
+  const maxLength = Math.min(declaredMaxLength ?? MAX_STRING, Math.max(minLength, MAX_STRING));
+  const pattern = stringOrUndefined(schema.pattern);
   let arb: fc.Arbitrary<string>;
   switch (schema.format) {
     case 'date':
@@ -37,43 +40,41 @@ function stringArbitrary(schema: Schema): fc.Arbitrary<string> {
       arb = fc.webUrl();
       break;
     default:
-      arb = schema.pattern
-        ? fc.stringMatching(new RegExp(schema.pattern)).map((s) => s.slice(0, maxLength))
-        : fc.string({ minLength, maxLength, unit: 'grapheme' });
+      arb = pattern ? fc.stringMatching(new RegExp(pattern)).map((s) => s.slice(0, maxLength)) : fc.string({ minLength, maxLength, unit: 'grapheme' });
   }
-  return arb.filter((s) => s.length >= minLength && s.length <= (schema.maxLength ?? Infinity) && (!schema.pattern || new RegExp(schema.pattern, 'u').test(s)));
+  return arb.filter((s) => s.length >= minLength && s.length <= (declaredMaxLength ?? Infinity) && (!pattern || new RegExp(pattern, 'u').test(s)));
 }
 
 function integerArbitrary(schema: Schema, options: ArbitraryOptions): fc.Arbitrary<number> {
-  const min = schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : -1_000_000);
-  const max = Math.min(schema.maximum ?? (schema.exclusiveMaximum !== undefined ? schema.exclusiveMaximum - 1 : 1_000_000), Number.MAX_SAFE_INTEGER);
+  const exclusiveMinimum = numberOrUndefined(schema.exclusiveMinimum);
+  const exclusiveMaximum = numberOrUndefined(schema.exclusiveMaximum);
+  const min = numberOrUndefined(schema.minimum) ?? (exclusiveMinimum !== undefined ? exclusiveMinimum + 1 : -1_000_000);
+  const max = Math.min(numberOrUndefined(schema.maximum) ?? (exclusiveMaximum !== undefined ? exclusiveMaximum - 1 : 1_000_000), Number.MAX_SAFE_INTEGER);
   const range = fc.oneof(fc.integer({ min, max: Math.min(max, min + 1000) }), fc.integer({ min, max }), fc.constantFrom(min, max));
   const pool = (options.idPool ?? []).filter((id) => id >= min && id <= max);
   return pool.length > 0 && schema.format === 'int64' ? fc.oneof(fc.constantFrom(...pool), range) : range;
 }
 
-export function schemaArbitrary(input: Schema, options: ArbitraryOptions, depth = 0): fc.Arbitrary<unknown> {
-  let schema = input;
-  while (schema.$ref) schema = { ...options.resolve(schema.$ref), ...Object.fromEntries(Object.entries(schema).filter(([k]) => k !== '$ref')) };
+export function schemaArbitrary(input: Json | undefined, options: ArbitraryOptions, depth = 0): fc.Arbitrary<unknown> {
+  let schema = objectOrEmpty(input);
+  while (typeof schema.$ref === 'string')
+    schema = { ...options.resolve(schema.$ref), ...Object.fromEntries(Object.entries(schema).filter(([k]) => k !== '$ref')) };
   if (schema.allOf) {
-    const merged: Schema = { type: 'object', properties: {}, required: [] };
-    for (const part of [schema, ...schema.allOf]) {
-      let resolved = part;
-      while (resolved.$ref) resolved = options.resolve(resolved.$ref);
-      Object.assign(merged.properties, resolved.properties ?? {});
-      merged.required.push(...(resolved.required ?? []));
+    const properties: JsonObject = {};
+    const required: Json[] = [];
+    for (const part of [schema, ...arrayOrEmpty(schema.allOf)]) {
+      let resolved = objectOrEmpty(part);
+      while (typeof resolved.$ref === 'string') resolved = options.resolve(resolved.$ref);
+      Object.assign(properties, objectOrEmpty(resolved.properties));
+      required.push(...arrayOrEmpty(resolved.required));
     }
-    return schemaArbitrary(merged, options, depth);
+    return schemaArbitrary({ type: 'object', properties, required }, options, depth);
   }
   if (schema.const !== undefined) return fc.constant(schema.const);
-  if (schema.enum) return fc.constantFrom(...(schema.enum as unknown[]));
-  const types: string[] = Array.isArray(schema.type)
-    ? schema.type
-    : schema.type
-      ? [schema.type]
-      : schema.properties
-        ? ['object']
-        : ['string', 'integer', 'boolean', 'null'];
+  if (Array.isArray(schema.enum)) return fc.constantFrom(...schema.enum);
+  const types = (
+    Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : schema.properties ? ['object'] : ['string', 'integer', 'boolean', 'null']
+  ).filter((type) => typeof type === 'string');
   const arbitraries = types.map((type): fc.Arbitrary<unknown> => {
     switch (type) {
       case 'null':
@@ -83,20 +84,25 @@ export function schemaArbitrary(input: Schema, options: ArbitraryOptions, depth 
       case 'integer':
         return integerArbitrary(schema, options);
       case 'number':
-        return fc.double({ min: schema.minimum ?? -1e6, max: schema.maximum ?? 1e6, noNaN: true, noDefaultInfinity: true });
+        return fc.double({
+          min: numberOrUndefined(schema.minimum) ?? -1e6,
+          max: numberOrUndefined(schema.maximum) ?? 1e6,
+          noNaN: true,
+          noDefaultInfinity: true,
+        });
       case 'string':
         return stringArbitrary(schema);
       case 'array': {
         const item = schema.items ? schemaArbitrary(schema.items, options, depth + 1) : fc.constant(null);
-        const minLength = schema.minItems ?? 0;
-        const maxLength = Math.min(schema.maxItems ?? MAX_ARRAY, Math.max(minLength, MAX_ARRAY));
+        const minLength = numberOrUndefined(schema.minItems) ?? 0;
+        const maxLength = Math.min(numberOrUndefined(schema.maxItems) ?? MAX_ARRAY, Math.max(minLength, MAX_ARRAY));
         return schema.uniqueItems
           ? fc.uniqueArray(item, { minLength, maxLength, selector: (v) => JSON.stringify(v) })
           : fc.array(item, { minLength, maxLength });
       }
       case 'object': {
-        const properties = Object.entries<Schema>(schema.properties ?? {});
-        const required = new Set<string>(schema.required ?? []);
+        const properties = Object.entries(objectOrEmpty(schema.properties));
+        const required = new Set(arrayOrEmpty(schema.required));
         const record: Record<string, fc.Arbitrary<unknown>> = {};
         for (const [name, property] of properties) record[name] = schemaArbitrary(property, options, depth + 1);
         return fc.record(record, { requiredKeys: properties.map(([name]) => name).filter((name) => required.has(name)) });

@@ -3,11 +3,22 @@
 // serves them, or as files; never generated code), so the runner judges any server against the
 // documents as published.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { addSpecFormats, bundle, readChannels, readOperations, readYaml, rebaseRefs, templatePattern, type OperationFact } from '../specModel/index.js';
+import {
+  addSpecFormats,
+  bundle,
+  jsonAt,
+  readChannels,
+  readOperations,
+  readYaml,
+  rebaseRefs,
+  templatePattern,
+  type JsonObject,
+  type OperationFact,
+} from '../specModel/index.js';
 
 export interface SpecIndex {
-  openapi: any;
-  asyncapi: any;
+  openapi: JsonObject;
+  asyncapi: JsonObject;
   operations: OperationFact[];
   operation(operationId: string): OperationFact;
   responseValidator(operationId: string, status: number): ValidateFunction | null;
@@ -32,12 +43,12 @@ export function loadSpecIndex(openapiFile: string, asyncapiFile: string): SpecIn
 }
 
 /** The index of two documents; the AsyncAPI one must be self-contained (bundled). */
-export function createSpecIndex(openapi: any, asyncapi: any): SpecIndex {
+export function createSpecIndex(openapi: JsonObject, asyncapi: JsonObject): SpecIndex {
   const operations = readOperations(openapi);
   const ajv = new Ajv2020({ strict: false, allErrors: true, allowUnionTypes: true });
   addSpecFormats(ajv);
-  ajv.addSchema({ $id: 'urn:conformance:openapi', components: { schemas: openapi.components.schemas } } as object);
-  ajv.addSchema({ $id: 'urn:conformance:asyncapi', components: { schemas: asyncapi.components.schemas } } as object);
+  ajv.addSchema({ $id: 'urn:conformance:openapi', components: { schemas: jsonAt(openapi, 'components', 'schemas') } });
+  ajv.addSchema({ $id: 'urn:conformance:asyncapi', components: { schemas: jsonAt(asyncapi, 'components', 'schemas') } });
   const cache = new Map<unknown, ValidateFunction>();
   const compile = (document: 'openapi' | 'asyncapi', schema: unknown) => {
     let validate = cache.get(schema);
@@ -68,8 +79,7 @@ export function createSpecIndex(openapi: any, asyncapi: any): SpecIndex {
     },
     schemaValidator: compile,
     messageValidator(messageName) {
-      const message = asyncapi.components.messages[messageName];
-      return compile('asyncapi', message.payload);
+      return compile('asyncapi', jsonAt(asyncapi, 'components', 'messages', messageName, 'payload'));
     },
     channels: channelList,
     channelFor(destination) {

@@ -1,7 +1,7 @@
 // Where the runner gets the specs it judges a server by: by default the documents the server under
 // test serves (GET <base>/openapi.yaml and <base>/asyncapi.yaml, self-contained), or files given on
 // the command line, so the runner needs no copy of anyone's specs/ folder.
-import { bundle, crossFileRefs, fetchYaml, readYaml } from '../specModel/index.js';
+import { bundle, crossFileRefs, fetchYaml, readYaml, type JsonObject } from '../specModel/index.js';
 import { SetupError } from './runContext.js';
 import { createSpecIndex, type SpecIndex } from './specIndex.js';
 
@@ -14,8 +14,8 @@ export interface SpecSources {
   timeoutMs: number;
 }
 
-async function served(url: string, timeoutMs: number): Promise<any> {
-  let document: any;
+async function served(url: string, timeoutMs: number): Promise<JsonObject> {
+  let document: JsonObject;
   try {
     document = await fetchYaml(url, timeoutMs);
   } catch (error) {
@@ -29,7 +29,7 @@ async function served(url: string, timeoutMs: number): Promise<any> {
   return document;
 }
 
-function fromFile(file: string, read: (file: string) => any): any {
+function fromFile(file: string, read: (file: string) => JsonObject): JsonObject {
   try {
     return read(file);
   } catch (error) {

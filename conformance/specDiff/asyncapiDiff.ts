@@ -1,18 +1,17 @@
 // Compares two bundled AsyncAPI 3 documents: channels, operations, and the payload and headers of
 // every message. What a client does on a channel (its operations' `action`, written from the
 // client's side) decides the direction: `send` is judged like a request, `receive` like a response.
-import { resolveRef } from '../specModel/index.js';
+import { arrayOrEmpty, jsonAt, jsonText, objectOrEmpty, resolveObject, stringOrUndefined, type Json, type JsonObject } from '../specModel/index.js';
 import { collector, type Api, type Change, type Direction, type Report } from './change.js';
 import { diffSchema } from './schemaDiff.js';
 import { diffSchemaNames } from './schemaNamesDiff.js';
 
-type Json = any;
 type Action = 'send' | 'receive';
 
 interface ChannelView {
   key: string;
   address: string;
-  messages: Map<string, Json>; // channel message key -> resolved message
+  messages: Map<string, JsonObject>; // channel message key -> resolved message
   actions: Set<Action>;
   /** per message key, what clients do with it: the actions of the operations (and replies) naming it */
   messageActions: Map<string, Set<Action>>;
@@ -24,61 +23,59 @@ interface OperationView {
   channel: string; // channel key
 }
 
-const channelKey = (ref: unknown): string => String(ref ?? '').replace(/^#\/channels\//, '');
+const channelKey = (ref: Json | undefined): string => jsonText(ref ?? '').replace(/^#\/channels\//, '');
+// The AsyncAPI parser checks that an operation's action is send or receive.
+const actionOf = (op: JsonObject): Action => op.action as Action;
 const directionOf = (action: Action): Direction => (action === 'send' ? 'request' : 'response');
 
-function readChannelViews(doc: Json): Map<string, ChannelView> {
+function readChannelViews(doc: JsonObject): Map<string, ChannelView> {
   const channels = new Map<string, ChannelView>();
-  for (const [key, raw] of Object.entries<Json>(doc.channels ?? {})) {
-    const channel = resolveRef(doc, raw);
-    const messages = new Map(Object.entries<Json>(channel.messages ?? {}).map(([name, m]) => [name, resolveRef(doc, m)]));
+  for (const [key, raw] of Object.entries(objectOrEmpty(doc.channels))) {
+    const channel = resolveObject(doc, raw);
+    const messages = new Map(Object.entries(objectOrEmpty(channel.messages)).map(([name, m]) => [name, resolveObject(doc, m)]));
     // A channel that is not a destination (address null: the STOMP connection's own frames) is keyed by name.
     channels.set(key, {
       key,
-      address: channel.address === null || channel.address === undefined ? `(${key})` : String(channel.address),
+      address: channel.address === null || channel.address === undefined ? `(${key})` : jsonText(channel.address),
       messages,
       actions: new Set(),
       messageActions: new Map(),
     });
   }
   // An operation that lists no messages uses every message of its channel (AsyncAPI 3).
-  const note = (channel: ChannelView | undefined, action: Action, refs: Json[] | undefined) => {
+  const note = (channel: ChannelView | undefined, action: Action, refs: Json | undefined) => {
     if (!channel) return;
     channel.actions.add(action);
-    const keys = refs
-      ? refs.map((m) =>
-          String(m.$ref ?? '')
-            .split('/')
-            .pop()!,
-        )
-      : [...channel.messages.keys()];
+    const keys = refs ? arrayOrEmpty(refs).map((m) => (stringOrUndefined(jsonAt(m, '$ref')) ?? '').split('/').pop()!) : [...channel.messages.keys()];
     for (const key of keys) channel.messageActions.set(key, (channel.messageActions.get(key) ?? new Set()).add(action));
   };
-  for (const raw of Object.values<Json>(doc.operations ?? {})) {
-    const op = resolveRef(doc, raw);
-    note(channels.get(channelKey(op.channel?.$ref)), op.action, op.messages);
+  for (const raw of Object.values(objectOrEmpty(doc.operations))) {
+    const op = resolveObject(doc, raw);
+    const action = actionOf(op);
+    note(channels.get(channelKey(jsonAt(op.channel, '$ref'))), action, op.messages);
     // A reply travels the other way: the client that sends gets the reply.
-    if (op.reply?.channel) note(channels.get(channelKey(op.reply.channel.$ref)), op.action === 'send' ? 'receive' : 'send', op.reply.messages);
+    const reply = objectOrEmpty(op.reply);
+    if (reply.channel) note(channels.get(channelKey(jsonAt(reply.channel, '$ref'))), action === 'send' ? 'receive' : 'send', reply.messages);
   }
   return channels;
 }
 
-function readOperationViews(doc: Json): Map<string, OperationView> {
+function readOperationViews(doc: JsonObject): Map<string, OperationView> {
   return new Map(
-    Object.entries<Json>(doc.operations ?? {}).map(([id, raw]) => {
-      const op = resolveRef(doc, raw);
-      return [id, { id, action: op.action, channel: channelKey(op.channel?.$ref) }];
+    Object.entries(objectOrEmpty(doc.operations)).map(([id, raw]) => {
+      const op = resolveObject(doc, raw);
+      return [id, { id, action: actionOf(op), channel: channelKey(jsonAt(op.channel, '$ref')) }];
     }),
   );
 }
 
 // Trait headers apply to the message as if written on it.
-function headersOf(doc: Json, message: Json): Json {
-  const parts = [message.headers, ...(message.traits ?? []).map((t: Json) => resolveRef(doc, t).headers)].filter(Boolean);
+function headersOf(doc: JsonObject, message: JsonObject): Json | undefined {
+  const parts = [message.headers, ...arrayOrEmpty(message.traits).map((t) => resolveObject(doc, t).headers)].filter((part): part is Json => Boolean(part));
   return parts.length === 0 ? undefined : { allOf: parts };
 }
 
-export function diffAsyncapi(oldDoc: Json, newDoc: Json, api: Api = 'asyncapi'): Change[] {
+export function diffAsyncapi(oldDoc: JsonObject, newDoc: JsonObject, api: Api = 'asyncapi'): Change[] {
   const { changes, report } = collector(api);
   const oldChannels = readChannelViews(oldDoc);
   const newChannels = readChannelViews(newDoc);
@@ -105,7 +102,13 @@ export function diffAsyncapi(oldDoc: Json, newDoc: Json, api: Api = 'asyncapi'):
   return changes;
 }
 
-function diffOperations(oldDoc: Json, newDoc: Json, oldChannels: Map<string, ChannelView>, newChannels: Map<string, ChannelView>, report: Report): void {
+function diffOperations(
+  oldDoc: JsonObject,
+  newDoc: JsonObject,
+  oldChannels: Map<string, ChannelView>,
+  newChannels: Map<string, ChannelView>,
+  report: Report,
+): void {
   const oldOps = readOperationViews(oldDoc);
   const newOps = readOperationViews(newDoc);
   for (const old of oldOps.values()) {
@@ -125,7 +128,7 @@ function diffOperations(oldDoc: Json, newDoc: Json, oldChannels: Map<string, Cha
   }
 }
 
-function diffChannel(oldDoc: Json, newDoc: Json, old: ChannelView, next: ChannelView, report: Report): void {
+function diffChannel(oldDoc: JsonObject, newDoc: JsonObject, old: ChannelView, next: ChannelView, report: Report): void {
   const known = new Set([...old.actions, ...next.actions]);
   // A channel no operation uses has no side yet: judge it both ways, the strictest reading.
   const actions: Action[] = known.size > 0 ? [...known] : ['send', 'receive'];
@@ -148,7 +151,7 @@ function diffChannel(oldDoc: Json, newDoc: Json, old: ChannelView, next: Channel
       }
       const before = message.contentType ?? oldDoc.defaultContentType;
       const after = replacement.contentType ?? newDoc.defaultContentType;
-      if (before !== after) report('breaking', 'message-content-type-changed', `${where} ${name}`, `content type ${before} → ${after}`);
+      if (before !== after) report('breaking', 'message-content-type-changed', `${where} ${name}`, `content type ${jsonText(before)} → ${jsonText(after)}`);
       const context = (part: string) => ({ oldSpec: oldDoc, newSpec: newDoc, direction, where: `${where} ${name} ${part}`, report });
       diffSchema(context('payload'), message.payload ?? {}, replacement.payload ?? {});
       const [oldHeaders, newHeaders] = [headersOf(oldDoc, message), headersOf(newDoc, replacement)];

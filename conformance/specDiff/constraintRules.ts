@@ -4,10 +4,12 @@
 import type { Direction, Severity } from './change.js';
 import { lowerBounds, upperBounds, type FlatSchema } from './flatSchema.js';
 
-type Json = any;
+import type { Json } from '../specModel/index.js';
+
 export type Finding = (severity: Severity, rule: string, reason: string) => void;
 
-const show = (value: Json): string => JSON.stringify(value);
+// undefined for an absent value (JSON.stringify's answer), so callers can say `?? 'none'`.
+const show = (value: Json | undefined): string | undefined => JSON.stringify(value);
 const showTypes = (types: string[] | null): string => (types ? types.join('|') || 'nothing' : 'any');
 const covers = (types: string[] | null, t: string): boolean => !types || types.includes(t) || (t === 'integer' && types.includes('number'));
 const contains = (list: Json[], value: Json): boolean => list.some((x) => show(x) === show(value));

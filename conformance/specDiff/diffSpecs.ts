@@ -5,7 +5,7 @@ import { diffAsyncapi } from './asyncapiDiff.js';
 import type { Api, Change } from './change.js';
 import { diffOpenapi } from './openapiDiff.js';
 import { majorBumped, versionOf } from './version.js';
-import type { SpecFolder } from '../specModel/index.js';
+import type { JsonObject, SpecFolder } from '../specModel/index.js';
 
 export interface DocumentResult {
   api: Api;
@@ -22,7 +22,7 @@ export interface SpecDiff {
   documents: DocumentResult[];
 }
 
-function result(api: Api, file: string, oldDoc: unknown, newDoc: unknown, changes: Change[]): DocumentResult {
+function result(api: Api, file: string, oldDoc: JsonObject | null | undefined, newDoc: JsonObject | null | undefined, changes: Change[]): DocumentResult {
   return {
     api,
     file,
@@ -34,7 +34,7 @@ function result(api: Api, file: string, oldDoc: unknown, newDoc: unknown, change
   };
 }
 
-function asyncapiChanges(api: Api, file: string, oldDoc: unknown, newDoc: unknown): Change[] {
+function asyncapiChanges(api: Api, file: string, oldDoc: JsonObject | null | undefined, newDoc: JsonObject | null | undefined): Change[] {
   if (oldDoc && newDoc) return diffAsyncapi(oldDoc, newDoc, api);
   if (oldDoc) return [{ api, severity: 'breaking', rule: 'document-removed', location: file, reason: 'the AsyncAPI document was deleted' }];
   if (newDoc) return [{ api, severity: 'non-breaking', rule: 'document-added', location: file, reason: 'new AsyncAPI document; everything in it is new' }];

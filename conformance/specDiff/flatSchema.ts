@@ -1,9 +1,7 @@
 // A schema seen through its $refs and allOf parts as one set of constraints, so the rules compare
 // what a validator enforces rather than how the YAML is factored: an envelope is CommonResponse plus
 // an allOf part, and moving a field between the two must not read as a change.
-import { resolveRef } from '../specModel/index.js';
-
-type Json = any;
+import { arrayOrEmpty, isJsonObject, resolveRef, type Json } from '../specModel/index.js';
 
 export const lowerBounds = ['minLength', 'minimum', 'exclusiveMinimum', 'minItems', 'minProperties'] as const;
 export const upperBounds = ['maxLength', 'maximum', 'exclusiveMaximum', 'maxItems', 'maxProperties'] as const;
@@ -22,12 +20,12 @@ export interface FlatSchema {
   multipleOf: number | undefined;
   bounds: Partial<Record<BoundKey, number>>;
   uniqueItems: boolean;
-  default: Json;
+  default: Json | undefined;
   deprecated: boolean;
   openEnum: boolean; // x-open-enum: values may be added without breaking clients (they accept unknown ones)
 }
 
-const same = (a: Json, b: Json): boolean => JSON.stringify(a) === JSON.stringify(b);
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 // allOf means "all of these hold": a value must have a type both parts allow.
 function intersectTypes(a: string[] | null, b: string[] | null): string[] | null {
@@ -49,21 +47,23 @@ function intersectEnums(a: Json[] | null, b: Json[] | null): Json[] | null {
 
 const MAX_DEPTH = 64; // refs chains deeper than this are a cycle the spec linter should have caught
 
-function collect(spec: Json, node: Json, flat: FlatSchema, depth: number): void {
-  if (node === undefined || node === true || node === null || typeof node !== 'object') return;
+const strings = (values: Json[]): string[] => values.filter((value) => typeof value === 'string');
+
+function collect(spec: Json, node: Json | undefined, flat: FlatSchema, depth: number): void {
+  if (!isJsonObject(node)) return;
   if (depth > MAX_DEPTH) throw new Error('schema nesting too deep (a $ref cycle through allOf?)');
   // In 3.1 a $ref may have siblings (e.g. a default next to the ref): the target first, then the
   // siblings on top, as a validator applies both.
   if (typeof node.$ref === 'string') collect(spec, resolveRef(spec, { $ref: node.$ref }), flat, depth + 1);
 
-  if (node.type !== undefined) flat.types = intersectTypes(flat.types, Array.isArray(node.type) ? node.type : [node.type]);
+  if (node.type !== undefined) flat.types = intersectTypes(flat.types, strings(Array.isArray(node.type) ? node.type : [node.type]));
   if (Array.isArray(node.enum)) flat.enumValues = intersectEnums(flat.enumValues, node.enum);
-  if ('const' in node) flat.enumValues = intersectEnums(flat.enumValues, [node.const]);
-  for (const [name, schema] of Object.entries<Json>(node.properties ?? {})) {
+  if (node.const !== undefined) flat.enumValues = intersectEnums(flat.enumValues, [node.const]);
+  for (const [name, schema] of Object.entries(isJsonObject(node.properties) ? node.properties : {})) {
     const known = flat.properties.get(name);
     flat.properties.set(name, known === undefined ? schema : { allOf: [known, schema] });
   }
-  for (const name of node.required ?? []) flat.required.add(name);
+  for (const name of strings(arrayOrEmpty(node.required))) flat.required.add(name);
   if (node.additionalProperties === false || node.unevaluatedProperties === false) flat.closed = true;
   if (node.items !== undefined) flat.items = flat.items === undefined ? node.items : { allOf: [flat.items, node.items] };
   const variants = node.oneOf ?? node.anyOf;
@@ -72,21 +72,23 @@ function collect(spec: Json, node: Json, flat: FlatSchema, depth: number): void 
   if (typeof node.format === 'string') flat.format = node.format;
   if (typeof node.multipleOf === 'number') flat.multipleOf = node.multipleOf;
   for (const key of lowerBounds) {
-    if (typeof node[key] === 'number') flat.bounds[key] = Math.max(flat.bounds[key] ?? -Infinity, node[key]);
+    const bound = node[key];
+    if (typeof bound === 'number') flat.bounds[key] = Math.max(flat.bounds[key] ?? -Infinity, bound);
   }
   for (const key of upperBounds) {
-    if (typeof node[key] === 'number') flat.bounds[key] = Math.min(flat.bounds[key] ?? Infinity, node[key]);
+    const bound = node[key];
+    if (typeof bound === 'number') flat.bounds[key] = Math.min(flat.bounds[key] ?? Infinity, bound);
   }
   if (node.uniqueItems === true) flat.uniqueItems = true;
   if (node.default !== undefined) flat.default = node.default;
   if (node.deprecated === true) flat.deprecated = true;
   if (node['x-open-enum'] === true) flat.openEnum = true;
-  for (const part of node.allOf ?? []) collect(spec, part, flat, depth + 1);
+  for (const part of arrayOrEmpty(node.allOf)) collect(spec, part, flat, depth + 1);
   // if/then/else is left out on purpose: our specs use it for cross-field rules (isComplete is true
   // for COMPLETED); comparing two conditionals soundly needs a solver, not a diff.
 }
 
-export function flatten(spec: Json, schema: Json): FlatSchema {
+export function flatten(spec: Json, schema: Json | undefined): FlatSchema {
   const flat: FlatSchema = {
     types: schema === false ? [] : null,
     enumValues: null,
@@ -124,19 +126,19 @@ export function unionOfVariants(spec: Json, flat: FlatSchema): FlatSchema {
     : alternatives.flatMap((a) => a.enumValues!).filter((v, i, all) => all.findIndex((w) => same(v, w)) === i);
   const byName = new Map<string, Json[]>();
   for (const a of alternatives) for (const [name, schema] of a.properties) byName.set(name, [...(byName.get(name) ?? []), schema]);
-  for (const [name, schemas] of byName) union.properties.set(name, schemas.length === 1 ? schemas[0] : { anyOf: schemas });
+  for (const [name, schemas] of byName) union.properties.set(name, schemas.length === 1 ? schemas[0]! : { anyOf: schemas });
   for (const name of alternatives[0]!.required) if (alternatives.every((a) => a.required.has(name))) union.required.add(name);
   union.closed = flat.closed || alternatives.every((a) => a.closed);
   // The schema's own constraints hold beside whichever alternative applies.
   for (const key of lowerBounds) {
     const values = alternatives.map((a) => a.bounds[key]);
-    const loosest = values.every((v) => v !== undefined) ? Math.min(...(values as number[])) : undefined;
+    const loosest = values.every((v) => v !== undefined) ? Math.min(...values) : undefined;
     const bound = Math.max(flat.bounds[key] ?? -Infinity, loosest ?? -Infinity);
     if (bound !== -Infinity) union.bounds[key] = bound;
   }
   for (const key of upperBounds) {
     const values = alternatives.map((a) => a.bounds[key]);
-    const loosest = values.every((v) => v !== undefined) ? Math.max(...(values as number[])) : undefined;
+    const loosest = values.every((v) => v !== undefined) ? Math.max(...values) : undefined;
     const bound = Math.min(flat.bounds[key] ?? Infinity, loosest ?? Infinity);
     if (bound !== Infinity) union.bounds[key] = bound;
   }

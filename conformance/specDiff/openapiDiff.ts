@@ -5,14 +5,14 @@ import { collector, type Change, type Report } from './change.js';
 import { diffSchema } from './schemaDiff.js';
 import { diffSchemaNames } from './schemaNamesDiff.js';
 
-type Json = any;
+import type { JsonObject } from '../specModel/index.js';
 
 // Path parameter names are not on the wire: /trips/{id} and /trips/{tripPlanId} are one route.
 const routeKey = (op: OperationFact): string => `${op.method.toUpperCase()} ${mapPlaceholders(op.path, () => '{}')}`;
 const describe = (op: OperationFact): string => `${op.operationId} ${op.method.toUpperCase()} ${op.path}`;
 const isSuccess = (status: number): boolean => status >= 200 && status < 300;
 
-export function diffOpenapi(oldSpec: Json, newSpec: Json): Change[] {
+export function diffOpenapi(oldSpec: JsonObject, newSpec: JsonObject): Change[] {
   const { changes, report } = collector('openapi');
   const oldOps = readOperations(oldSpec);
   const newOps = readOperations(newSpec);
@@ -44,7 +44,7 @@ export function diffOpenapi(oldSpec: Json, newSpec: Json): Change[] {
   return changes;
 }
 
-function diffOperation(oldSpec: Json, newSpec: Json, oldOp: OperationFact, newOp: OperationFact, report: Report): void {
+function diffOperation(oldSpec: JsonObject, newSpec: JsonObject, oldOp: OperationFact, newOp: OperationFact, report: Report): void {
   const where = describe(newOp);
   if (!oldOp.secured && newOp.secured) report('breaking', 'security-added', where, 'now requires a bearer token; anonymous callers get 401');
   if (oldOp.secured && !newOp.secured) report('non-breaking', 'security-removed', where, 'no longer requires a bearer token');
@@ -63,7 +63,7 @@ function parameterKey(op: OperationFact, p: ParameterFact): string {
   return `path:${placeholderNames(op.path).indexOf(p.name)}`;
 }
 
-function diffParameters(oldSpec: Json, newSpec: Json, oldOp: OperationFact, newOp: OperationFact, report: Report): void {
+function diffParameters(oldSpec: JsonObject, newSpec: JsonObject, oldOp: OperationFact, newOp: OperationFact, report: Report): void {
   const where = describe(newOp);
   const oldParams = new Map(oldOp.parameters.map((p) => [parameterKey(oldOp, p), p]));
   const newParams = new Map(newOp.parameters.map((p) => [parameterKey(newOp, p), p]));
@@ -103,7 +103,7 @@ function diffParameters(oldSpec: Json, newSpec: Json, oldOp: OperationFact, newO
   }
 }
 
-function diffRequestBody(oldSpec: Json, newSpec: Json, oldOp: OperationFact, newOp: OperationFact, report: Report): void {
+function diffRequestBody(oldSpec: JsonObject, newSpec: JsonObject, oldOp: OperationFact, newOp: OperationFact, report: Report): void {
   const where = `${describe(newOp)} request body`;
   const [before, after] = [oldOp.body, newOp.body];
   if (!before && !after) return;
@@ -123,7 +123,7 @@ function diffRequestBody(oldSpec: Json, newSpec: Json, oldOp: OperationFact, new
   diffSchema({ oldSpec, newSpec, direction: 'request', where, report }, before.schema, after.schema);
 }
 
-function diffResponses(oldSpec: Json, newSpec: Json, oldOp: OperationFact, newOp: OperationFact, report: Report): void {
+function diffResponses(oldSpec: JsonObject, newSpec: JsonObject, oldOp: OperationFact, newOp: OperationFact, report: Report): void {
   const where = describe(newOp);
   const oldByStatus = new Map(oldOp.responses.map((r) => [r.status, r]));
   const newByStatus = new Map(newOp.responses.map((r) => [r.status, r]));
@@ -153,7 +153,7 @@ function diffResponses(oldSpec: Json, newSpec: Json, oldOp: OperationFact, newOp
   for (const [old, next] of pairs) diffResponse(oldSpec, newSpec, where, old, next, report);
 }
 
-function diffResponse(oldSpec: Json, newSpec: Json, operation: string, old: ResponseFact, next: ResponseFact, report: Report): void {
+function diffResponse(oldSpec: JsonObject, newSpec: JsonObject, operation: string, old: ResponseFact, next: ResponseFact, report: Report): void {
   const where = `${operation} response ${next.status}`;
   for (const header of old.headers) {
     const wasRequired = old.requiredHeaders.includes(header);

@@ -5,11 +5,11 @@ import type { Direction, Report } from './change.js';
 import { compareConstraints } from './constraintRules.js';
 import { flatten, isValueList, unionOfVariants, type FlatSchema } from './flatSchema.js';
 
-type Json = any;
+import type { Json, JsonObject } from '../specModel/index.js';
 
 export interface SchemaContext {
-  oldSpec: Json; // the documents the two schemas' $refs resolve in
-  newSpec: Json;
+  oldSpec: JsonObject; // the documents the two schemas' $refs resolve in
+  newSpec: JsonObject;
   direction: Direction;
   where: string; // e.g. "getTripPlan GET /api/v1/trips/{tripPlanId} response 200 body"
   report: Report;
@@ -20,11 +20,11 @@ const MAX_DEPTH = 32;
 
 const join = (field: string, name: string): string => (field ? `${field}.${name}` : name);
 
-export function diffSchema(ctx: SchemaContext, oldSchema: Json, newSchema: Json): void {
+export function diffSchema(ctx: SchemaContext, oldSchema: Json | undefined, newSchema: Json | undefined): void {
   walk(ctx, oldSchema, newSchema, '', 0);
 }
 
-function walk(ctx: SchemaContext, oldSchema: Json, newSchema: Json, field: string, depth: number): void {
+function walk(ctx: SchemaContext, oldSchema: Json | undefined, newSchema: Json | undefined, field: string, depth: number): void {
   if (depth > MAX_DEPTH) return;
   let old = flatten(ctx.oldSpec, oldSchema);
   let neu = flatten(ctx.newSpec, newSchema);

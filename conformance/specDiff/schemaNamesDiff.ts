@@ -2,18 +2,17 @@
 // SDK generators name their types after them (`TripPlanPageResponse`, `CreateAiPromptTemplateRequest`),
 // so client code using a removed or renamed schema no longer compiles. A removed name whose schema
 // reappears unchanged under a new name is reported as that rename.
+import { jsonAt, objectOrEmpty, type Json, type JsonObject } from '../specModel/index.js';
 import type { Report } from './change.js';
 
-type Json = any;
-
 // Documentation does not make two schemas different.
-function shape(schema: Json): string {
-  return JSON.stringify(schema, (key, value) => (key === 'description' || key === 'examples' || key === 'example' ? undefined : value));
+function shape(schema: Json | undefined): string {
+  return JSON.stringify(schema, (key, value: unknown) => (key === 'description' || key === 'examples' || key === 'example' ? undefined : value));
 }
 
-export function diffSchemaNames(oldDoc: Json, newDoc: Json, report: Report): void {
-  const oldSchemas: Record<string, Json> = oldDoc?.components?.schemas ?? {};
-  const newSchemas: Record<string, Json> = newDoc?.components?.schemas ?? {};
+export function diffSchemaNames(oldDoc: JsonObject, newDoc: JsonObject, report: Report): void {
+  const oldSchemas = objectOrEmpty(jsonAt(oldDoc, 'components', 'schemas'));
+  const newSchemas = objectOrEmpty(jsonAt(newDoc, 'components', 'schemas'));
   const added = Object.keys(newSchemas).filter((name) => !(name in oldSchemas));
   for (const name of Object.keys(oldSchemas)) {
     if (name in newSchemas) continue;

@@ -1,17 +1,17 @@
 // Semver is the escape hatch: a breaking change is accepted when the document's info.version major
 // went up, because then clients were told.
-type Json = any;
+import { jsonAt, jsonText, type JsonObject } from '../specModel/index.js';
 
-export function majorOf(version: unknown): number | null {
-  const match = /^v?(\d+)\./.exec(String(version ?? ''));
+export function majorOf(version: string): number | null {
+  const match = /^v?(\d+)\./.exec(version);
   return match ? Number(match[1]) : null;
 }
 
-export function versionOf(doc: Json): string {
-  return String(doc?.info?.version ?? '?');
+export function versionOf(doc: JsonObject): string {
+  return jsonText(jsonAt(doc, 'info', 'version') ?? '?');
 }
 
-export function majorBumped(oldDoc: Json, newDoc: Json): boolean {
+export function majorBumped(oldDoc: JsonObject, newDoc: JsonObject): boolean {
   const [before, after] = [majorOf(versionOf(oldDoc)), majorOf(versionOf(newDoc))];
   return before !== null && after !== null && after > before;
 }

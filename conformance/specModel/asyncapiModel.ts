@@ -1,8 +1,7 @@
 // Reads the bundled AsyncAPI document into channel and message facts (codegen, the mock, the runner).
-import { componentName, resolveRef } from './jsonPointer.js';
+import { arrayOrEmpty, isJsonObject, objectOrEmpty, stringOrUndefined, type Json, type JsonObject } from './json.js';
+import { componentName, resolveObject } from './jsonPointer.js';
 import { placeholderNames } from './template.js';
-
-type Json = any;
 
 export interface AsyncMessageFact {
   name: string;
@@ -12,7 +11,7 @@ export interface AsyncMessageFact {
   payload: Json | null;
   /** the header schema's $ref; null when the message declares no headers */
   headers: Json | null;
-  examples: { name: string; payload: Json; headers: Json }[];
+  examples: { name: string; payload: Json | undefined; headers: Json | undefined }[];
 }
 
 export interface ChannelFact {
@@ -38,55 +37,67 @@ const requiredComponentName = (ref: string | undefined, kind: string): string =>
 export const stompCommands = ['CONNECT', 'CONNECTED', 'SUBSCRIBE', 'UNSUBSCRIBE', 'SEND', 'MESSAGE', 'RECEIPT', 'ERROR', 'DISCONNECT'] as const;
 export type StompCommandName = (typeof stompCommands)[number];
 
-const namedSchemaRef = (schema: Json, what: string): Json => {
+const namedSchemaRef = (schema: Json | undefined, what: string): Json => {
   if (schema === undefined) return null;
-  if (!schema?.$ref) throw new Error(`${what} must be a $ref to a named schema`);
+  if (!isJsonObject(schema) || !schema.$ref) throw new Error(`${what} must be a $ref to a named schema`);
   return schema;
 };
 
+const isStompCommand = (value: Json | undefined): value is StompCommandName => stompCommands.some((command) => command === value);
+
 /** `overStomp: false` for a document whose messages travel elsewhere (the internal events). */
-export function readMessages(doc: Json, { overStomp = true } = {}): AsyncMessageFact[] {
-  return Object.entries<Json>(doc.components?.messages ?? {}).map(([name, raw]) => {
-    const message = resolveRef(doc, raw);
-    const stompCommand = message['x-stomp-command'] ?? null;
-    if (overStomp && !stompCommands.includes(stompCommand)) throw new Error(`message ${name}: x-stomp-command must be one of ${stompCommands.join(', ')}`);
+export function readMessages(doc: JsonObject, { overStomp = true } = {}): AsyncMessageFact[] {
+  return Object.entries(objectOrEmpty(objectOrEmpty(doc.components).messages)).map(([name, raw]) => {
+    const message = resolveObject(doc, raw);
+    const command = message['x-stomp-command'];
+    const stompCommand = stringOrUndefined(command) ?? null;
+    if (overStomp && !isStompCommand(command)) throw new Error(`message ${name}: x-stomp-command must be one of ${stompCommands.join(', ')}`);
     return {
       name,
       stompCommand,
       // A frame without a body (CONNECT, RECEIPT, ...) has no payload.
       payload: namedSchemaRef(message.payload, `message ${name}: the payload`),
       headers: namedSchemaRef(message.headers, `message ${name}: the headers`),
-      examples: (message.examples ?? []).map((e: Json, i: number) => ({ name: e.name ?? `example${i + 1}`, payload: e.payload, headers: e.headers })),
+      examples: arrayOrEmpty(message.examples)
+        .map(objectOrEmpty)
+        .map((e, i) => ({ name: stringOrUndefined(e.name) ?? `example${i + 1}`, payload: e.payload, headers: e.headers })),
     };
   });
 }
 
-export function readChannels(doc: Json): ChannelFact[] {
-  const channels = Object.entries<Json>(doc.channels ?? {}).map(([name, raw]) => {
-    const channel = resolveRef(doc, raw);
-    const parameters = placeholderNames(String(channel.address ?? ''));
+export function readChannels(doc: JsonObject): ChannelFact[] {
+  const channels = Object.entries(objectOrEmpty(doc.channels)).map(([name, raw]) => {
+    const channel = resolveObject(doc, raw);
+    const address = stringOrUndefined(channel.address) ?? null;
+    const parameters = placeholderNames(address ?? '');
     const parameterPatterns: Record<string, string> = {};
+    const channelParameters = objectOrEmpty(channel.parameters);
     for (const parameter of parameters) {
-      const pattern = channel.parameters?.[parameter] ? resolveRef(doc, channel.parameters[parameter])['x-pattern'] : undefined;
-      if (pattern !== undefined) parameterPatterns[parameter] = String(pattern);
+      const pattern = channelParameters[parameter] ? stringOrUndefined(resolveObject(doc, channelParameters[parameter])['x-pattern']) : undefined;
+      if (pattern !== undefined) parameterPatterns[parameter] = pattern;
     }
     return {
       name,
-      address: channel.address === null || channel.address === undefined ? null : String(channel.address),
+      address,
       parameters,
       parameterPatterns,
       actions: [] as ('send' | 'receive')[],
       operationIds: [] as string[],
-      servers: (channel.servers ?? []).map((s: Json) => requiredComponentName(s.$ref?.replace('#/servers/', '#/components/servers/'), 'servers')),
-      messages: Object.values<Json>(channel.messages ?? {}).map((m) => requiredComponentName(m.$ref, 'messages')),
+      servers: arrayOrEmpty(channel.servers).map((s) =>
+        requiredComponentName(stringOrUndefined(objectOrEmpty(s).$ref)?.replace('#/servers/', '#/components/servers/'), 'servers'),
+      ),
+      messages: Object.values(objectOrEmpty(channel.messages)).map((m) => requiredComponentName(stringOrUndefined(objectOrEmpty(m).$ref), 'messages')),
     };
   });
-  for (const [operationId, raw] of Object.entries<Json>(doc.operations ?? {})) {
-    const op = resolveRef(doc, raw);
-    const channelName = String(op.channel?.$ref ?? '').replace(/^#\/channels\//, '');
+  for (const [operationId, raw] of Object.entries(objectOrEmpty(doc.operations))) {
+    const op = resolveObject(doc, raw);
+    const channelRef = stringOrUndefined(objectOrEmpty(op.channel).$ref);
+    const channelName = (channelRef ?? '').replace(/^#\/channels\//, '');
     const channel = channels.find((c) => c.name === channelName);
-    if (!channel) throw new Error(`operation ${operationId}: unknown channel ${op.channel?.$ref}`);
-    if (!channel.actions.includes(op.action)) channel.actions.push(op.action);
+    if (!channel) throw new Error(`operation ${operationId}: unknown channel ${channelRef}`);
+    // The spec is checked by the AsyncAPI parser: an operation's action is send or receive.
+    const action = op.action as 'send' | 'receive';
+    if (!channel.actions.includes(action)) channel.actions.push(action);
     channel.operationIds.push(operationId);
   }
   return channels;

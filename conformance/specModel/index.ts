@@ -2,9 +2,10 @@
 // conformance runner, spec diff, spec lint, the mock and the docs pages import it from here, never
 // from the files beside it.
 export { parseYaml, readYaml, fetchYaml } from './yamlDocument.js';
+export { arrayOrEmpty, isJsonObject, jsonAt, jsonText, numberOrUndefined, objectOrEmpty, stringOrUndefined, type Json, type JsonObject } from './json.js';
 export { bundle, crossFileRefs } from './bundle.js';
 export { loadSpecFolder, specFolderFiles, specFolderLayout, type SpecFolder, type SpecFolderFiles } from './specFolder.js';
-export { componentName, pointerTokens, resolveRef, valueAtPointer } from './jsonPointer.js';
+export { componentName, pointerTokens, resolveObject, resolveRef, valueAtPointer } from './jsonPointer.js';
 export { fillTemplate, mapPlaceholders, placeholderNames, templatePattern } from './template.js';
 export { readOperations, serverResponseHeaders, type HttpMethod, type OperationFact, type ParameterFact, type ResponseFact } from './openapiModel.js';
 export { readChannels, readMessages, stompCommands, type AsyncMessageFact, type ChannelFact, type StompCommandName } from './asyncapiModel.js';

@@ -2,7 +2,7 @@
 // `$ref`s of a spec that are written with them. The one place that knows a token's `~1` is `/` and
 // `~0` is `~` (in that order).
 
-type Json = any; // a spec document; Spectral and the parsers check its shape, this only walks it
+import { isJsonObject, objectOrEmpty, type Json, type JsonObject } from './json.js';
 
 /** The reference tokens of a pointer: `''` → `[]`, `/a~1b/0` → `['a/b', '0']`; a fragment is percent-decoded first. */
 export function pointerTokens(pointer: string): string[] {
@@ -26,19 +26,23 @@ export function valueAtPointer(root: unknown, pointer: string): unknown {
 }
 
 /** `node`, or what its `$ref` (and the ref found there, and so on) points at in `doc`. */
-export function resolveRef(doc: Json, node: Json): Json {
+export function resolveRef(doc: Json, node: Json | undefined): Json | undefined {
   let current = node;
   const seen = new Set<string>();
-  while (current && typeof current === 'object' && typeof current.$ref === 'string') {
-    const ref: string = current.$ref;
+  while (isJsonObject(current) && typeof current.$ref === 'string') {
+    const ref = current.$ref;
     if (!ref.startsWith('#')) throw new Error(`unexpected cross-file $ref ${ref} (bundle the document first)`);
     if (seen.has(ref)) throw new Error(`$ref cycle at ${ref}`);
     seen.add(ref);
-    current = valueAtPointer(doc, ref);
+    // A pointer into JSON finds JSON.
+    current = valueAtPointer(doc, ref) as Json | undefined;
     if (current === undefined) throw new Error(`cannot resolve ${ref}`);
   }
   return current;
 }
+
+/** What `node` resolves to, as an object; an empty one when that is not an object (a malformed or missing part). */
+export const resolveObject = (doc: Json, node: Json | undefined): JsonObject => objectOrEmpty(resolveRef(doc, node));
 
 /** The name in a `$ref` to a component of `kind`: `#/components/schemas/TripPlan` → `TripPlan`; null for any other ref. */
 export function componentName(ref: unknown, kind: string): string | null {

@@ -1,8 +1,7 @@
 // Reads the OpenAPI document into the plain facts its readers need: one entry per operation with
 // its route, security, parameters, body and documented responses. Readers need not walk the raw spec.
-import { componentName, resolveRef } from './jsonPointer.js';
-
-type Json = any; // the spec is checked by Spectral and the parsers; here we only read it
+import { arrayOrEmpty, objectOrEmpty, stringOrUndefined, type Json, type JsonObject } from './json.js';
+import { componentName, resolveObject } from './jsonPointer.js';
 
 export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'patch' | 'head' | 'options';
 const methods: HttpMethod[] = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
@@ -26,7 +25,7 @@ export interface ResponseFact {
   schemaName: string | null; // components.schemas name when the schema is a plain $ref
   requiredHeaders: string[];
   headers: string[];
-  examples: { name: string; value: Json }[];
+  examples: { name: string; value: Json | undefined }[];
 }
 
 export interface OperationFact {
@@ -37,75 +36,83 @@ export interface OperationFact {
   secured: boolean;
   requiredRole: string | null;
   parameters: ParameterFact[];
-  body: { required: boolean; contentType: string; schema: Json; examples: { name: string; value: Json }[] } | null;
+  body: { required: boolean; contentType: string; schema: Json | undefined; examples: { name: string; value: Json | undefined }[] } | null;
   responses: ResponseFact[];
 }
 
-function examplesOf(spec: Json, media: Json): { name: string; value: Json }[] {
-  const out: { name: string; value: Json }[] = [];
-  if (media?.example !== undefined) out.push({ name: 'example', value: media.example });
-  for (const [name, example] of Object.entries<Json>(media?.examples ?? {})) {
-    out.push({ name, value: resolveRef(spec, example).value });
+function examplesOf(spec: JsonObject, media: JsonObject): { name: string; value: Json | undefined }[] {
+  const out: { name: string; value: Json | undefined }[] = [];
+  if (media.example !== undefined) out.push({ name: 'example', value: media.example });
+  for (const [name, example] of Object.entries(objectOrEmpty(media.examples))) {
+    out.push({ name, value: resolveObject(spec, example).value });
   }
   return out;
 }
 
-export function readOperations(spec: Json): OperationFact[] {
-  const globalSecured = Array.isArray(spec.security) && spec.security.length > 0;
+// The spec is checked by Spectral and the parsers; the `in` of a parameter is one of these there.
+const parameterLocation = (value: Json | undefined): ParameterFact['in'] => value as ParameterFact['in'];
+
+export function readOperations(spec: JsonObject): OperationFact[] {
+  const globalSecured = arrayOrEmpty(spec.security).length > 0;
   const operations: OperationFact[] = [];
-  for (const [path, rawItem] of Object.entries<Json>(spec.paths ?? {})) {
-    const item = resolveRef(spec, rawItem);
+  for (const [path, rawItem] of Object.entries(objectOrEmpty(spec.paths))) {
+    const item = resolveObject(spec, rawItem);
     for (const method of methods) {
-      const op = item[method];
-      if (!op) continue;
-      if (!op.operationId) throw new Error(`${method.toUpperCase()} ${path} has no operationId`);
+      if (!item[method]) continue;
+      const op = objectOrEmpty(item[method]);
+      const operationId = stringOrUndefined(op.operationId);
+      if (!operationId) throw new Error(`${method.toUpperCase()} ${path} has no operationId`);
       const byKey = new Map<string, ParameterFact>();
-      for (const raw of [...(item.parameters ?? []), ...(op.parameters ?? [])]) {
-        const p = resolveRef(spec, raw);
+      for (const raw of [...arrayOrEmpty(item.parameters), ...arrayOrEmpty(op.parameters)]) {
+        const p = resolveObject(spec, raw);
         const schema = p.schema ?? {};
-        const resolved = resolveRef(spec, schema);
-        byKey.set(`${p.in}:${p.name}`, {
-          name: p.name,
-          in: p.in,
-          required: p.in === 'path' ? true : Boolean(p.required),
+        const resolved = resolveObject(spec, schema);
+        const location = parameterLocation(p.in);
+        const name = stringOrUndefined(p.name) ?? '';
+        byKey.set(`${location}:${name}`, {
+          name,
+          in: location,
+          required: location === 'path' ? true : Boolean(p.required),
           schema,
           hasDefault: resolved.default !== undefined,
-          type: typeof resolved.type === 'string' ? resolved.type : null,
+          type: stringOrUndefined(resolved.type) ?? null,
         });
       }
       let body: OperationFact['body'] = null;
       if (op.requestBody) {
-        const rb = resolveRef(spec, op.requestBody);
-        const [contentType, media] = Object.entries<Json>(rb.content ?? {})[0] ?? [];
-        if (!contentType) throw new Error(`${op.operationId}: requestBody without content`);
-        body = { required: Boolean(rb.required), contentType, schema: media.schema, examples: examplesOf(spec, media) };
+        const rb = resolveObject(spec, op.requestBody);
+        const [contentType, media] = Object.entries(objectOrEmpty(rb.content))[0] ?? [];
+        if (!contentType) throw new Error(`${operationId}: requestBody without content`);
+        const mediaObject = objectOrEmpty(media);
+        body = { required: Boolean(rb.required), contentType, schema: mediaObject.schema, examples: examplesOf(spec, mediaObject) };
       }
       const responses: ResponseFact[] = [];
-      for (const [statusKey, rawResponse] of Object.entries<Json>(op.responses ?? {})) {
+      for (const [statusKey, rawResponse] of Object.entries(objectOrEmpty(op.responses))) {
         const status = Number(statusKey);
-        if (!Number.isInteger(status)) throw new Error(`${op.operationId}: response ${statusKey} must be an explicit status`);
-        const response = resolveRef(spec, rawResponse);
-        const headerEntries = Object.entries<Json>(response.headers ?? {}).map(([name, h]) => [name, resolveRef(spec, h)] as const);
-        const [contentType, media] = Object.entries<Json>(response.content ?? {})[0] ?? [null, null];
+        if (!Number.isInteger(status)) throw new Error(`${operationId}: response ${statusKey} must be an explicit status`);
+        const response = resolveObject(spec, rawResponse);
+        const headerEntries = Object.entries(objectOrEmpty(response.headers)).map(([name, h]) => [name, resolveObject(spec, h)] as const);
+        const [contentType, media] = Object.entries(objectOrEmpty(response.content))[0] ?? [null, null];
+        const mediaObject = media === null ? null : objectOrEmpty(media);
         responses.push({
           status,
           contentType,
-          contentTypes: Object.keys(response.content ?? {}),
-          schema: media?.schema ?? null,
-          schemaName: componentName(media?.schema?.$ref, 'schemas'),
+          contentTypes: Object.keys(objectOrEmpty(response.content)),
+          schema: mediaObject?.schema ?? null,
+          schemaName: componentName(objectOrEmpty(mediaObject?.schema).$ref, 'schemas'),
           headers: headerEntries.map(([name]) => name),
           requiredHeaders: headerEntries.filter(([, h]) => h.required === true).map(([name]) => name),
-          examples: media ? examplesOf(spec, media) : [],
+          examples: mediaObject ? examplesOf(spec, mediaObject) : [],
         });
       }
       responses.sort((a, b) => a.status - b.status);
       operations.push({
-        operationId: op.operationId,
+        operationId,
         method,
         path,
-        tags: op.tags ?? [],
-        secured: op.security ? op.security.length > 0 : globalSecured,
-        requiredRole: op['x-required-role'] ?? null,
+        tags: arrayOrEmpty(op.tags).filter((tag) => typeof tag === 'string'),
+        secured: op.security ? arrayOrEmpty(op.security).length > 0 : globalSecured,
+        requiredRole: stringOrUndefined(op['x-required-role']) ?? null,
         parameters: [...byKey.values()],
         body,
         responses,

@@ -18,7 +18,7 @@ export function addSpecFormats<A extends Ajv2020>(ajv: A): A {
 
 /** Rewrites document-local refs (`#/components/...`) to refs into the registered root `base`. */
 export function rebaseRefs<T>(node: T, base: string): T {
-  if (Array.isArray(node)) return node.map((item) => rebaseRefs(item, base)) as T;
+  if (Array.isArray(node)) return (node as unknown[]).map((item) => rebaseRefs(item, base)) as T;
   if (node === null || typeof node !== 'object') return node;
   return Object.fromEntries(
     Object.entries(node).map(([key, value]) => [

@@ -4,9 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { bundle } from './bundle.js';
+import type { JsonObject } from './json.js';
 import { readYaml } from './yamlDocument.js';
-
-type Json = any;
 
 /** The documents of a spec folder, relative to it. */
 export const specFolderLayout = {
@@ -27,11 +26,11 @@ export function specFolderFiles(dir: string): SpecFolderFiles {
 }
 
 export interface SpecFolder {
-  openapi: Json;
+  openapi: JsonObject;
   /** null: no asyncapi.yaml (in a project's history it came later than openapi.yaml) */
-  asyncapi: Json | null;
+  asyncapi: JsonObject | null;
   /** null or absent where internal/events.asyncapi.yaml does not exist (yet) */
-  internalEvents?: Json | null;
+  internalEvents?: JsonObject | null;
 }
 
 export function loadSpecFolder(dir: string): SpecFolder {

@@ -3,10 +3,14 @@
 import fs from 'node:fs';
 import YAML from 'yaml';
 
-type JsonObject = { [key: string]: any };
+import { isJsonObject, type JsonObject } from './json.js';
 
+/** The document, which must be a mapping (every spec is one); anything else throws. */
 export function parseYaml(text: string): JsonObject {
-  return YAML.parse(text) as JsonObject;
+  const document: unknown = YAML.parse(text);
+  if (!isJsonObject(document))
+    throw new Error(`expected a YAML mapping, got ${document === null ? 'null' : Array.isArray(document) ? 'a list' : typeof document}`);
+  return document;
 }
 
 export function readYaml(file: string): JsonObject {

@@ -10,7 +10,8 @@ export function sendRawFrames(url: string, frames: string[], timeoutMs: number):
     const done = () => (clearTimeout(timer), socket.terminate(), resolve(received));
     const timer = setTimeout(done, timeoutMs);
     socket.on('open', () => frames.forEach((f) => socket.send(f)));
-    socket.on('message', (data) => (received += String(data)));
+    // `ws` hands a Buffer to a socket with the default binaryType (nodebuffer).
+    socket.on('message', (data: Buffer) => (received += data.toString('utf8')));
     socket.on('close', done);
     socket.on('error', done);
   });

@@ -3,13 +3,14 @@
 // subscriptions and every ERROR frame, and waits for the server's RECEIPT of a SUBSCRIBE or SEND, so
 // a subscription counts as live only once the server says so.
 import type { Client, IFrame, IMessage } from '@stomp/stompjs';
+import { jsonAt, type Json } from '../specModel/index.js';
 import { createStompClient } from './stompOverWs.js';
 
 export interface ReceivedMessage {
   destination: string;
   headers: Record<string, string>;
   /** the body as JSON; undefined when it is not JSON */
-  body: any;
+  body: Json | undefined;
   raw: string;
 }
 
@@ -37,6 +38,16 @@ export interface RecordingStompClient {
    * an ERROR frame or the close comes first, or after `timeoutMs` (default: no limit).
    */
   subscribe(destination: string, options?: { timeoutMs?: number }): Promise<string>;
+  /**
+   * Subscribes asking for history (`x-replay: all`, or `x-since: <epoch>:<offset>`, which stompjs
+   * sends escaped) and resolves at the RECEIPT with the subscription id and the RECEIPT's
+   * `x-recovered`; rejects like subscribe.
+   */
+  subscribeReplaying(
+    destination: string,
+    replay: { 'x-replay': 'all' } | { 'x-since': string },
+    options?: { timeoutMs?: number },
+  ): Promise<{ id: string; recovered: string | undefined }>;
   /** Sends a JSON body; resolves at its RECEIPT, rejects like subscribe. */
   send(destination: string, body: string, options?: { headers?: Record<string, string>; timeoutMs?: number }): Promise<void>;
   /** Resolves with the first message (arrived or arriving) matching `predicate`; rejects after `timeoutMs`. */
@@ -46,9 +57,9 @@ export interface RecordingStompClient {
   disconnect(): Promise<void>;
 }
 
-function parseJson(text: string): unknown {
+function parseJson(text: string): Json | undefined {
   try {
-    return JSON.parse(text);
+    return JSON.parse(text) as Json;
   } catch {
     return undefined;
   }
@@ -78,7 +89,7 @@ export function connectRecordingStomp(url: string, token: string | null, options
           resolve(found);
         } catch (error) {
           stop();
-          reject(error);
+          reject(error instanceof Error ? error : new Error('the condition threw', { cause: error }));
         }
       };
       const timer = timeoutMs === undefined ? undefined : setTimeout(() => (stop(), reject(new Error(timedOut()))), timeoutMs);
@@ -88,15 +99,15 @@ export function connectRecordingStomp(url: string, token: string | null, options
     });
 
   /** Issues a frame with a receipt header (unless the connection already ended) and waits for its RECEIPT. */
-  const withReceipt = async (issue: (receipt: string) => void, what: string, timeoutMs: number | undefined): Promise<void> => {
+  const withReceipt = async (issue: (receipt: string) => void, what: string, timeoutMs: number | undefined): Promise<Record<string, string>> => {
     const receipt = `r-${++receiptCounter}`;
-    let received = false;
+    let received: Record<string, string> | null = null;
     const ended = () => errors.length > 0 || closeCode !== null;
-    client.watchForReceipt(receipt, () => ((received = true), notify()));
+    client.watchForReceipt(receipt, (frame) => ((received = { ...frame.headers }), notify()));
     if (!ended()) issue(receipt);
-    await until(
+    return until(
       () => {
-        if (received) return true;
+        if (received) return received;
         if (ended())
           throw new Error(
             `${closeCode === null ? 'refused' : 'closed'} before the RECEIPT for ${what}: ${errors.map((e) => e.headers['error-code']).join(',')}`,
@@ -129,15 +140,25 @@ export function connectRecordingStomp(url: string, token: string | null, options
       await withReceipt((receipt) => client.subscribe(destination, record(destination), { id, receipt }), `SUBSCRIBE ${destination}`, timeoutMs);
       return id;
     },
-    send(destination, body, { headers = {}, timeoutMs } = {}) {
-      return withReceipt(
+    async subscribeReplaying(destination, replay, { timeoutMs } = {}) {
+      const id = `sub-${++subscriptionCounter}`;
+      const receipt = await withReceipt(
+        (r) => client.subscribe(destination, record(destination), { ...replay, id, receipt: r }),
+        `SUBSCRIBE ${destination}`,
+        timeoutMs,
+      );
+      return { id, recovered: receipt['x-recovered'] };
+    },
+    async send(destination, body, { headers = {}, timeoutMs } = {}) {
+      await withReceipt(
         (receipt) => client.publish({ destination, body, headers: { ...headers, receipt, 'content-type': 'application/json' } }),
         `SEND ${destination}`,
         timeoutMs,
       );
     },
     waitFor(predicate, timeoutMs = 10_000) {
-      const summary = () => JSON.stringify(messages.map((m) => [m.destination, m.body?.type ?? m.body?.messageStreamType ?? m.body?.code]));
+      const summary = () =>
+        JSON.stringify(messages.map((m) => [m.destination, jsonAt(m.body, 'type') ?? jsonAt(m.body, 'messageStreamType') ?? jsonAt(m.body, 'code')]));
       return until(
         () => messages.find(predicate),
         timeoutMs,

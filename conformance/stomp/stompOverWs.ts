@@ -1,6 +1,6 @@
 // @stomp/stompjs over `ws` (Node 20 has no global WebSocket): the one place that opens a STOMP
 // client connection, for the conformance runner, the test suite and the scripts.
-import { Client, type IStompSocket } from '@stomp/stompjs';
+import { Client } from '@stomp/stompjs';
 import WebSocket from 'ws';
 
 export const STOMP_SUBPROTOCOLS = ['v12.stomp', 'v11.stomp', 'v10.stomp'];
@@ -32,7 +32,7 @@ export function createStompClient(url: string, { token, heartbeatMs, upgradeToke
       const socket = new WebSocket(url, STOMP_SUBPROTOCOLS, { headers });
       // stompjs sets binaryType to arraybuffer, so `ws` hands listeners an ArrayBuffer (a Buffer before that).
       if (onData) socket.on('message', (data: Buffer | ArrayBuffer | Buffer[]) => onData(Array.isArray(data) ? Buffer.concat(data) : new Uint8Array(data)));
-      return socket as unknown as IStompSocket;
+      return socket;
     },
     connectHeaders: token ? { Authorization: `Bearer ${token}` } : {},
     reconnectDelay: 0,

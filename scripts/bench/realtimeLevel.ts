@@ -177,7 +177,7 @@ async function runOnFreshServer(settings: LevelSettings, dir: string): Promise<L
     };
   } finally {
     // Close the WebSockets before the server goes, bounded: a wedged close must not hang the run.
-    await Promise.race([Promise.allSettled(users.map((u) => u.connection?.disconnect())), sleep(10_000)]);
+    await Promise.race([Promise.allSettled(users.flatMap((u) => (u.connection ? [u.connection.disconnect()] : []))), sleep(10_000)]);
     agent.destroy();
     await server.stop();
   }

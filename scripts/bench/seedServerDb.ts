@@ -19,7 +19,7 @@ export interface SeededServerDb {
 export async function seedServerDb(config: Config, plans: number): Promise<SeededServerDb> {
   if (!config.jwtSecret) throw new Error('the benchmark needs an explicit JWT_SECRET');
   const started = performance.now();
-  const database = openDatabase(config.databaseFile);
+  const database = openDatabase(config.database.engine === 'sqlite' ? config.database.file : '');
   const port = databasePort(sqlitePort(database));
   try {
     const signer = createTokenSigner(config.jwtSecret, { access: config.accessTokenTtlSeconds, refresh: config.refreshTokenTtlSeconds });

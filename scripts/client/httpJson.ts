@@ -3,10 +3,12 @@
 // side, and fetch in Node 20 takes no agent.
 import http from 'node:http';
 import https from 'node:https';
+import type { Json } from '../../conformance/specModel/index.js';
 
 export interface JsonResponse {
   status: number;
-  body: any;
+  /** the parsed JSON, or the text of a body that is not JSON */
+  body: Json;
 }
 
 /** The server could not be reached at all (refused, unknown host, reset): no HTTP status exists. */
@@ -28,9 +30,9 @@ export function requestJson(url: string, opts: { method?: string; token?: string
       res.on('error', reject);
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
-        let body: unknown = text;
+        let body: Json = text;
         try {
-          body = text ? JSON.parse(text) : null;
+          body = text ? (JSON.parse(text) as Json) : null;
         } catch {
           // not JSON: keep the text for the error message
         }

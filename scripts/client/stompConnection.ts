@@ -36,10 +36,11 @@ export function connectStomp(url: string, token: string, opts: { heartbeatMs?: n
 
   const connection: StompConnection = {
     subscribe(channel, parameters, onPayload) {
+      // The server checks every message it publishes against asyncapi.yaml, so a payload is its channel's.
       const destination = channelAddress(channel, parameters);
       const id = `sub-${++subscriptionCounter}`;
       return awaitReceipt(
-        (receipt) => client.subscribe(destination, (message) => onPayload(JSON.parse(message.body)), { id, receipt }),
+        (receipt) => client.subscribe(destination, (message) => onPayload(JSON.parse(message.body) as ChannelPayloads[typeof channel]), { id, receipt }),
         `SUBSCRIBE ${destination}`,
       );
     },

@@ -2,6 +2,7 @@
 // generated schema types and unwrapped from the {success, status, data} envelope.
 import type http from 'node:http';
 import type { components } from '../../generated/openapi.js';
+import { jsonAt } from '../../conformance/specModel/index.js';
 import { requestJson } from './httpJson.js';
 
 type Schemas = components['schemas'];
@@ -35,12 +36,13 @@ export function createTripApi(baseUrl: string, agent?: http.Agent): TripApi {
   async function call<T>(operation: string, expected: number, method: string, path: string, token?: string, body?: unknown): Promise<T> {
     const res = await requestJson(`${base}${path}`, { method, ...(token && { token }), ...(body !== undefined && { body }), ...(agent && { agent }) });
     if (res.status !== expected) {
-      const error = res.body?.data;
-      const detail =
-        typeof error?.message === 'string' ? error.message : typeof res.body === 'string' ? res.body.slice(0, 300) : JSON.stringify(res.body).slice(0, 300);
-      throw new ApiError(operation, res.status, typeof error?.code === 'string' ? error.code : null, detail);
+      const message = jsonAt(res.body, 'data', 'message');
+      const code = jsonAt(res.body, 'data', 'code');
+      const detail = typeof message === 'string' ? message : typeof res.body === 'string' ? res.body.slice(0, 300) : JSON.stringify(res.body).slice(0, 300);
+      throw new ApiError(operation, res.status, typeof code === 'string' ? code : null, detail);
     }
-    return res.body?.data as T;
+    // The documented answer of the operation for its expected status (the server's response check holds it to that).
+    return jsonAt(res.body, 'data') as T;
   }
   return {
     devLogin: async (email) => (await call<Schemas['TokenResponse']>('devLogin', 200, 'POST', '/api/v1/auth/dev-login', undefined, { email })).accessToken,

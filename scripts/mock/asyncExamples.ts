@@ -2,7 +2,7 @@
 // a renamed example still plays: the generated days, a summary chunk, the chat answer, the end of a
 // run, a cancel, an edit. A document without one of them stops the mock at start with the reason.
 import type { ChannelPayloads } from '../../generated/asyncapi.js';
-import { readMessages } from '../../conformance/specModel/index.js';
+import { readMessages, type JsonObject } from '../../conformance/specModel/index.js';
 
 type ChatPayload = ChannelPayloads['chatStream'];
 type SchedulePayload = ChannelPayloads['scheduleUpdates'];
@@ -24,11 +24,12 @@ export interface AsyncExamples {
 }
 
 /** `asyncapi`: the bundled document */
-export function readAsyncExamples(asyncapi: unknown): AsyncExamples {
+export function readAsyncExamples(asyncapi: JsonObject): AsyncExamples {
   const messages = readMessages(asyncapi);
-  const payloadsOf = (name: string): any[] => (messages.find((m) => m.name === name)?.examples ?? []).map((e) => e.payload);
-  const chat: ChatPayload[] = payloadsOf('ChatStreamDto');
-  const schedule: SchedulePayload[] = payloadsOf('TripPlanProgressMessage');
+  // Every example is valid against its message's schema (test/specs/specExamples.test.ts checks them).
+  const payloadsOf = <T>(name: string): T[] => (messages.find((m) => m.name === name)?.examples ?? []).map((e) => e.payload as T);
+  const chat = payloadsOf<ChatPayload>('ChatStreamDto');
+  const schedule = payloadsOf<SchedulePayload>('TripPlanProgressMessage');
   const one = <T>(list: T[], what: string): T => {
     const found = list[0];
     if (found === undefined) throw new Error(`asyncapi.yaml has no message example of ${what}; the mock streams its examples`);
@@ -59,6 +60,6 @@ export function readAsyncExamples(asyncapi: unknown): AsyncExamples {
       schedule.filter((p): p is DayPayload => p.type === 'UPDATED'),
       'TripPlanProgressMessage UPDATED',
     ),
-    errorMessages: Object.fromEntries(payloadsOf('ErrorResponse').map((p: { code: string; message: string }) => [p.code, p.message])),
+    errorMessages: Object.fromEntries(payloadsOf<{ code: string; message: string }>('ErrorResponse').map((p) => [p.code, p.message])),
   };
 }

@@ -5,7 +5,7 @@
 // in the README's mock section.
 import path from 'node:path';
 import { getConnInfo } from '@hono/node-server/conninfo';
-import { Hono } from 'hono';
+import { Hono, type Context, type Next } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { readChatMessage } from '../../src/chats/chatService.js';
@@ -18,6 +18,8 @@ import { rateLimit } from '../../src/http/rateLimit.js';
 import { requestLogging } from '../../src/http/requestLogging.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import { createInProcessBroker } from '../../src/realtime/broker.js';
+import { createInMemoryPlanLog } from '../../src/realtime/inMemoryPlanLog.js';
+import { planStream, roomStream } from '../../src/realtime/planLog.js';
 import { createPublishers } from '../../src/realtime/publishers.js';
 import { registerStompEndpoint, type StompEndpoint } from '../../src/realtime/stompEndpoint.js';
 import { loadSpecFolder } from '../../conformance/specModel/index.js';
@@ -54,12 +56,14 @@ export function createMock(env: NodeJS.ProcessEnv = process.env, clock: () => nu
   const log = createLogger(config.logLevel).child({ mock: true });
   const specs = loadSpecFolder(specsDir);
   const answers = readOperationAnswers(specs.openapi);
+  if (!specs.asyncapi) throw new Error(`the mock streams the examples of asyncapi.yaml, which ${specsDir} does not have`);
   const examples = readAsyncExamples(specs.asyncapi);
   // Every token belongs to the member of the getMe example, so CONNECTED's user-name matches getMe.
   const memberId = Number((answers.get('getMe')?.responses.get(200)?.examples[0]?.value as { data?: { id?: unknown } })?.data?.id ?? 1);
   const auth = createMockAuth(memberId);
   const broker = createInProcessBroker((error) => log.error({ err: error }, 'delivery failed'));
-  const publishers = createPublishers(broker, 'log', log);
+  const planLog = createInMemoryPlanLog({ broker, historySize: config.realtime.historySize, historyTtlMs: config.realtime.historyTtlSeconds * 1000, clock });
+  const publishers = createPublishers(planLog, 'log', log);
   const generation = createMockGeneration({
     publishers,
     examples,
@@ -98,19 +102,20 @@ export function createMock(env: NodeJS.ProcessEnv = process.env, clock: () => nu
       throw new AppError('COMMON413', `The request body is larger than ${config.bodyLimitBytes} bytes.`);
     },
   });
-  app.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
+  app.use('*', (c: Context<HttpEnv, string>, next: Next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
 
   const stomp = registerStompEndpoint(
     app,
     {
       auth,
       broker,
+      planLog,
       log,
       clock,
       settings: config.stomp,
       revocations: { publish: () => undefined, subscribe: () => () => undefined },
       // Every plan and room exists and is the caller's; plan N's chat room is N.
-      owns: () => Promise.resolve(true),
+      logOf: (_memberId, channel, id) => Promise.resolve(channel === 'chatStream' ? roomStream(id) : planStream(id)),
       onChatMessage: (_principal, chatRoomId, body) => {
         const request = readChatMessage(body);
         if ('code' in request) return Promise.resolve(request);
@@ -119,8 +124,13 @@ export function createMock(env: NodeJS.ProcessEnv = process.env, clock: () => nu
         generation.answer(chatRoomId);
         return Promise.resolve('accepted' as const);
       },
-      publishError: (member, chatRoomId, code, message, path) =>
-        publishers.error(member, chatRoomId, { timestamp: new Date(clock()).toISOString(), code, message, path, errors: null }),
+      publishError(member, chatRoomId, code, message, path) {
+        publishers.error(
+          { memberId: member, chatRoomId, tripPlanId: chatRoomId },
+          { timestamp: new Date(clock()).toISOString(), code, message, path, errors: null },
+        );
+        return Promise.resolve();
+      },
     },
     log,
   );

@@ -28,7 +28,7 @@ export function createMockAuth(memberId: number): MockAuth {
       if (!match?.[1]) throw new AppError('AUTH001');
       return principalFor(match[1]);
     },
-    authenticateToken: async (token) => principalFor(token),
+    authenticateToken: (token) => Promise.resolve().then(() => principalFor(token)),
     isSessionLive: () => Promise.resolve(true),
   };
 }

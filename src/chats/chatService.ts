@@ -69,21 +69,24 @@ export function createChatService(deps: { db: DatabasePort; agent: ChatAgent; pu
     publishers.chat(principal.memberId, chatRoomId, { message: text, isComplete: true, timestamp: now(), messageStreamType: 'CHAT' });
   }
 
-  function refuseWhileGenerating(principal: Principal, chatRoomId: number, message: string): void {
-    publishers.error(principal.memberId, chatRoomId, {
-      timestamp: now(),
-      code: 'TRIP106',
-      message,
-      path: channelAddress('chatMessages', { chatRoomId }),
-      errors: null,
-    });
+  function refuseWhileGenerating(principal: Principal, chatRoomId: number, tripPlanId: number, message: string): void {
+    publishers.error(
+      { memberId: principal.memberId, chatRoomId, tripPlanId },
+      {
+        timestamp: now(),
+        code: 'TRIP106',
+        message,
+        path: channelAddress('chatMessages', { chatRoomId }),
+        errors: null,
+      },
+    );
   }
 
   async function converse(principal: Principal, chatRoomId: number, tripPlanId: number, request: ChatMessageRequest): Promise<void> {
     const plan = await findTripPlanById(db, tripPlanId);
     if (!plan) return;
     // Accepted before a generation started, but its turn came after: not acted on.
-    if (await isGenerating(plan.id)) return refuseWhileGenerating(principal, chatRoomId, GENERATING_REFUSAL);
+    if (await isGenerating(plan.id)) return refuseWhileGenerating(principal, chatRoomId, plan.id, GENERATING_REFUSAL);
     const decision = await deps.agent.decide(
       { tripPlanId: plan.id, region: plan.region, content: request.content, scheduledPlaceId: request.scheduledPlaceId, days: await listDays(db, plan.id) },
       AbortSignal.timeout(60_000),
@@ -94,6 +97,7 @@ export function createChatService(deps: { db: DatabasePort; agent: ChatAgent; pu
       return refuseWhileGenerating(
         principal,
         chatRoomId,
+        plan.id,
         'A generation started before your edit could be applied; nothing was changed. Ask again once it is complete.',
       );
     }
@@ -121,13 +125,16 @@ export function createChatService(deps: { db: DatabasePort; agent: ChatAgent; pu
         .then(() => converse(principal, chatRoomId, room.tripPlanId, request))
         .catch((error: unknown) => {
           deps.log.error({ err: error, chatRoomId }, 'chat answer failed');
-          publishers.error(principal.memberId, chatRoomId, {
-            timestamp: now(),
-            code: 'AI002',
-            message: 'The assistant could not answer; please try again.',
-            path: channelAddress('chatMessages', { chatRoomId }),
-            errors: null,
-          });
+          publishers.error(
+            { memberId: principal.memberId, chatRoomId, tripPlanId: room.tripPlanId },
+            {
+              timestamp: now(),
+              code: 'AI002',
+              message: 'The assistant could not answer; please try again.',
+              path: channelAddress('chatMessages', { chatRoomId }),
+              errors: null,
+            },
+          );
         })
         .finally(() => {
           if (rooms.get(chatRoomId) === next) rooms.delete(chatRoomId);

@@ -31,7 +31,7 @@ function completeWritesWithReturning(sqlite: BetterSqlite3.Database): void {
     const statement = prepare(source);
     if (statement.reader && !statement.readonly) {
       const all = statement.all.bind(statement);
-      statement.get = ((...params: unknown[]) => all(...params)[0]) as typeof statement.get;
+      statement.get = (...params: unknown[]) => all(...params)[0];
     }
     return statement;
   }) as typeof sqlite.prepare;

@@ -18,7 +18,7 @@ export interface ErrorHandlerOptions {
   /** operations left out of this server: their paths answer 404 or 405 */
   disabled: ReadonlySet<OperationId>;
   /** the COMMON503 AppError of a storage failure, else null (db/storageFailure.ts) */
-  storageUnavailable(error: unknown): AppError | null;
+  storageUnavailable: (error: unknown) => AppError | null;
 }
 
 export function handleErrors(app: Hono<HttpEnv>, { log, checker, disabled, storageUnavailable }: ErrorHandlerOptions): void {

@@ -1,7 +1,7 @@
 // What every request passes through before its route, in order: a request id and a child logger
 // (one log line per request), CORS, the rate limit per client address, and the body size limit.
 import { getConnInfo } from '@hono/node-server/conninfo';
-import type { Hono } from 'hono';
+import type { Context, Hono, Next } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import type { Config } from '../config.js';
@@ -47,5 +47,5 @@ export function useMiddlewareStack(app: Hono<HttpEnv>, config: Config, log: Logg
   });
   // GET and HEAD carry no body; skipping them also keeps node-server from building a full fetch
   // Request (the limiter reads `body`), which cost about a tenth of a list request.
-  app.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
+  app.use('*', (c: Context<HttpEnv, string>, next: Next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
 }

@@ -92,7 +92,7 @@ export async function readValidRequest(
       validate(validators.body, body, 'body');
     }
   }
-  return { path: params.path as Record<string, unknown>, query: params.query as Record<string, unknown>, body };
+  return { path: params.path, query: params.query, body };
 }
 
 export function registerOperations(app: Hono<HttpEnv>, options: OperationRouterOptions): void {

@@ -22,8 +22,8 @@ export function toFieldErrors(errors: ErrorObject[] | null | undefined, root: un
       pointer += `/${error.params.missingProperty}`;
       message = 'is required';
     } else if (error.keyword === 'additionalProperties' || error.keyword === 'unevaluatedProperties') {
-      const extra = error.params.additionalProperty ?? error.params.unevaluatedProperty;
-      pointer += `/${extra}`;
+      const extra: unknown = error.params.additionalProperty ?? error.params.unevaluatedProperty;
+      pointer += `/${String(extra)}`;
       message = 'is not a known field';
     } else if (error.keyword === 'enum') {
       message = `must be one of ${(error.params.allowedValues as unknown[]).join(', ')}`;

@@ -3,7 +3,8 @@
 // (no CDN). The document is embedded in the page as JSON, so the page loads nothing else.
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { Hono } from 'hono';
+import type { Env, Hono } from 'hono';
+import { objectOrEmpty, stringOrUndefined, type JsonObject } from '../../conformance/specModel/index.js';
 import { escapeHtml, navBar, navBarCss } from './docLinks.js';
 import { registerStaticAssets } from './staticAssets.js';
 
@@ -13,13 +14,13 @@ const packageDir = path.dirname(require.resolve('@asyncapi/react-component/packa
 /** JSON that is safe inside a <script> element: no `<` can close it, no `&` or `>` can confuse a parser. */
 const scriptSafeJson = (value: unknown) => JSON.stringify(value).replace(/[<>&]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
-export function renderAsyncapiPage(doc: Record<string, any>): string {
+export function renderAsyncapiPage(doc: JsonObject): string {
   return `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>${escapeHtml(doc.info?.title)}</title>
+  <title>${escapeHtml(stringOrUndefined(objectOrEmpty(doc.info).title) ?? '')}</title>
   <link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png">
   <link rel="stylesheet" href="/docs/asyncapi/assets/default.min.css">
   <style>${navBarCss}body{margin:0;font-family:system-ui,sans-serif}</style>
@@ -55,7 +56,7 @@ for (const server of Object.values(asyncapi.servers ?? {})) {
 AsyncApiStandalone.render({ schema: asyncapi, config: { show: { sidebar: true } } }, document.getElementById('asyncapi'));
 `;
 
-export function registerAsyncapiAssets(app: Hono<any>): void {
+export function registerAsyncapiAssets<E extends Env>(app: Hono<E>): void {
   registerStaticAssets(app, '/docs/asyncapi/assets', {
     'init.js': { text: asyncapiInitScript, type: 'text/javascript; charset=utf-8' },
     'standalone.js': { file: path.join(packageDir, 'browser/standalone/index.js'), type: 'text/javascript; charset=utf-8' },

@@ -13,8 +13,8 @@ export const docLinks: LandingLinks = {
   readiness: { href: '/readyz', type: 'application/json', title: 'Readiness' },
 };
 
-export const escapeHtml = (text: unknown): string =>
-  String(text ?? '').replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+export const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
 type Page = '/' | '/docs' | '/docs/asyncapi';
 

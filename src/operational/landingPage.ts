@@ -1,5 +1,6 @@
 // GET /: where a browser or a client starts. The same links as JSON (LandingPageResponse) or as a
 // plain HTML page, chosen by Accept (see getLandingPage in openapi.yaml).
+import { objectOrEmpty, stringOrUndefined, type JsonObject } from '../../conformance/specModel/index.js';
 import type { components } from '../../generated/openapi.js';
 import { docLinks, escapeHtml, navBar, navBarCss } from './docLinks.js';
 
@@ -9,6 +10,12 @@ export interface ApiInfo {
   title: string;
   version: string;
   summary?: string;
+}
+
+/** info of openapi.yaml, where title and version are required (lint:spec checks the document). */
+export function apiInfoOf(openapi: JsonObject): ApiInfo {
+  const info = objectOrEmpty(openapi.info);
+  return { title: stringOrUndefined(info.title) ?? '', version: stringOrUndefined(info.version) ?? '', summary: stringOrUndefined(info.summary) };
 }
 
 export function landingPageData(info: ApiInfo): LandingPageResponse {

@@ -1,13 +1,13 @@
 // Handlers of the Operations tag: probes and the documents describing the API.
 import type { Handlers } from '../../generated/operations.js';
-import { storageFailureCode } from '../db/storageFailure.js';
+import { storageFailureCode, storageUnavailableReason } from '../db/storageFailure.js';
 import { probeReadiness } from '../db/readinessProbe.js';
 import { AppError } from '../http/appError.js';
 import type { DatabasePort } from '../db/databasePort.js';
 import type { RequestContext } from '../http/requestContext.js';
 import { preferredMediaType } from '../http/mediaType.js';
 import { renderAsyncapiPage } from './asyncapiPage.js';
-import { landingPageData, renderLandingPage } from './landingPage.js';
+import { apiInfoOf, landingPageData, renderLandingPage } from './landingPage.js';
 import { servedOpenapi } from './servedOpenapi.js';
 import type { SpecDocuments } from './specDocuments.js';
 import { swaggerUiPage } from './swaggerUi.js';
@@ -28,7 +28,7 @@ export function createOperationalHandlers({
   signInPath?: string | null;
 }): OperationalHandlers {
   const asyncapiPage = renderAsyncapiPage(documents.asyncapi);
-  const info = documents.openapi.info;
+  const info = apiInfoOf(documents.openapi);
   const landing = { data: landingPageData(info), html: renderLandingPage(info, signInPath) };
   const openapiFor = servedOpenapi(documents.openapiYaml);
   return {
@@ -42,8 +42,11 @@ export function createOperationalHandlers({
         await probeReadiness(database.engine);
       } catch (error) {
         const code = storageFailureCode(error);
-        ctx.log.warn({ err: error, code }, 'readiness: the database does not take writes');
-        throw new AppError('COMMON503', code ? `The database does not take writes (${(error as Error).message}).` : 'The database is not reachable.');
+        ctx.log.warn({ err: error, code }, 'readiness: the database cannot serve requests');
+        if (!code) throw new AppError('COMMON503', 'The database is not reachable.');
+        // SQLite: the write probe failed; PostgreSQL: the server did not answer.
+        const what = database.dialect === 'sqlite' ? 'does not take writes' : 'does not answer';
+        throw new AppError('COMMON503', `The database ${what} (${storageUnavailableReason(error)}).`);
       }
       return { status: 200, body: { status: 'UP' } };
     },

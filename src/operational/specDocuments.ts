@@ -4,15 +4,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseYaml, specFolderFiles } from '../../conformance/specModel/index.js';
+import { parseYaml, specFolderFiles, type JsonObject } from '../../conformance/specModel/index.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export interface SpecDocuments {
   openapiYaml: string;
-  openapi: Record<string, any>;
+  openapi: JsonObject;
   asyncapiYaml: string;
-  asyncapi: Record<string, any>;
+  asyncapi: JsonObject;
 }
 
 export function loadSpecDocuments(): SpecDocuments {

@@ -3,7 +3,7 @@
 // prefix. Names are looked up as keys of a Map, never as properties of a plain object nor as paths:
 // `__proto__`, `constructor`, `..`, encoded dot segments or slashes name no entry and answer 404.
 import fs from 'node:fs';
-import type { Hono } from 'hono';
+import type { Env, Hono } from 'hono';
 
 export type StaticAsset = { type: string; file: string } | { type: string; text: string };
 
@@ -12,7 +12,7 @@ export function findStaticAsset(assets: ReadonlyMap<string, StaticAsset>, name: 
   return assets.get(name) ?? null;
 }
 
-export function registerStaticAssets(app: Hono<any>, prefix: string, assets: Record<string, StaticAsset>): void {
+export function registerStaticAssets<E extends Env>(app: Hono<E>, prefix: string, assets: Record<string, StaticAsset>): void {
   const listed = new Map(Object.entries(assets));
   const cache = new Map<string, Uint8Array<ArrayBuffer>>();
   app.get(`${prefix}/:file`, (c) => {

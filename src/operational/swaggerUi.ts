@@ -1,7 +1,7 @@
 // Swagger UI for /openapi.yaml, with its assets served from the swagger-ui-dist package (no CDN).
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { Hono } from 'hono';
+import type { Env, Hono } from 'hono';
 import { navBar, navBarCss } from './docLinks.js';
 import { registerStaticAssets } from './staticAssets.js';
 
@@ -55,7 +55,7 @@ window.ui = SwaggerUIBundle({
 `;
 
 /** Static asset routes and /docs/ (a redirect); the page itself is the getApiDocs operation. */
-export function registerSwaggerUiAssets(app: Hono<any>): void {
+export function registerSwaggerUiAssets<E extends Env>(app: Hono<E>): void {
   // The trailing-slash address people type; relative asset URLs are not used, so a redirect suffices.
   app.get('/docs/', (c) => {
     // Only for the address as typed: `/docs/assets/%2e%2e` also arrives here once its dot segments

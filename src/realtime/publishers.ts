@@ -1,48 +1,135 @@
 // Typed publishers, one per server-to-client channel of asyncapi.yaml: the payload type comes from
 // generated/asyncapi.ts and every payload is checked with the generated validator before it leaves
-// (a violation throws in strict mode, is logged otherwise).
+// (a violation throws in strict mode, is logged otherwise). Each message is appended to its plan
+// log (planLog.ts), which delivers it: the schedule and errors channels of a plan to the plan's
+// log, the chat channel to the room's. A generation run publishes through forRun: its messages
+// carry the run's token (a newer run or attempt refuses an older one's), and its terminal message
+// (chat COMPLETED or CANCELLED, errors AI002) ends the run in both logs. Everything else (edits,
+// chat answers, refused chat messages) uses chat/schedule/error and continues the current epoch.
 import { channelAddress, channels, type ChannelName, type ChannelParameters, type ChannelPayloads } from '../../generated/asyncapi.js';
 import { messageValidators } from '../../generated/validators.js';
 import type { ResponseValidationMode } from '../config.js';
 import { fitErrorResponse } from '../http/errorBodyLimits.js';
 import type { Logger } from '../logger.js';
-import type { Broker } from './broker.js';
+import { planStream, roomStream, type AppendOutcome, type PlanLog, type RunToken } from './planLog.js';
 
 export type ServerChannel = 'chatStream' | 'scheduleUpdates' | 'errors';
 
 export class MessageContractError extends Error {}
 
+/** Whose channels a message goes to: a plan, its chat room, and their owner. */
+export interface PlanAddress {
+  memberId: number;
+  tripPlanId: number;
+  chatRoomId: number;
+}
+
 export interface Publishers {
   chat(memberId: number, chatRoomId: number, payload: ChannelPayloads['chatStream']): void;
   schedule(memberId: number, tripPlanId: number, payload: ChannelPayloads['scheduleUpdates']): void;
-  error(memberId: number, chatRoomId: number, payload: ChannelPayloads['errors']): void;
+  error(to: PlanAddress, payload: ChannelPayloads['errors']): void;
+  /** The publishers of one generation run of `plan`: fenced by `token`, closed by the run's terminal message. */
+  forRun(plan: PlanAddress, token: RunToken): RunPublishers;
+  /**
+   * A new run of `plan` numbered by this process (attempt 1): the embedded stand-in for the run and
+   * attempt a lease on the plan's row gives, enough while one process runs every generation.
+   */
+  startRun(plan: PlanAddress): RunPublishers;
   /** Counters since start, for benchmarks and tests. */
-  readonly stats: { published: number; delivered: number };
+  readonly stats: { published: number; refused: number };
+  /** Resolves once every message published so far is in its log (or was refused). */
+  settled(): Promise<void>;
 }
 
-export function createPublishers(broker: Broker, mode: ResponseValidationMode, log: Logger): Publishers {
-  const stats = { published: 0, delivered: 0 };
+export interface RunPublishers {
+  chat(payload: ChannelPayloads['chatStream']): void;
+  schedule(payload: ChannelPayloads['scheduleUpdates']): void;
+  error(payload: ChannelPayloads['errors']): void;
+  /**
+   * Why a message of this run was refused by its log, once one was: `fenced` (a newer run or
+   * attempt wrote: this writer is a zombie and should stop) or `closed` (the run had ended).
+   */
+  readonly refused: 'fenced' | 'closed' | null;
+}
 
-  function publish<C extends ServerChannel>(channel: C, memberId: number, parameters: ChannelParameters<C>, payload: ChannelPayloads[C]): void {
-    const destination = channelAddress(channel, parameters);
-    if (mode !== 'off') {
-      const messageName = channels[channel as ChannelName].messages[0] as keyof typeof messageValidators;
-      const validate = messageValidators[messageName];
-      if (!validate(payload)) {
-        const problems = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
-        log.error({ channel, destination, problems }, 'message does not match asyncapi.yaml');
-        if (mode === 'strict') throw new MessageContractError(`${channel} message violates asyncapi.yaml: ${problems.join('; ')}`);
-      }
-    }
-    stats.published++;
-    stats.delivered += broker.publish(memberId, destination, JSON.stringify(payload));
+const terminalChat = new Set(['COMPLETED', 'CANCELLED']);
+
+export function createPublishers(log: PlanLog, mode: ResponseValidationMode, logger: Logger): Publishers {
+  const stats = { published: 0, refused: 0 };
+  let pending: Promise<unknown> = Promise.resolve();
+  const runs = new Map<number, number>();
+
+  function check<C extends ServerChannel>(channel: C, destination: string, payload: ChannelPayloads[C]): void {
+    if (mode === 'off') return;
+    const messageName = channels[channel as ChannelName].messages[0] as keyof typeof messageValidators;
+    const validate = messageValidators[messageName];
+    if (validate(payload)) return;
+    const problems = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
+    logger.error({ channel, destination, problems }, 'message does not match asyncapi.yaml');
+    if (mode === 'strict') throw new MessageContractError(`${channel} message violates asyncapi.yaml: ${problems.join('; ')}`);
   }
 
+  function track(outcome: Promise<unknown>): void {
+    pending = Promise.all([pending, outcome]);
+  }
+
+  function publish<C extends ServerChannel>(
+    channel: C,
+    memberId: number,
+    parameters: ChannelParameters<C>,
+    payload: ChannelPayloads[C],
+    stream: string,
+    /** a generation run's message; a terminal one closes the run in `sibling`, the plan's other log, too */
+    run?: { token: RunToken; terminal: boolean; sibling: string; onRefused: (reason: 'fenced' | 'closed') => void },
+  ): void {
+    const destination = channelAddress(channel, parameters);
+    check(channel, destination, payload);
+    stats.published++;
+    const appended = log.append(stream, { memberId, destination, body: JSON.stringify(payload) }, run).then((outcome: AppendOutcome) => {
+      if (outcome.appended) return;
+      stats.refused++;
+      run?.onRefused(outcome.reason);
+      logger.warn({ channel, destination, run: run?.token, reason: outcome.reason }, 'message of an ended or superseded generation run not published');
+    });
+    track(appended.catch((error: unknown) => logger.error({ err: error, channel, destination }, 'message could not be published')));
+    if (run?.terminal)
+      track(log.closeRun(run.sibling, run.token).catch((error: unknown) => logger.error({ err: error, stream: run.sibling }, 'run not closed')));
+  }
+
+  // Error messages may echo what a client sent (a destination, a planner's complaint): same limits as HTTP.
+  const errorOf = (payload: ChannelPayloads['errors']) => fitErrorResponse(payload);
+
   return {
-    chat: (memberId, chatRoomId, payload) => publish('chatStream', memberId, { chatRoomId }, payload),
-    schedule: (memberId, tripPlanId, payload) => publish('scheduleUpdates', memberId, { tripPlanId }, payload),
-    // Error messages may echo what a client sent (a destination, a planner's complaint): same limits as HTTP.
-    error: (memberId, chatRoomId, payload) => publish('errors', memberId, { chatRoomId }, fitErrorResponse(payload)),
+    chat: (memberId, chatRoomId, payload) => publish('chatStream', memberId, { chatRoomId }, payload, roomStream(chatRoomId)),
+    schedule: (memberId, tripPlanId, payload) => publish('scheduleUpdates', memberId, { tripPlanId }, payload, planStream(tripPlanId)),
+    error: (to, payload) => publish('errors', to.memberId, { chatRoomId: to.chatRoomId }, errorOf(payload), planStream(to.tripPlanId)),
+    forRun(plan, token) {
+      const { memberId, tripPlanId, chatRoomId } = plan;
+      const [planLog, roomLog] = [planStream(tripPlanId), roomStream(chatRoomId)];
+      let refused: RunPublishers['refused'] = null;
+      const onRefused = (reason: 'fenced' | 'closed') => (refused ??= reason);
+      return {
+        chat: (payload) =>
+          publish('chatStream', memberId, { chatRoomId }, payload, roomLog, {
+            token,
+            terminal: terminalChat.has(payload.messageStreamType),
+            sibling: planLog,
+            onRefused,
+          }),
+        schedule: (payload) => publish('scheduleUpdates', memberId, { tripPlanId }, payload, planLog, { token, terminal: false, sibling: roomLog, onRefused }),
+        error: (payload) =>
+          publish('errors', memberId, { chatRoomId }, errorOf(payload), planLog, { token, terminal: payload.code === 'AI002', sibling: roomLog, onRefused }),
+        get refused() {
+          return refused;
+        },
+      };
+    },
+    startRun(plan) {
+      const run = (runs.get(plan.tripPlanId) ?? 0) + 1;
+      runs.set(plan.tripPlanId, run);
+      return this.forRun(plan, { run, attempt: 1 });
+    },
     stats,
+    settled: () => pending.then(() => undefined),
   };
 }

@@ -3,7 +3,7 @@
 // first). Each connection gets a StompSession; a logged-out or revoked auth session ends its
 // connections at once (WS002).
 import { upgradeWebSocket } from '@hono/node-server';
-import type { Hono } from 'hono';
+import type { Env, Hono } from 'hono';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { RevocationReason, SessionRevocations } from '../auth/sessionRevocations.js';
 import { errorCodes } from '../../generated/errorCodes.js';
@@ -59,8 +59,8 @@ export interface StompEndpoint {
   closeAll(): void;
 }
 
-export function registerStompEndpoint(
-  app: Hono<any>,
+export function registerStompEndpoint<E extends Env>(
+  app: Hono<E>,
   deps: Omit<StompSessionDeps, 'connections'> & { revocations: SessionRevocations },
   log: Logger,
 ): StompEndpoint {
@@ -102,7 +102,7 @@ export function registerStompEndpoint(
               session?.closed();
             });
           },
-          onMessage(event) {
+          onMessage(event: { data: unknown }) {
             session?.receive(event.data as string | ArrayBuffer);
           },
           onError(event) {

@@ -62,7 +62,7 @@ export function createStompParser(options: StompParserOptions): StompParser {
 
   let phase: Phase = 'betweenFrames';
   // After an error the stream position is unknown, so every later push fails the same way.
-  let failure: unknown;
+  let failure: { error: unknown } | undefined;
   // Bytes of the current frame seen so far plus the NUL it still owes, so a frame that cannot
   // fit is rejected as soon as its bytes arrive rather than when the NUL finally does.
   let frameBytes = 0;
@@ -221,7 +221,7 @@ export function createStompParser(options: StompParserOptions): StompParser {
   }
 
   function push(chunk: string | Uint8Array): { frames: StompFrame[]; heartbeats: number } {
-    if (failure !== undefined) throw failure;
+    if (failure) throw failure.error;
     const bytes = typeof chunk === 'string' ? utf8Encoder.encode(chunk) : chunk;
     const frames: StompFrame[] = [];
     let heartbeats = 0;
@@ -231,7 +231,7 @@ export function createStompParser(options: StompParserOptions): StompParser {
       let position = 0;
       while (position < bytes.byteLength) position = step(bytes, position, onFrame, onHeartbeat);
     } catch (error) {
-      failure = error;
+      failure = { error };
       throw error;
     }
     return { frames, heartbeats };

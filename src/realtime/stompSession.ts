@@ -13,6 +13,9 @@ import { errorTextLimits, truncateText } from '../http/errorBodyLimits.js';
 import type { Principal } from '../http/principal.js';
 import type { Logger } from '../logger.js';
 import type { Broker } from './broker.js';
+import { subscribeToLog } from './logSubscription.js';
+import type { PlanLog } from './planLog.js';
+import { replayRequest } from './replayRequest.js';
 import { watchConnection } from './stompConnectionWatch.js';
 import type { LiveConnection, StompConnections } from './stompConnections.js';
 import { sendTarget, subscriptionTarget, type SubscribableChannel } from './stompDestinations.js';
@@ -30,20 +33,22 @@ export interface StompTransport {
 export interface StompSessionDeps {
   auth: Pick<AuthService, 'authenticateToken' | 'isSessionLive'>;
   broker: Broker;
+  /** the logs of the subscribable channels, for replaying subscriptions (x-replay, x-since) */
+  planLog: PlanLog;
   log: Logger;
   clock: () => number;
   settings: Config['stomp'];
   /** the authenticated connections of this instance (per-member limit, ending a session's connections) */
   connections: StompConnections;
-  /** true when the member owns the room or plan the destination names */
-  owns(memberId: number, channel: SubscribableChannel, id: number): Promise<boolean>;
+  /** the log (planLog.ts) of a destination naming a room or plan the member owns; null when not theirs */
+  logOf(memberId: number, channel: SubscribableChannel, id: number): Promise<string | null>;
   /**
    * A SEND to /pub/chat/{chatRoomId}/message from the room's owner. Returns an error code for the
    * errors channel when the message is refused, null when it was accepted.
    */
   onChatMessage(principal: Principal, chatRoomId: number, body: string): Promise<'accepted' | { code: ErrorsChannelCode; message: string }>;
   /** sends an ErrorResponse on the member's errors channel of a room */
-  publishError(memberId: number, chatRoomId: number, code: ErrorsChannelCode, message: string, path: string): void;
+  publishError(memberId: number, chatRoomId: number, code: ErrorsChannelCode, message: string, path: string): Promise<void>;
 }
 
 export interface StompSession {
@@ -101,8 +106,8 @@ export function createStompSession(transport: StompTransport, deps: StompSession
     transport.close(code === 'WS102' ? 1002 : code === 'WS503' ? 1013 : 1008, code);
   }
 
-  function receipt(frame: StompFrame): void {
-    if (frame.headers.receipt !== undefined) write('RECEIPT', { 'receipt-id': frame.headers.receipt });
+  function receipt(frame: StompFrame, extra: Record<string, string> = {}): void {
+    if (frame.headers.receipt !== undefined) write('RECEIPT', { 'receipt-id': frame.headers.receipt, ...extra });
   }
 
   async function connect(frame: StompFrame): Promise<void> {
@@ -157,24 +162,39 @@ export function createStompSession(transport: StompTransport, deps: StompSession
     for (const subscription of subscriptions.values()) {
       if (subscription.destination === destination) return fail('WS106', `This connection already subscribes to ${destination}.`, frame);
     }
-    if (!(await deps.owns(who.memberId, target.channel, target.id))) return fail('WS004', `Subscription to ${destination} is not allowed.`, frame);
+    const replay = replayRequest(frame.headers);
+    if (replay && 'problem' in replay) return fail('WS102', replay.problem, frame);
+    const stream = await deps.logOf(who.memberId, target.channel, target.id);
+    if (stream === null) return fail('WS004', `Subscription to ${destination} is not allowed.`, frame);
     // The connection may have closed while ownership was read; a subscription now would outlive it.
     if (!open) return;
-    const end = deps.broker.subscribe(who.memberId, destination, (body) => {
-      write('MESSAGE', { destination, 'content-type': 'application/json', subscription: id, 'message-id': `${sessionId}-${++messageCounter}` }, body);
+    const subscription = await subscribeToLog(deps.planLog, deps.broker, { memberId: who.memberId, destination, stream }, replay, (body, position) => {
+      write(
+        'MESSAGE',
+        {
+          destination,
+          'content-type': 'application/json',
+          subscription: id,
+          'message-id': `${sessionId}-${++messageCounter}`,
+          'x-epoch': position.epoch,
+          'x-offset': String(position.offset),
+        },
+        body,
+      );
     });
-    subscriptions.set(id, { destination, end });
-    receipt(frame);
+    if (!open) return subscription.end();
+    subscriptions.set(id, { destination, end: subscription.end });
+    receipt(frame, subscription.recovered === null ? {} : { 'x-recovered': String(subscription.recovered) });
   }
 
   async function send(frame: StompFrame, who: Principal): Promise<void> {
     const destination = frame.headers.destination ?? '';
     const target = sendTarget(destination);
-    if (!target || !(await deps.owns(who.memberId, 'chatStream', target.chatRoomId)))
+    if (!target || (await deps.logOf(who.memberId, 'chatStream', target.chatRoomId)) === null)
       return fail('WS005', `Sending to ${destination || '(no destination)'} is not allowed.`, frame);
     const roomId = target.chatRoomId;
     if (!target.acceptsMessages) {
-      deps.publishError(
+      await deps.publishError(
         who.memberId,
         roomId,
         'WS005',
@@ -184,7 +204,7 @@ export function createStompSession(transport: StompTransport, deps: StompSession
       return receipt(frame);
     }
     const outcome = await deps.onChatMessage(who, roomId, frameBodyText(frame));
-    if (outcome !== 'accepted') deps.publishError(who.memberId, roomId, outcome.code, outcome.message, destination);
+    if (outcome !== 'accepted') await deps.publishError(who.memberId, roomId, outcome.code, outcome.message, destination);
     receipt(frame);
   }
 

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { componentName, jsonAt, objectOrEmpty } from '../../conformance/specModel/index.js';
 import { loadSpecDocuments } from '../../src/operational/specDocuments.js';
 import { startTestServer, type TestServer } from '../support/testServer.js';
 
@@ -18,8 +19,11 @@ const screenshots = path.resolve(import.meta.dirname, '../../.tmp/screenshots');
 /** Payloads that are plain text (the ERROR frame's body): nothing in them to expand. */
 const { asyncapi } = loadSpecDocuments();
 const textPayloads = new Set(
-  Object.entries<any>(asyncapi.components.messages)
-    .filter(([, message]) => asyncapi.components.schemas[String(message.payload?.$ref).split('/').pop()!]?.type === 'string')
+  Object.entries(objectOrEmpty(jsonAt(asyncapi, 'components', 'messages')))
+    .filter(([, message]) => {
+      const schema = componentName(jsonAt(message, 'payload', '$ref'), 'schemas');
+      return schema !== null && jsonAt(asyncapi, 'components', 'schemas', schema, 'type') === 'string';
+    })
     .map(([name]) => `message-${name}-payload`),
 );
 const loopback = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -78,7 +82,7 @@ describe.skipIf(!haveChromium)('the docs in a browser', { timeout: 90_000 }, () 
     await expect.poll(() => page.locator('h1').innerText()).toContain('Trip Itinerary Service API');
     const hrefs = await page.locator('main a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
     expect(hrefs).toEqual(['/docs', '/docs/asyncapi', '/openapi.yaml', '/asyncapi.yaml', '/healthz', '/readyz']);
-    for (const href of hrefs) expect((await page.request.get(`${server.url}${href}`)).status(), href!).toBe(200);
+    for (const href of hrefs) expect((await page.request.get(`${server.url}${href}`)).status(), href).toBe(200);
     await page.screenshot({ path: path.join(screenshots, 'landing.png'), fullPage: true });
 
     await page.locator('main').getByRole('link', { name: 'HTTP API (Swagger UI)' }).click();

@@ -12,6 +12,7 @@ import { AppError } from '../../src/http/appError.js';
 import { envelope, renderError } from '../../src/http/envelope.js';
 import type { HttpEnv } from '../../src/http/httpEnv.js';
 import { createInProcessBroker } from '../../src/realtime/broker.js';
+import type { LogPosition } from '../../src/realtime/planLog.js';
 import { findTripPlanById } from '../../src/trips/tripPlanRepository.js';
 import { toTripPlanDetailResponse } from '../../src/trips/tripPlanMappers.js';
 import type { TestAppOptions } from '../support/testApp.js';
@@ -192,14 +193,30 @@ const variants: { name: string; options: TestAppOptions; phases: PhaseName[]; ch
         const broker = createInProcessBroker(() => {});
         return {
           ...broker,
-          publish: (memberId: number, destination: string, body: string) =>
-            broker.publish(memberId, destination, destination.includes('/chat/') ? body.replace('"isComplete"', '"complete"') : body),
+          publish: (memberId: number, destination: string, body: string, position: LogPosition) =>
+            broker.publish(memberId, destination, destination.includes('/chat/') ? body.replace('"isComplete"', '"complete"') : body, position),
         };
       })(),
     },
     phases: ['async'],
     check: 'message_valid',
     target: 'chatStream',
+  },
+  {
+    name: 'live messages carry other positions than the history has',
+    options: {
+      broker: (() => {
+        const broker = createInProcessBroker(() => {});
+        return {
+          ...broker,
+          publish: (memberId: number, destination: string, body: string, position: LogPosition) =>
+            broker.publish(memberId, destination, body, { ...position, offset: position.offset + 1 }),
+        };
+      })(),
+    },
+    phases: ['async'],
+    check: 'message_replay',
+    target: 'scheduleUpdates',
   },
   {
     name: 'an error body echoes the whole request body',

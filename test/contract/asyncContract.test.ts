@@ -3,12 +3,14 @@
 // ERROR, MESSAGE) against the headers and body of its documented message, the documented order of a
 // generation is exact, what was streamed equals what was saved, and the STOMP rules (auth on CONNECT
 // or on the upgrade request, ownership, frame limits, receipts) hold.
+import { jsonAt, jsonText } from '../../conformance/specModel/index.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { asyncapiVersion, matchChannel, channels, type ChannelName } from '../../generated/asyncapi.js';
+import { asyncapiVersion, matchChannel, channels } from '../../generated/asyncapi.js';
+import type { AsyncSchemas } from '../../generated/asyncapi.js';
 import { messageValidators } from '../../generated/validators.js';
 import { PlannerError, type Planner } from '../../src/generation/planner.js';
 import type { PlannedDay } from '../../src/itinerary/plannedDay.js';
@@ -17,6 +19,9 @@ import { createFrameReader, frameProblems, type ObservedFrame } from '../support
 import { connectStomp, wsUrl, type ConnectOptions, type ReceivedMessage, type StompTestClient } from '../support/stompTestClient.js';
 import { startTestServer, type TestServer } from '../support/testServer.js';
 import { busanTrip } from '../support/testApp.js';
+import { webSocketText } from '../support/webSocketText.js';
+
+type DailyPlan = AsyncSchemas['DailyPlanResponse'];
 
 const clients: StompTestClient[] = [];
 const servers: TestServer[] = [];
@@ -45,7 +50,7 @@ function expectValidMessages(messages: ReceivedMessage[]): void {
   for (const m of messages) {
     const channel = matchChannel(m.destination);
     expect(channel, m.destination).not.toBeNull();
-    const messageName = channels[channel!.name as ChannelName].messages[0] as keyof typeof messageValidators;
+    const messageName = channels[channel!.name].messages[0] as keyof typeof messageValidators;
     const validate = messageValidators[messageName];
     expect(validate(m.body), `${m.destination}: ${JSON.stringify(validate.errors)}`).toBe(true);
     expect(m.headers['content-type']).toBe('application/json');
@@ -67,7 +72,7 @@ async function subscribeAll(c: StompTestClient, plan: { tripPlanId: number; chat
   await c.subscribe(`/user/sub/errors/${plan.chatRoomId}`);
 }
 
-const isChat = (type: string) => (m: ReceivedMessage) => m.destination.startsWith('/user/sub/chat/') && m.body.messageStreamType === type;
+const isChat = (type: string) => (m: ReceivedMessage) => m.destination.startsWith('/user/sub/chat/') && jsonAt(m.body, 'messageStreamType') === type;
 
 afterEach(async () => {
   const used = clients.splice(0);
@@ -110,10 +115,10 @@ describe('a 3-day generation over STOMP', () => {
   it('follows the documented order: per day DAILY_PLAN_GENERATED, summary chunks, full summary; then COMPLETED', () => {
     const sequence = c.messages.map((m) =>
       m.destination.includes('/schedule/')
-        ? `schedule:${m.body.type}:${m.body.dailyPlan.dayNumber}`
+        ? `schedule:${jsonText(jsonAt(m.body, 'type'))}:${jsonText(jsonAt(m.body, 'dailyPlan', 'dayNumber'))}`
         : m.destination.includes('/errors/')
           ? 'error'
-          : `chat:${m.body.messageStreamType}:${m.body.isComplete ? 'full' : 'chunk'}`,
+          : `chat:${jsonText(jsonAt(m.body, 'messageStreamType'))}:${jsonAt(m.body, 'isComplete') ? 'full' : 'chunk'}`,
     );
     const collapsed = sequence.filter((item, i) => !(item === 'chat:CHAT:chunk' && sequence[i - 1] === 'chat:CHAT:chunk'));
     expect(collapsed).toEqual([
@@ -133,17 +138,17 @@ describe('a 3-day generation over STOMP', () => {
   it('streams summaries whose chunks add up to the full text', () => {
     let chunks = '';
     for (const m of c.messages.filter((m) => m.destination.includes('/chat/'))) {
-      if (m.body.messageStreamType !== 'CHAT') continue;
-      if (!m.body.isComplete) chunks += m.body.message;
+      if (jsonAt(m.body, 'messageStreamType') !== 'CHAT') continue;
+      if (!jsonAt(m.body, 'isComplete')) chunks += jsonText(jsonAt(m.body, 'message'));
       else {
-        expect(m.body.message).toBe(chunks);
+        expect(jsonAt(m.body, 'message')).toBe(chunks);
         chunks = '';
       }
     }
   });
 
   it('saved exactly the days it streamed, and the plan is COMPLETED', async () => {
-    const streamed = c.messages.filter((m) => m.body.type === 'DAILY_PLAN_GENERATED').map((m) => m.body.dailyPlan);
+    const streamed = c.messages.filter((m) => jsonAt(m.body, 'type') === 'DAILY_PLAN_GENERATED').map((m) => jsonAt(m.body, 'dailyPlan'));
     const saved = (await s.request('GET', `/api/v1/trips/daily-plans/${plan.tripPlanId}`, { token: plan.accessToken })).body.data;
     expect(saved).toEqual(streamed);
     expect(saved.map((d: { date: string }) => d.date)).toEqual(['2026-12-24', '2026-12-25', '2026-12-26']);
@@ -153,7 +158,9 @@ describe('a 3-day generation over STOMP', () => {
 
   it('keeps the day summaries in the chat history, newest first', async () => {
     const history = (await s.request('GET', `/api/v1/chats/${plan.chatRoomId}/messages`, { token: plan.accessToken })).body.data;
-    const summaries = c.messages.filter((m) => m.body.messageStreamType === 'CHAT' && m.body.isComplete).map((m) => m.body.message);
+    const summaries = c.messages
+      .filter((m) => jsonAt(m.body, 'messageStreamType') === 'CHAT' && jsonAt(m.body, 'isComplete') === true)
+      .map((m) => jsonAt(m.body, 'message'));
     expect(history.content.map((m: { content: string }) => m.content)).toEqual([...summaries].reverse());
     expect(history.content.every((m: { messageType: string }) => m.messageType === 'ASSISTANT')).toBe(true);
   });
@@ -169,15 +176,16 @@ describe('a 3-day generation over STOMP', () => {
       const start = c.messages.length;
       const [day1] = (await s.request('GET', `/api/v1/trips/daily-plans/${plan.tripPlanId}`, { token: plan.accessToken })).body.data;
       await c.send(`/pub/chat/${plan.chatRoomId}/message`, JSON.stringify({ content: 'Please swap stop 1 and 2 on day 1' }));
-      await c.waitFor((m) => m.body.messageStreamType === 'CHAT' && m.body.isComplete && c.messages.indexOf(m) >= start);
+      await c.waitFor((m) => jsonAt(m.body, 'messageStreamType') === 'CHAT' && jsonAt(m.body, 'isComplete') === true && c.messages.indexOf(m) >= start);
       const after = c.messages.slice(start);
       expectValidMessages(after);
       expect(
         after
-          .map((m) => m.body.type ?? `${m.body.messageStreamType}:${m.body.isComplete}`)
+          .map((m) => jsonAt(m.body, 'type') ?? `${jsonText(jsonAt(m.body, 'messageStreamType'))}:${jsonText(jsonAt(m.body, 'isComplete') === true)}`)
           .filter((t, i, all) => !(t === 'CHAT:false' && all[i - 1] === 'CHAT:false')),
       ).toEqual(['UPDATE_STARTED', 'UPDATED', 'UPDATED:true', 'CHAT:false', 'CHAT:true']);
-      const updated = after.find((m) => m.body.type === 'UPDATED')!.body.dailyPlan;
+      // expectValidMessages above checked every message against its schema.
+      const updated = jsonAt(after.find((m) => jsonAt(m.body, 'type') === 'UPDATED')?.body, 'dailyPlan') as unknown as DailyPlan;
       const names = (day: { scheduledPlaces: { place: { name: string } }[] }) => day.scheduledPlaces.map((p) => p.place.name);
       expect(names(updated).slice(0, 2)).toEqual([names(day1)[1], names(day1)[0]]);
       const [saved] = (await s.request('GET', `/api/v1/trips/daily-plans/${plan.tripPlanId}`, { token: plan.accessToken })).body.data;
@@ -196,8 +204,8 @@ describe('a 3-day generation over STOMP', () => {
       for (const content of ['replace stop 2 on day 2', 'remove stop 1 on day 3']) {
         const start = c.messages.length;
         await c.send(`/pub/chat/${plan.chatRoomId}/message`, JSON.stringify({ content }));
-        await c.waitFor((m) => m.body.messageStreamType === 'CHAT' && m.body.isComplete && c.messages.indexOf(m) >= start);
-        expect(c.messages.slice(start).some((m) => m.body.type === 'UPDATED')).toBe(true);
+        await c.waitFor((m) => jsonAt(m.body, 'messageStreamType') === 'CHAT' && jsonAt(m.body, 'isComplete') === true && c.messages.indexOf(m) >= start);
+        expect(c.messages.slice(start).some((m) => jsonAt(m.body, 'type') === 'UPDATED')).toBe(true);
       }
       const days = (await s.request('GET', `/api/v1/trips/daily-plans/${plan.tripPlanId}`, { token: plan.accessToken })).body.data;
       const ids = days.flatMap((d: { scheduledPlaces: { place: { id: number } }[] }) => d.scheduledPlaces.map((p) => p.place.id));
@@ -208,23 +216,25 @@ describe('a 3-day generation over STOMP', () => {
     it('answers other messages helpfully, without editing', async () => {
       const start = c.messages.length;
       await c.send(`/pub/chat/${plan.chatRoomId}/message`, JSON.stringify({ content: 'What is good to eat here?' }));
-      const answer = await c.waitFor((m) => m.body.messageStreamType === 'CHAT' && m.body.isComplete && c.messages.indexOf(m) >= start);
-      expect(answer.body.message).toMatch(/swap stop 1 and 3 on day 2/);
+      const answer = await c.waitFor(
+        (m) => jsonAt(m.body, 'messageStreamType') === 'CHAT' && jsonAt(m.body, 'isComplete') === true && c.messages.indexOf(m) >= start,
+      );
+      expect(jsonAt(answer.body, 'message')).toMatch(/swap stop 1 and 3 on day 2/);
       expect(c.messages.slice(start).some((m) => m.destination.includes('/schedule/'))).toBe(false);
     });
 
     it('puts CHAT102 on the errors channel for a blank message, and COMMON002 for a body that is not JSON', async () => {
       await c.send(`/pub/chat/${plan.chatRoomId}/message`, JSON.stringify({ content: '   ' }));
-      const blank = await c.waitFor((m) => m.destination.includes('/errors/') && m.body.code === 'CHAT102');
+      const blank = await c.waitFor((m) => m.destination.includes('/errors/') && jsonAt(m.body, 'code') === 'CHAT102');
       await c.send(`/pub/chat/${plan.chatRoomId}/message`, '{not json');
-      await c.waitFor((m) => m.destination.includes('/errors/') && m.body.code === 'COMMON002');
-      expect(blank.body.errors).toBeNull();
+      await c.waitFor((m) => m.destination.includes('/errors/') && jsonAt(m.body, 'code') === 'COMMON002');
+      expect(jsonAt(blank.body, 'errors')).toBeNull();
       expectValidMessages(c.messages);
     });
 
     it('puts WS005 on the errors channel for another destination of an own room', async () => {
       await c.send(`/pub/chat/${plan.chatRoomId}/typing`, '{}');
-      await c.waitFor((m) => m.destination.includes('/errors/') && m.body.code === 'WS005');
+      await c.waitFor((m) => m.destination.includes('/errors/') && jsonAt(m.body, 'code') === 'WS005');
     });
   });
 });
@@ -314,7 +324,7 @@ describe('STOMP rules', () => {
     let received = '';
     const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
     socket.on('message', (data) => {
-      received += String(data);
+      received += webSocketText(data);
       // Once connected, the peer goes silent and the server's clock moves past the agreed interval.
       if (received.startsWith('CONNECTED')) hb.advance(1000);
     });
@@ -335,7 +345,7 @@ describe('STOMP rules', () => {
     c.client.onUnhandledFrame = () => undefined;
     const socket = c.client.webSocket as unknown as import('ws').WebSocket;
     socket.on('message', (data) => {
-      if (String(data) === '\n') pings++;
+      if (webSocketText(data) === '\n') pings++;
     });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(pings).toBeGreaterThanOrEqual(2);
@@ -409,13 +419,13 @@ describe('cancel, failure and crash recovery', () => {
     const c = await connect(s, plan.accessToken);
     await subscribeAll(c, plan);
     await s.request('POST', `/api/v1/trips/${plan.tripPlanId}`, { token: plan.accessToken });
-    await c.waitFor((m) => m.body.type === 'DAILY_PLAN_GENERATED');
+    await c.waitFor((m) => jsonAt(m.body, 'type') === 'DAILY_PLAN_GENERATED');
     expect((await s.request('POST', `/api/v1/trips/${plan.tripPlanId}/cancel`, { token: plan.accessToken })).status).toBe(200);
     await c.waitFor(isChat('CANCELLED'));
     await s.app.worker.idle();
-    const days = c.messages.filter((m) => m.body.type === 'DAILY_PLAN_GENERATED').length;
+    const days = c.messages.filter((m) => jsonAt(m.body, 'type') === 'DAILY_PLAN_GENERATED').length;
     expect(days).toBeLessThan(5);
-    expect(c.messages.at(-1)!.body.messageStreamType).toBe('CANCELLED');
+    expect(jsonAt(c.messages.at(-1)?.body, 'messageStreamType')).toBe('CANCELLED');
     expect((await s.request('GET', `/api/v1/trips/${plan.tripPlanId}`, { token: plan.accessToken })).body.data.generationStatus).toBe('CANCELLED');
     expectValidMessages(c.messages);
     // A restart from CANCELLED runs again from day 1.
@@ -447,9 +457,9 @@ describe('cancel, failure and crash recovery', () => {
     expect((await s.request('GET', `/api/v1/trips/daily-plans/${plan.tripPlanId}`, { token: plan.accessToken })).body.data).toHaveLength(1);
   });
 
-  it('marks a plan left GENERATING by a crash as FAILED at the next start', async () => {
+  it('a plan left GENERATING by a crash is not touched by the next start while its lease runs; once it ran out, the sweeper fails it (AI002)', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trip-crash-'));
-    const env = { DATABASE_URL: path.join(dir, 'db.sqlite') };
+    const env = { DATABASE_URL: path.join(dir, 'db.sqlite'), GENERATION_SWEEP_MS: '20' };
     const never: Planner = {
       name: 'never',
       async *plan(_request, signal) {
@@ -463,12 +473,19 @@ describe('cancel, failure and crash recovery', () => {
     expect((await first.request('GET', `/api/v1/trips/${plan.tripPlanId}`, { token: plan.accessToken })).body.data.generationStatus).toBe('GENERATING');
     // The process dies: no status update is written. (A graceful stop would mark it FAILED itself,
     // so the database goes first, as in a kill.)
-    first.app.services.database.close();
+    void first.app.services.database.close();
     await first.stop();
     const second = await startTestServer(env);
     servers.push(second);
-    const detail = (await second.request('GET', `/api/v1/trips/${plan.tripPlanId}`, { token: plan.accessToken })).body.data;
-    expect(detail.generationStatus).toBe('FAILED');
+    const status = async () =>
+      ((await second.request('GET', `/api/v1/trips/${plan.tripPlanId}`, { token: plan.accessToken })).body as { data: { generationStatus: string } }).data
+        .generationStatus;
+    // The lease (GENERATION_LEASE_MS, 30 s) may belong to a live instance: the start-up and the
+    // sweeps of the next 100 ms (every 20 ms) leave it alone.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await status()).toBe('GENERATING');
+    second.advance(30_001);
+    await expect.poll(status, { timeout: 10_000 }).toBe('FAILED');
     expect((await second.request('POST', `/api/v1/trips/${plan.tripPlanId}`, { token: plan.accessToken })).status).toBe(200);
     fs.rmSync(dir, { recursive: true, force: true });
   });

@@ -18,6 +18,8 @@ const message: ObservedFrame = {
     subscription: 'sub-1',
     'message-id': 'a-1',
     'content-length': String(body.length),
+    'x-epoch': 'k3v9q2',
+    'x-offset': '7',
   },
   body,
 };
@@ -29,8 +31,9 @@ const error: ObservedFrame = {
 
 describe('the documented-frame check', () => {
   it('passes frames exactly as asyncapi.yaml documents them', () => {
-    for (const frame of [connected, message, error, { command: 'RECEIPT', headers: { 'receipt-id': 'r-1' }, body: '' }])
-      expect(frameProblems(frame)).toEqual([]);
+    const receiptHeaders: Record<string, string>[] = [{ 'receipt-id': 'r-1' }, { 'receipt-id': 'r-1', 'x-recovered': 'false' }];
+    const receipts = receiptHeaders.map((headers): ObservedFrame => ({ command: 'RECEIPT', headers, body: '' }));
+    for (const frame of [connected, message, error, ...receipts]) expect(frameProblems(frame)).toEqual([]);
   });
 
   it('fails a header the spec does not declare', () => {
@@ -44,6 +47,8 @@ describe('the documented-frame check', () => {
     expect(frameProblems({ ...message, headers: withoutLength }).join()).toContain("must have required property 'content-length'");
     expect(frameProblems({ command: 'RECEIPT', headers: { 'receipt-id': 'r-1' }, body: 'done' })).toEqual([expect.stringContaining('has a body')]);
     expect(frameProblems({ ...message, body: JSON.stringify({ message: 'Hi' }) }).join()).toContain('body');
+    expect(frameProblems({ ...message, headers: { ...message.headers, 'x-offset': '0' } }).join()).toContain('x-offset');
+    expect(frameProblems({ ...message, headers: { ...message.headers, 'x-epoch': 'a:b' } }).join()).toContain('x-epoch');
   });
 
   it('fails an ERROR whose error-code is a code of the list that no ERROR frame carries, or no code at all', () => {

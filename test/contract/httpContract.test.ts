@@ -6,7 +6,7 @@
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readOperations, readYaml, type OperationFact } from '../../conformance/specModel/index.js';
+import { jsonAt, jsonText, readOperations, readYaml, type OperationFact } from '../../conformance/specModel/index.js';
 import { Hono } from 'hono';
 import type { Handlers } from '../../generated/operations.js';
 import { routes } from '../../generated/routes.js';
@@ -22,6 +22,7 @@ import { startOidcHarness, type OidcHarness } from '../support/oidcHarness.js';
 import { heldPlanner } from '../support/plannerStubs.js';
 import { scriptedBrowser, type ScriptedBrowser } from '../support/scriptedBrowser.js';
 import { createSecondOpinion, type SecondOpinion } from '../support/secondOpinion.js';
+import { bodyOf, errorCodeOf, errorOf } from '../support/responseBody.js';
 import { seedItinerary } from '../support/seedItinerary.js';
 import { busanTrip, startTestApp, type TestApp, type TestAppOptions, type TestResponse } from '../support/testApp.js';
 
@@ -127,15 +128,17 @@ describe('the spec replayed against the app', () => {
     member = await t.signIn('traveller@example.com', 'Min-ji');
     other = await t.signIn('someone.else@example.com');
     admin = await t.signInAdmin('admin@example.com');
-    plan = (await t.request('POST', '/api/v1/trips', { token: member.accessToken, body: busanTrip })).body.data;
-    otherPlan = (await t.request('POST', '/api/v1/trips', { token: other.accessToken, body: busanTrip })).body.data;
+    plan = bodyOf(await t.request('POST', '/api/v1/trips', { token: member.accessToken, body: busanTrip }), 'createTripPlanSession', 201).data;
+    otherPlan = bodyOf(await t.request('POST', '/api/v1/trips', { token: other.accessToken, body: busanTrip }), 'createTripPlanSession', 201).data;
     await seedItinerary(t.app.services.db, plan.tripPlanId, busanTrip.startDate, 3);
-    promptId = (
+    promptId = bodyOf(
       await t.request('POST', '/api/v1/admin/prompts', {
         token: admin.accessToken,
         body: { promptType: 'USER', agentType: 'CHAT_AGENT', prompt: 'Answer briefly.' },
-      })
-    ).body.data.id;
+      }),
+      'createPromptTemplate',
+      201,
+    ).data.id;
   });
 
   const ids = () => ({ tripPlanId: plan.tripPlanId, chatRoomId: plan.chatRoomId, promptId, dayNumber: 1 });
@@ -151,10 +154,10 @@ describe('the spec replayed against the app', () => {
       const success = op.responses.find((r) => r.status < 400)!.status;
       if (operationId === 'reissueToken') {
         // The example token is not signed by this server: the documented answer is 401 AUTH004.
-        expect([res.status, res.body.data.code]).toEqual([401, 'AUTH004']);
+        expect([res.status, errorCodeOf(res)]).toEqual([401, 'AUTH004']);
       } else if (operationId === 'exchangeOidcSignInCode') {
         // Nor is the example's one-time code one of its sign-ins: 400 AUTH027.
-        expect([res.status, res.body.data.code]).toEqual([400, 'AUTH027']);
+        expect([res.status, errorCodeOf(res)]).toEqual([400, 'AUTH027']);
       } else {
         expect(res.status, res.text).toBe(success);
       }
@@ -185,15 +188,17 @@ describe('the spec replayed against the app', () => {
         return;
       }
       if (operationId === 'deleteTripPlan') {
-        const fresh = (await t.request('POST', '/api/v1/trips', { token, body: busanTrip })).body.data;
+        const fresh = bodyOf(await t.request('POST', '/api/v1/trips', { token, body: busanTrip }), 'createTripPlanSession', 201).data;
         expect((await t.request('DELETE', `/api/v1/trips/${fresh.tripPlanId}`, { token })).status).toBe(204);
         expect((await t.request('GET', `/api/v1/trips/${fresh.tripPlanId}`, { token })).status).toBe(404);
         return;
       }
       if (operationId === 'deletePromptTemplate') {
-        const fresh = (
-          await t.request('POST', '/api/v1/admin/prompts', { token, body: { promptType: 'SYSTEM', agentType: 'TRIP_AGENT', prompt: 'Plan carefully.' } })
-        ).body.data;
+        const fresh = bodyOf(
+          await t.request('POST', '/api/v1/admin/prompts', { token, body: { promptType: 'SYSTEM', agentType: 'TRIP_AGENT', prompt: 'Plan carefully.' } }),
+          'createPromptTemplate',
+          201,
+        ).data;
         expect((await t.request('DELETE', `/api/v1/admin/prompts/${fresh.id}`, { token })).status).toBe(204);
         return;
       }
@@ -203,13 +208,13 @@ describe('the spec replayed against the app', () => {
         return;
       }
       if (operationId === 'startTripPlanGeneration') {
-        const fresh = (await t.request('POST', '/api/v1/trips', { token, body: busanTrip })).body.data;
+        const fresh = bodyOf(await t.request('POST', '/api/v1/trips', { token, body: busanTrip }), 'createTripPlanSession', 201).data;
         const res = await t.request('POST', `/api/v1/trips/${fresh.tripPlanId}`, { token });
         expect(res.status, res.text).toBe(200);
         return;
       }
       if (operationId === 'cancelTripPlanGeneration') {
-        const fresh = (await t.request('POST', '/api/v1/trips', { token, body: busanTrip })).body.data;
+        const fresh = bodyOf(await t.request('POST', '/api/v1/trips', { token, body: busanTrip }), 'createTripPlanSession', 201).data;
         await t.request('POST', `/api/v1/trips/${fresh.tripPlanId}`, { token });
         const res = await t.request('POST', `/api/v1/trips/${fresh.tripPlanId}/cancel`, { token });
         expect(res.status, res.text).toBe(200);
@@ -220,9 +225,14 @@ describe('the spec replayed against the app', () => {
           .filter((p) => p.in === 'query' && p.name !== 'cursor')
           .map((p) => [
             p.name,
-            String(
-              (spec as any).components.parameters[p.name === 'size' ? (operationId === 'listChatMessages' ? 'ChatPageSize' : 'TripPageSize') : 'TripSort']
-                .example,
+            jsonText(
+              jsonAt(
+                spec,
+                'components',
+                'parameters',
+                p.name === 'size' ? (operationId === 'listChatMessages' ? 'ChatPageSize' : 'TripPageSize') : 'TripSort',
+                'example',
+              ),
             ),
           ]),
       );
@@ -242,9 +252,9 @@ describe('the spec replayed against the app', () => {
       const url = pathOf(op, ids());
       const body = op.body?.examples[0]?.value;
       const missing = await t.request(op.method.toUpperCase(), url, { body });
-      expect([missing.status, missing.body.data.code]).toEqual([401, 'AUTH011']);
+      expect([missing.status, errorCodeOf(missing)]).toEqual([401, 'AUTH011']);
       const garbage = await t.request(op.method.toUpperCase(), url, { body, token: 'not.a.jwt' });
-      expect([garbage.status, garbage.body.data.code]).toEqual([401, 'AUTH001']);
+      expect([garbage.status, errorCodeOf(garbage)]).toEqual([401, 'AUTH001']);
     });
 
     const withBadRequest = operations.filter((op) => op.responses.some((r) => r.status === 400));
@@ -258,21 +268,21 @@ describe('the spec replayed against the app', () => {
           token: op.secured ? token : undefined,
           body: op.body?.examples[0]?.value,
         });
-        expect(res.body.data.errors[0].field).toBe(`path.${pathParams[0]!.name}`);
+        expect(errorOf(res).errors?.[0]?.field).toBe(`path.${pathParams[0]!.name}`);
       } else if (operationId === 'startOidcSignIn' || operationId === 'completeOidcSignIn') {
         const name = operationId === 'startOidcSignIn' ? 'returnTo' : 'state';
         res = await t.request('GET', pathOf(op, ids()), { query: { [name]: '' } });
-        expect(res.body.data.errors).toEqual([{ field: `query.${name}`, rejectedValue: '', message: 'must NOT have fewer than 1 characters' }]);
+        expect(errorOf(res).errors).toEqual([{ field: `query.${name}`, rejectedValue: '', message: 'must NOT have fewer than 1 characters' }]);
       } else if (op.body) {
         res = await t.request(op.method.toUpperCase(), pathOf(op, ids()), {
           token: op.secured ? token : undefined,
           rawBody: '{"oops":',
           headers: { 'content-type': 'application/json' },
         });
-        expect(res.body.data.code).toBe('COMMON002');
+        expect(errorCodeOf(res)).toBe('COMMON002');
       } else {
         res = await t.request(op.method.toUpperCase(), pathOf(op, ids()), { token, query: { size: 0 } });
-        expect(res.body.data.errors).toEqual([{ field: 'query.size', rejectedValue: 0, message: 'must be >= 1' }]);
+        expect(errorOf(res).errors).toEqual([{ field: 'query.size', rejectedValue: 0, message: 'must be >= 1' }]);
       }
       expect(res.status).toBe(400);
     });
@@ -284,20 +294,20 @@ describe('the spec replayed against the app', () => {
       const body = example && 'chatRoomId' in example ? { ...example, chatRoomId: otherPlan.chatRoomId } : example;
       const res = await t.request(op.method.toUpperCase(), pathOf(op, { ...otherPlan, dayNumber: 1 }), { token: member.accessToken, body });
       expect(res.status).toBe(404);
-      expect(['TRIP101', 'CHAT301']).toContain(res.body.data.code);
+      expect(['TRIP101', 'CHAT301']).toContain(errorCodeOf(res));
     });
 
     const adminOnly = operations.filter((op) => op.requiredRole === 'ADMIN');
     it.each(adminOnly.map((op) => op.operationId))('%s: 403 for a member without the ADMIN role', async (operationId) => {
       const op = byId.get(operationId)!;
       const res = await t.request(op.method.toUpperCase(), pathOf(op, ids()), { token: member.accessToken, body: op.body?.examples[0]?.value });
-      expect([res.status, res.body.data.code]).toEqual([403, 'COMMON403']);
+      expect([res.status, errorCodeOf(res)]).toEqual([403, 'COMMON403']);
     });
 
     it.each(['getPromptTemplate', 'updatePromptTemplate', 'deletePromptTemplate'])('%s: 404 AI005 for an unknown template', async (operationId) => {
       const op = byId.get(operationId)!;
       const res = await t.request(op.method.toUpperCase(), pathOf(op, { promptId: 999_999 }), { token: admin.accessToken, body: op.body?.examples[0]?.value });
-      expect([res.status, res.body.data.code]).toEqual([404, 'AI005']);
+      expect([res.status, errorCodeOf(res)]).toEqual([404, 'AI005']);
     });
 
     it('completeOidcSignIn: 400 AUTH022 for another state, 401 AUTH026 when the person declines, 403 AUTH025 for an unverified e-mail', async () => {
@@ -320,31 +330,31 @@ describe('the spec replayed against the app', () => {
         token: member.accessToken,
         body: { chatRoomId: plan.chatRoomId, visitOrderA: 1, visitOrderB: 2 },
       });
-      expect([day.status, day.body.data.code]).toEqual([404, 'TRIP103']);
+      expect([day.status, errorCodeOf(day)]).toEqual([404, 'TRIP103']);
       const stop = await t.request('PATCH', `/api/v1/trips/${plan.tripPlanId}/daily-plans/1/scheduled-places`, {
         token: member.accessToken,
         body: { chatRoomId: plan.chatRoomId, visitOrderA: 1, visitOrderB: 9 },
       });
-      expect([stop.status, stop.body.data.code]).toEqual([404, 'TRIP104']);
+      expect([stop.status, errorCodeOf(stop)]).toEqual([404, 'TRIP104']);
     });
 
     it('startTripPlanGeneration and cancelTripPlanGeneration: 409 TRIP106 in the wrong state', async () => {
-      const fresh = (await t.request('POST', '/api/v1/trips', { token: member.accessToken, body: busanTrip })).body.data;
+      const fresh = bodyOf(await t.request('POST', '/api/v1/trips', { token: member.accessToken, body: busanTrip }), 'createTripPlanSession', 201).data;
       const cancel = await t.request('POST', `/api/v1/trips/${fresh.tripPlanId}/cancel`, { token: member.accessToken });
-      expect([cancel.status, cancel.body.data.code]).toEqual([409, 'TRIP106']);
+      expect([cancel.status, errorCodeOf(cancel)]).toEqual([409, 'TRIP106']);
       await t.request('POST', `/api/v1/trips/${fresh.tripPlanId}`, { token: member.accessToken });
       const again = await t.request('POST', `/api/v1/trips/${fresh.tripPlanId}`, { token: member.accessToken });
-      expect([again.status, again.body.data.code]).toEqual([409, 'TRIP106']);
+      expect([again.status, errorCodeOf(again)]).toEqual([409, 'TRIP106']);
     });
 
     it('swapScheduledPlaces: 409 TRIP106 while the plan is generating', async () => {
-      const running = (await t.request('POST', '/api/v1/trips', { token: member.accessToken, body: busanTrip })).body.data;
+      const running = bodyOf(await t.request('POST', '/api/v1/trips', { token: member.accessToken, body: busanTrip }), 'createTripPlanSession', 201).data;
       expect((await t.request('POST', `/api/v1/trips/${running.tripPlanId}`, { token: member.accessToken })).status).toBe(200);
       const swap = await t.request('PATCH', `/api/v1/trips/${running.tripPlanId}/daily-plans/1/scheduled-places`, {
         token: member.accessToken,
         body: { chatRoomId: running.chatRoomId, visitOrderA: 1, visitOrderB: 2 },
       });
-      expect([swap.status, swap.body.data.code]).toEqual([409, 'TRIP106']);
+      expect([swap.status, errorCodeOf(swap)]).toEqual([409, 'TRIP106']);
     });
 
     const withBody = operations.filter((op) => op.body);
@@ -355,7 +365,7 @@ describe('the spec replayed against the app', () => {
         rawBody: JSON.stringify({ padding: 'x'.repeat(1024 * 1024) }),
         headers: { 'content-type': 'application/json' },
       });
-      expect([res.status, res.body.data.code]).toEqual([413, 'COMMON413']);
+      expect([res.status, errorCodeOf(res)]).toEqual([413, 'COMMON413']);
     });
   });
 });
@@ -367,7 +377,7 @@ describe('statuses that need a differently configured app', () => {
       const url = mapPlaceholders(route.path, () => '1');
       await limited.request(route.method, url);
       const res = await limited.request(route.method, url);
-      expect([res.status, res.body.data.code], route.operationId).toEqual([429, 'COMMON429']);
+      expect([res.status, errorCodeOf(res)], route.operationId).toEqual([429, 'COMMON429']);
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
       limited.advance(61_000);
     }
@@ -389,7 +399,7 @@ describe('statuses that need a differently configured app', () => {
         token: admin.accessToken,
         body: op.body?.examples[0]?.value,
       });
-      expect([res.status, res.body.data.code], route.operationId).toEqual([500, 'COMMON500']);
+      expect([res.status, errorCodeOf(res)], route.operationId).toEqual([500, 'COMMON500']);
       expect(res.text).not.toMatch(/SQLITE|secret|\.ts/);
     }
   });
@@ -407,7 +417,7 @@ describe('statuses that need a differently configured app', () => {
         token: op.secured ? admin.accessToken : undefined,
         body: op.body?.examples[0]?.value,
       });
-      expect([res.status, res.body.data.code], op.operationId).toEqual([503, 'COMMON503']);
+      expect([res.status, errorCodeOf(res)], op.operationId).toEqual([503, 'COMMON503']);
       expect(Number(res.headers.get('retry-after')), op.operationId).toBeGreaterThan(0);
     }
     expect(writers.length).toBeGreaterThanOrEqual(12);
@@ -418,13 +428,13 @@ describe('statuses that need a differently configured app', () => {
     expect((await app.request('GET', '/readyz')).status).toBe(200);
     await app.app.services.database.close();
     const res = await app.request('GET', '/readyz');
-    expect([res.status, res.body.data.code]).toEqual([503, 'COMMON503']);
+    expect([res.status, errorCodeOf(res)]).toEqual([503, 'COMMON503']);
   });
 
   it('devLogin: 404 COMMON404 when AUTH_DEV_LOGIN is off', async () => {
     const app = await newApp({ AUTH_DEV_LOGIN: 'false' });
     const res = await app.request('POST', '/api/v1/auth/dev-login', { body: { email: 'a@example.com' } });
-    expect([res.status, res.body.data.code]).toEqual([404, 'COMMON404']);
+    expect([res.status, errorCodeOf(res)]).toEqual([404, 'COMMON404']);
   });
 });
 

@@ -2,6 +2,7 @@
 // OpenAI-compatible server through the real SDK (SSE streaming), and the STOMP stream, the saved
 // days and the chat follow the same contract as with the offline planner. The admin's active
 // prompt template is what the model is sent.
+import { arrayOrEmpty, jsonAt, jsonText } from '../../conformance/specModel/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageValidators } from '../../generated/validators.js';
 import { placesOfRegion } from '../../src/catalogue/placeRepository.js';
@@ -76,15 +77,15 @@ describe('PLANNER=openai through the app', () => {
     await c.subscribe(`/user/sub/chat/${plan.chatRoomId}`);
     await c.subscribe(`/user/sub/errors/${plan.chatRoomId}`);
     await s.request('POST', `/api/v1/trips/${plan.tripPlanId}`, { token: tokens.accessToken });
-    await c.waitFor((m) => m.body.messageStreamType === 'COMPLETED');
+    await c.waitFor((m) => jsonAt(m.body, 'messageStreamType') === 'COMPLETED');
 
-    const generated = c.messages.find((m) => m.body.type === 'DAILY_PLAN_GENERATED')!.body.dailyPlan;
-    expect(generated.title).toBe('Day 1 by the sea');
-    expect(generated.scheduledPlaces.map((p: { place: { id: number } }) => p.place.id)).toEqual(ids);
-    expect(generated.scheduledPlaces[0].place.name).toBe(sights[0]!.name);
+    const generated = jsonAt(c.messages.find((m) => jsonAt(m.body, 'type') === 'DAILY_PLAN_GENERATED')?.body, 'dailyPlan');
+    expect(jsonAt(generated, 'title')).toBe('Day 1 by the sea');
+    expect(arrayOrEmpty(jsonAt(generated, 'scheduledPlaces')).map((p) => jsonAt(p, 'place', 'id'))).toEqual(ids);
+    expect(jsonAt(generated, 'scheduledPlaces', 0, 'place', 'name')).toBe(sights[0]!.name);
     const summary = c.messages
-      .filter((m) => m.body.messageStreamType === 'CHAT' && !m.body.isComplete)
-      .map((m) => m.body.message)
+      .filter((m) => jsonAt(m.body, 'messageStreamType') === 'CHAT' && !jsonAt(m.body, 'isComplete'))
+      .map((m) => jsonText(jsonAt(m.body, 'message')))
       .join('');
     expect(summary).toBe('A calm day by the sea, then seafood.');
     for (const m of c.messages) {
@@ -99,9 +100,9 @@ describe('PLANNER=openai through the app', () => {
     fake.reply({ toolCall: { name: 'swap_stops', arguments: { dayNumber: 1, visitOrderA: 1, visitOrderB: 3 } } });
     const before = c.messages.length;
     await c.send(`/pub/chat/${plan.chatRoomId}/message`, JSON.stringify({ content: 'Could you put the second sight first?' }));
-    const updated = await c.waitFor((m) => c.messages.indexOf(m) >= before && m.body.type === 'UPDATED');
-    expect(updated.body.dailyPlan.scheduledPlaces.map((p: { place: { id: number } }) => p.place.id)).toEqual([ids[2], ids[1], ids[0], ids[3]]);
-    await c.waitFor((m) => c.messages.indexOf(m) >= before && m.body.messageStreamType === 'CHAT' && m.body.isComplete);
+    const updated = await c.waitFor((m) => c.messages.indexOf(m) >= before && jsonAt(m.body, 'type') === 'UPDATED');
+    expect(arrayOrEmpty(jsonAt(updated.body, 'dailyPlan', 'scheduledPlaces')).map((p) => jsonAt(p, 'place', 'id'))).toEqual([ids[2], ids[1], ids[0], ids[3]]);
+    await c.waitFor((m) => c.messages.indexOf(m) >= before && jsonAt(m.body, 'messageStreamType') === 'CHAT' && jsonAt(m.body, 'isComplete') === true);
     expect(fake.pending()).toBe(0);
     expect(s.app.checker.violations).toEqual([]);
   });

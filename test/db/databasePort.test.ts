@@ -16,10 +16,10 @@ import { describeOnPostgres, freshPostgresDatabase, type FreshPostgresDatabase }
 /** The port with its queries typed once per engine, so one suite can drive both. */
 interface Engine {
   port: EnginePort;
-  tx<T>(fn: (q: unknown) => Promise<T>): Promise<T>;
-  run<T>(fn: (q: unknown) => Promise<T>): Promise<T>;
-  addMember(q: unknown, email: string): Promise<void>;
-  emails(q: unknown): Promise<string[]>;
+  tx: <T>(fn: (q: unknown) => Promise<T>) => Promise<T>;
+  run: <T>(fn: (q: unknown) => Promise<T>) => Promise<T>;
+  addMember: (q: unknown, email: string) => Promise<void>;
+  emails: (q: unknown) => Promise<string[]>;
 }
 
 const member = (email: string) => ({ email, name: email, provider: 'test', createdAt: 1, updatedAt: 1 });
@@ -121,12 +121,13 @@ function transactionSemantics(engine: () => Engine) {
     const { tx, run, emails } = engine();
     const returned = gate();
     let later: Promise<string[]> | undefined;
-    const callback = async () => {
+    const callback = () => {
       later = (async () => {
         await returned.opened;
         await new Promise((resolve) => setImmediate(resolve));
         return run(emails);
       })();
+      return Promise.resolve();
     };
     await tx(() => callback().finally(returned.open));
     expect(await later).toEqual([]);

@@ -4,6 +4,7 @@
 // TRIP106 on the errors channel; a title update is allowed; delete cancels, then deletes. The
 // generator is held between two days, so each edit meets a run that has just saved a day and not
 // yet the next: the race is decided by event order, not by timing.
+import { jsonAt } from '../../conformance/specModel/index.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatAgent } from '../../src/chats/chatAgent.js';
 import { createOfflineChatAgent } from '../../src/chats/offlineChatAgent.js';
@@ -36,9 +37,9 @@ function heldChatAgent() {
   };
 }
 
-const onSchedule = (type: string) => (m: ReceivedMessage) => m.destination.includes('/schedule/') && m.body.type === type;
-const onChat = (type: string) => (m: ReceivedMessage) => m.destination.includes('/chat/') && m.body.messageStreamType === type;
-const onErrors = (code: string) => (m: ReceivedMessage) => m.destination.includes('/errors/') && m.body.code === code;
+const onSchedule = (type: string) => (m: ReceivedMessage) => m.destination.includes('/schedule/') && jsonAt(m.body, 'type') === type;
+const onChat = (type: string) => (m: ReceivedMessage) => m.destination.includes('/chat/') && jsonAt(m.body, 'messageStreamType') === type;
+const onErrors = (code: string) => (m: ReceivedMessage) => m.destination.includes('/errors/') && jsonAt(m.body, 'code') === code;
 
 describe('edits while a plan is GENERATING', () => {
   let s: TestServer;
@@ -100,14 +101,14 @@ describe('edits while a plan is GENERATING', () => {
 
     planner.finish(plan.tripPlanId);
     await plan.c.waitFor(onChat('COMPLETED'));
-    const generated = plan.c.messages.filter(onSchedule('DAILY_PLAN_GENERATED')).map((m) => m.body.dailyPlan);
+    const generated = plan.c.messages.filter(onSchedule('DAILY_PLAN_GENERATED')).map((m) => jsonAt(m.body, 'dailyPlan'));
     expect(await days(plan.token, plan.tripPlanId)).toEqual(generated);
     expect(generated[0]).toEqual(savedDayOne[0]);
     expect(plan.c.messages.some(onSchedule('UPDATED'))).toBe(false);
 
     expect((await swap(plan.token, plan, 1)).status).toBe(204);
     const updated = await plan.c.waitFor(onSchedule('UPDATED'));
-    expect(updated.body.dailyPlan.scheduledPlaces[0].place).toEqual(generated[0].scheduledPlaces[1].place);
+    expect(jsonAt(updated.body, 'dailyPlan', 'scheduledPlaces', 0, 'place')).toEqual(jsonAt(generated[0], 'scheduledPlaces', 1, 'place'));
   });
 
   it('a chat message is TRIP106 on the errors channel, not stored and not acted on; the RECEIPT still comes', async () => {

@@ -1,6 +1,8 @@
 // Tokens: rotation, reuse detection, logout, refresh tokens refused as access tokens, expiry.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sign } from 'hono/jwt';
+import type { JWTPayload } from 'hono/utils/jwt/types';
+import { bodyOf, errorCodeOf } from '../support/responseBody.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 
 let t: TestApp;
@@ -16,32 +18,32 @@ describe('auth', () => {
   it('dev-login creates the member once and names it from the email by default', async () => {
     const first = await t.signIn('Ji.Woo@Example.com');
     const second = await t.signIn('ji.woo@example.com');
-    const a = (await me(first.accessToken)).body.data;
-    const b = (await me(second.accessToken)).body.data;
+    const a = bodyOf(await me(first.accessToken), 'getMe', 200).data;
+    const b = bodyOf(await me(second.accessToken), 'getMe', 200).data;
     expect(a.id).toBe(b.id);
     expect(a).toMatchObject({ email: 'ji.woo@example.com', name: 'Ji.Woo', provider: 'DEV', role: 'MEMBER', imageUrl: null });
-    expect((await t.request('GET', '/api/v1/members/me/name', { token: first.accessToken })).body.data).toEqual({ name: 'Ji.Woo' });
+    expect(bodyOf(await t.request('GET', '/api/v1/members/me/name', { token: first.accessToken }), 'getMyName', 200).data).toEqual({ name: 'Ji.Woo' });
   });
 
   it('rotates the refresh token: the new pair works, the old refresh token is dead', async () => {
     const pair = await t.signIn('rotate@example.com');
     const next = await reissue(pair.refreshToken);
-    expect(next.status).toBe(200);
-    expect(next.body.data.accessTokenExpiresIn).toBe(3600);
-    expect((await me(next.body.data.accessToken)).status).toBe(200);
-    const third = await reissue(next.body.data.refreshToken);
+    const tokens = bodyOf(next, 'reissueToken', 200).data;
+    expect(tokens.accessTokenExpiresIn).toBe(3600);
+    expect((await me(tokens.accessToken)).status).toBe(200);
+    const third = await reissue(tokens.refreshToken);
     expect(third.status).toBe(200);
   });
 
   it('revokes the whole session when a rotated refresh token is used again', async () => {
     const pair = await t.signIn('victim@example.com');
-    const rotated = (await reissue(pair.refreshToken)).body.data;
+    const rotated = bodyOf(await reissue(pair.refreshToken), 'reissueToken', 200).data;
     const replay = await reissue(pair.refreshToken);
-    expect([replay.status, replay.body.data.code]).toEqual([401, 'AUTH004']);
+    expect([replay.status, errorCodeOf(replay)]).toEqual([401, 'AUTH004']);
     // Everything of that session is dead now, including the legitimate latest pair.
-    expect((await reissue(rotated.refreshToken)).body.data.code).toBe('AUTH004');
-    expect((await me(rotated.accessToken)).body.data.code).toBe('AUTH001');
-    expect((await me(pair.accessToken)).body.data.code).toBe('AUTH001');
+    expect(errorCodeOf(await reissue(rotated.refreshToken))).toBe('AUTH004');
+    expect(errorCodeOf(await me(rotated.accessToken))).toBe('AUTH001');
+    expect(errorCodeOf(await me(pair.accessToken))).toBe('AUTH001');
     // Other sessions of the same member are not affected.
     const elsewhere = await t.signIn('victim@example.com');
     expect((await me(elsewhere.accessToken)).status).toBe(200);
@@ -51,15 +53,15 @@ describe('auth', () => {
     const pair = await t.signIn('leaver@example.com');
     const other = await t.signIn('leaver@example.com');
     expect((await t.request('POST', '/api/v1/auth/logout', { token: pair.accessToken })).status).toBe(204);
-    expect((await me(pair.accessToken)).body.data.code).toBe('AUTH001');
-    expect((await reissue(pair.refreshToken)).body.data.code).toBe('AUTH004');
+    expect(errorCodeOf(await me(pair.accessToken))).toBe('AUTH001');
+    expect(errorCodeOf(await reissue(pair.refreshToken))).toBe('AUTH004');
     expect((await me(other.accessToken)).status).toBe(200);
   });
 
   it('never accepts a refresh token as an access token, nor an access token for reissue', async () => {
     const pair = await t.signIn('types@example.com');
-    expect((await me(pair.refreshToken)).body.data.code).toBe('AUTH001');
-    expect((await reissue(pair.accessToken)).body.data.code).toBe('AUTH004');
+    expect(errorCodeOf(await me(pair.refreshToken))).toBe('AUTH001');
+    expect(errorCodeOf(await reissue(pair.accessToken))).toBe('AUTH004');
   });
 
   it('expires access tokens after an hour (AUTH002) while the refresh token still works', async () => {
@@ -67,30 +69,30 @@ describe('auth', () => {
     t.advance(3600 * 1000 - 1000);
     expect((await me(pair.accessToken)).status).toBe(200);
     t.advance(2000);
-    expect((await me(pair.accessToken)).body.data.code).toBe('AUTH002');
-    const next = await reissue(pair.refreshToken);
-    expect((await me(next.body.data.accessToken)).status).toBe(200);
+    expect(errorCodeOf(await me(pair.accessToken))).toBe('AUTH002');
+    const next = bodyOf(await reissue(pair.refreshToken), 'reissueToken', 200).data;
+    expect((await me(next.accessToken)).status).toBe(200);
   });
 
   it('expires refresh tokens after 30 days', async () => {
     const pair = await t.signIn('month@example.com');
     t.advance(30 * 24 * 3600 * 1000 + 1000);
-    expect((await reissue(pair.refreshToken)).body.data.code).toBe('AUTH004');
+    expect(errorCodeOf(await reissue(pair.refreshToken))).toBe('AUTH004');
   });
 
   it('rejects tokens signed with another secret, with alg none, or with another algorithm', async () => {
     const pair = await t.signIn('forger@example.com');
-    const claims = JSON.parse(Buffer.from(pair.accessToken.split('.')[1]!, 'base64url').toString());
+    const claims = JSON.parse(Buffer.from(pair.accessToken.split('.')[1]!, 'base64url').toString()) as JWTPayload;
     const otherSecret = await sign(claims, 'another-secret-another-secret-0123456', 'HS256');
     const hs512 = await sign(claims, 'test-secret-test-secret-test-secret-0123', 'HS512');
     const none = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${pair.accessToken.split('.')[1]}.`;
     for (const token of [otherSecret, hs512, none, `${pair.accessToken}x`]) {
-      expect((await me(token)).body.data.code).toBe('AUTH001');
+      expect(errorCodeOf(await me(token))).toBe('AUTH001');
     }
   });
 
   it('answers AUTH011 without a header and AUTH001 for a header that is not Bearer', async () => {
-    expect((await t.request('GET', '/api/v1/members/me')).body.data.code).toBe('AUTH011');
-    expect((await t.request('GET', '/api/v1/members/me', { headers: { authorization: 'Basic dXNlcjpwYXNz' } })).body.data.code).toBe('AUTH001');
+    expect(errorCodeOf(await t.request('GET', '/api/v1/members/me'))).toBe('AUTH011');
+    expect(errorCodeOf(await t.request('GET', '/api/v1/members/me', { headers: { authorization: 'Basic dXNlcjpwYXNz' } }))).toBe('AUTH001');
   });
 });

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertChatMessage } from '../../src/chats/chatRepository.js';
 import { heldPlanner } from '../support/plannerStubs.js';
+import { bodyOf } from '../support/responseBody.js';
 import { seedItinerary } from '../support/seedItinerary.js';
 import { busanTrip, startTestApp, type TestApp } from '../support/testApp.js';
 
@@ -18,15 +19,16 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const create = async () => (await t.request('POST', '/api/v1/trips', { token, body: busanTrip })).body.data as { tripPlanId: number; chatRoomId: number };
-const status = async (id: number) => (await t.request('GET', `/api/v1/trips/${id}`, { token })).body.data.generationStatus;
+const create = async () => bodyOf(await t.request('POST', '/api/v1/trips', { token, body: busanTrip }), 'createTripPlanSession', 201).data;
+const status = async (id: number) => bodyOf(await t.request('GET', `/api/v1/trips/${id}`, { token }), 'getTripPlan', 200).data.generationStatus;
+const days = async (id: number) => bodyOf(await t.request('GET', `/api/v1/trips/daily-plans/${id}`, { token }), 'listDailyPlans', 200).data;
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('generation state', () => {
   it('start moves PENDING to GENERATING and emits TripPlanGenerationRequestedEvent', async () => {
     const plan = await create();
     const res = await t.request('POST', `/api/v1/trips/${plan.tripPlanId}`, { token });
-    expect(res.body.data).toEqual({ message: 'Trip plan generation started.' });
+    expect(bodyOf(res, 'startTripPlanGeneration', 200).data).toEqual({ message: 'Trip plan generation started.' });
     expect(await status(plan.tripPlanId)).toBe('GENERATING');
     await flush();
     expect(events).toContain(`requested ${plan.tripPlanId}`);
@@ -40,9 +42,9 @@ describe('generation state', () => {
     expect(await status(plan.tripPlanId)).toBe('CANCELLED');
     await flush();
     expect(events).toContain(`cancel ${plan.tripPlanId} cancel`);
-    expect((await t.request('GET', `/api/v1/trips/daily-plans/${plan.tripPlanId}`, { token })).body.data).toHaveLength(1);
+    expect(await days(plan.tripPlanId)).toHaveLength(1);
     expect((await t.request('POST', `/api/v1/trips/${plan.tripPlanId}`, { token })).status).toBe(200);
-    expect((await t.request('GET', `/api/v1/trips/daily-plans/${plan.tripPlanId}`, { token })).body.data).toEqual([]);
+    expect(await days(plan.tripPlanId)).toEqual([]);
   });
 });
 
@@ -81,24 +83,25 @@ describe('swap', () => {
   it('exchanges the places of two stops, keeps categories, and recomputes travel for the day', async () => {
     const plan = await create();
     await seedItinerary(t.app.services.db, plan.tripPlanId, busanTrip.startDate, 1);
-    const [before] = (await t.request('GET', `/api/v1/trips/daily-plans/${plan.tripPlanId}`, { token })).body.data;
+    const [before] = await days(plan.tripPlanId);
     const res = await t.request('PATCH', `/api/v1/trips/${plan.tripPlanId}/daily-plans/1/scheduled-places`, {
       token,
       body: { chatRoomId: plan.chatRoomId, visitOrderA: 1, visitOrderB: 3 },
     });
     expect(res.status).toBe(204);
-    const [after] = (await t.request('GET', `/api/v1/trips/daily-plans/${plan.tripPlanId}`, { token })).body.data;
-    const names = (day: any) => day.scheduledPlaces.map((s: any) => s.place.name);
+    const [after] = await days(plan.tripPlanId);
+    const names = (day: typeof after) => day!.scheduledPlaces.map((s) => s.place.name);
     expect(names(after)).toEqual([names(before)[2], names(before)[1], names(before)[0]]);
-    expect(after.scheduledPlaces.map((s: any) => s.category)).toEqual(['MORNING', 'AFTERNOON', 'EVENING']);
+    expect(after!.scheduledPlaces.map((s) => s.category)).toEqual(['MORNING', 'AFTERNOON', 'EVENING']);
     // Stops keep their ids (a client may hold one as scheduledPlaceId); only their places moved.
-    expect(after.scheduledPlaces.map((s: any) => s.id)).toEqual(before.scheduledPlaces.map((s: any) => s.id));
-    expect(after.scheduledPlaces[0]).toMatchObject({ travelTime: null, travelDistance: null });
+    expect(after!.scheduledPlaces.map((s) => s.id)).toEqual(before!.scheduledPlaces.map((s) => s.id));
+    expect(after!.scheduledPlaces[0]).toMatchObject({ travelTime: null, travelDistance: null });
     // Gwangalli -> Dongbaekseom is about 3 km in a straight line: a few km by road, under an hour.
-    expect(after.scheduledPlaces[1].travelDistance).toBeGreaterThan(3000);
-    expect(after.scheduledPlaces[1].travelDistance).toBeLessThan(6000);
-    expect(after.scheduledPlaces[1].travelTime).toBeGreaterThan(5);
-    expect(after.scheduledPlaces[1].travelTime).toBeLessThan(60);
+    const second = after!.scheduledPlaces[1]!;
+    expect(second.travelDistance).toBeGreaterThan(3000);
+    expect(second.travelDistance).toBeLessThan(6000);
+    expect(second.travelTime).toBeGreaterThan(5);
+    expect(second.travelTime).toBeLessThan(60);
   });
 
   it("rejects a chat room that is not the plan's own", async () => {
@@ -109,7 +112,7 @@ describe('swap', () => {
       token,
       body: { chatRoomId: other.chatRoomId, visitOrderA: 1, visitOrderB: 2 },
     });
-    expect([res.status, res.body.data.code]).toEqual([404, 'TRIP101']);
+    expect(bodyOf(res, 'swapScheduledPlaces', 404).data.code).toBe('TRIP101');
   });
 });
 
@@ -138,6 +141,6 @@ describe('title', () => {
   it('renames, trimming surrounding blanks', async () => {
     const plan = await create();
     expect((await t.request('PATCH', `/api/v1/trips/${plan.tripPlanId}`, { token, body: { title: '  Christmas in Busan ' } })).status).toBe(204);
-    expect((await t.request('GET', `/api/v1/trips/${plan.tripPlanId}`, { token })).body.data.title).toBe('Christmas in Busan');
+    expect(bodyOf(await t.request('GET', `/api/v1/trips/${plan.tripPlanId}`, { token }), 'getTripPlan', 200).data.title).toBe('Christmas in Busan');
   });
 });

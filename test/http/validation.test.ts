@@ -1,6 +1,7 @@
 // Every validation rule of the request schemas answers 400 COMMON001 listing each failing field
 // (path, rejected value, message); malformed bodies are COMMON002.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bodyOf, errorOf } from '../support/responseBody.js';
 import { busanTrip, startTestApp, type TestApp } from '../support/testApp.js';
 
 let t: TestApp;
@@ -12,7 +13,7 @@ beforeAll(async () => {
   t = await startTestApp();
   token = (await t.signIn('validator@example.com')).accessToken;
   admin = (await t.signInAdmin('admin@example.com')).accessToken;
-  plan = (await t.request('POST', '/api/v1/trips', { token, body: busanTrip })).body.data;
+  plan = bodyOf(await t.request('POST', '/api/v1/trips', { token, body: busanTrip }), 'createTripPlanSession', 201).data;
 });
 afterAll(() => t.close());
 
@@ -23,7 +24,7 @@ const createWith = (changes: Record<string, unknown>, drop: string[] = []) => {
 };
 
 describe('TripPlanCreateRequest', () => {
-  it.each([
+  it.each<[name: string, changes: Record<string, unknown>, field: string, message: string]>([
     ['themes empty', { themes: [] }, 'body.themes', 'must NOT have fewer than 1 items'],
     [
       'themes over 7',
@@ -53,7 +54,7 @@ describe('TripPlanCreateRequest', () => {
   ])('%s', async (_name, changes, field, message) => {
     const res = await createWith(changes);
     expect(res.status).toBe(400);
-    expect(res.body.data.code).toBe('COMMON001');
+    expect(errorOf(res).code).toBe('COMMON001');
     const value = Object.values(changes)[0];
     const rejectedValue = field.endsWith('[0]') ? (value as unknown[])[0] : value;
     // An array whose JSON is over 100 characters is echoed as the start of that JSON and a marker.
@@ -61,12 +62,12 @@ describe('TripPlanCreateRequest', () => {
       Array.isArray(rejectedValue) && JSON.stringify(rejectedValue).length > 100
         ? `${JSON.stringify(rejectedValue).slice(0, 86)}...[truncated]`
         : rejectedValue;
-    expect(res.body.data.errors).toContainEqual({ field, rejectedValue: shown, message });
+    expect(errorOf(res).errors).toContainEqual({ field, rejectedValue: shown, message });
   });
 
   it('lists every failing field at once, missing ones with a null rejected value', async () => {
     const res = await createWith({ duration: 0, peopleCount: 99 }, ['region', 'themes']);
-    expect(res.body.data.errors).toEqual(
+    expect(errorOf(res).errors).toEqual(
       expect.arrayContaining([
         { field: 'body.region', rejectedValue: null, message: 'is required' },
         { field: 'body.themes', rejectedValue: null, message: 'is required' },
@@ -74,12 +75,13 @@ describe('TripPlanCreateRequest', () => {
         { field: 'body.peopleCount', rejectedValue: 99, message: 'must be <= 50' },
       ]),
     );
-    expect(res.body.data.errors).toHaveLength(4);
+    expect(errorOf(res).errors).toHaveLength(4);
   });
 
   it('defaults transportation to PUBLIC_TRANSIT and derives title and end date', async () => {
     const res = await createWith({}, ['transportation']);
-    const detail = (await t.request('GET', `/api/v1/trips/${res.body.data.tripPlanId}`, { token })).body.data;
+    const created = bodyOf(res, 'createTripPlanSession', 201).data;
+    const detail = bodyOf(await t.request('GET', `/api/v1/trips/${created.tripPlanId}`, { token }), 'getTripPlan', 200).data;
     expect(detail).toMatchObject({
       transportation: 'PUBLIC_TRANSIT',
       title: 'Busan in 3 days',
@@ -116,15 +118,18 @@ describe('other request bodies', () => {
     const withRoom = 'chatRoomId' in body ? { ...body, chatRoomId: plan.chatRoomId } : body;
     const res = await t.request(method, url(), { token, body: withRoom });
     expect(res.status).toBe(400);
-    expect(res.body.data.errors).toContainEqual(expect.objectContaining({ field, message }));
+    expect(errorOf(res).errors).toContainEqual(expect.objectContaining({ field, message }));
   });
 
   it('requires at least one field to update a prompt template', async () => {
-    const created = (await t.request('POST', '/api/v1/admin/prompts', { token: admin, body: { promptType: 'SYSTEM', agentType: 'TRIP_AGENT', prompt: 'p' } }))
-      .body.data;
+    const created = bodyOf(
+      await t.request('POST', '/api/v1/admin/prompts', { token: admin, body: { promptType: 'SYSTEM', agentType: 'TRIP_AGENT', prompt: 'p' } }),
+      'createPromptTemplate',
+      201,
+    ).data;
     const res = await t.request('PATCH', `/api/v1/admin/prompts/${created.id}`, { token: admin, body: {} });
     expect(res.status).toBe(400);
-    expect(res.body.data.errors[0].field).toBe('body');
+    expect(errorOf(res).errors?.[0]?.field).toBe('body');
   });
 });
 
@@ -138,7 +143,7 @@ describe('parameters', () => {
   ])('GET %s', async (url, field, rejectedValue, message) => {
     const res = await t.request('GET', url, { token });
     expect(res.status).toBe(400);
-    expect(res.body.data.errors).toEqual([{ field, rejectedValue, message }]);
+    expect(errorOf(res).errors).toEqual([{ field, rejectedValue, message }]);
   });
 
   it('checks size and cursor bounds on list operations', async () => {
@@ -149,7 +154,7 @@ describe('parameters', () => {
     ] as const) {
       const res = await t.request('GET', url, { token, query });
       expect(res.status, url).toBe(400);
-      expect(res.body.data.errors[0].field).toBe(field);
+      expect(errorOf(res).errors?.[0]?.field).toBe(field);
     }
   });
 });
@@ -163,11 +168,11 @@ describe('malformed bodies', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     const empty = await t.request('POST', '/api/v1/trips', { token });
-    for (const res of [broken, form, empty]) expect([res.status, res.body.data.code]).toEqual([400, 'COMMON002']);
+    for (const res of [broken, form, empty]) expect([res.status, errorOf(res).code]).toEqual([400, 'COMMON002']);
   });
 
   it('is COMMON001 when the JSON is not an object', async () => {
     const res = await t.request('POST', '/api/v1/trips', { token, body: [1, 2] });
-    expect([res.status, res.body.data.code]).toEqual([400, 'COMMON001']);
+    expect([res.status, errorOf(res).code]).toEqual([400, 'COMMON001']);
   });
 });

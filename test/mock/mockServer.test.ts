@@ -3,25 +3,33 @@
 // response validators accept; requests are checked as the service checks them, with the same errors.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fillTemplate, readOperations, readYaml, resolveRef } from '../../conformance/specModel/index.js';
+import {
+  arrayOrEmpty,
+  fillTemplate,
+  jsonAt,
+  numberOrUndefined,
+  readOperations,
+  readYaml,
+  resolveObject,
+  stringOrUndefined,
+} from '../../conformance/specModel/index.js';
 import type { OperationId } from '../../generated/operations.js';
 import { routes } from '../../generated/routes.js';
 import { operationValidators } from '../../generated/validators.js';
 import { createMock, type Mock } from '../../scripts/mock/createMock.js';
 import { busanTrip, startTestApp, type TestApp } from '../support/testApp.js';
 
-type Json = any; // the raw spec, read the way codegen reads it
-
-const spec: Json = readYaml(path.resolve(import.meta.dirname, '../../specs/openapi.yaml'));
+const spec = readYaml(path.resolve(import.meta.dirname, '../../specs/openapi.yaml'));
 const operations = readOperations(spec);
 const token = 'any.token-at_all~';
 
 /** A request every operation accepts: path parameters and body from the spec's examples. */
 function validRequest(operationId: string): { method: string; url: string; body?: string } {
   const op = operations.find((o) => o.operationId === operationId)!;
-  const item = resolveRef(spec, spec.paths[op.path]);
-  const params = [...(item.parameters ?? []), ...(item[op.method].parameters ?? [])].map((p: Json) => resolveRef(spec, p));
-  const url = fillTemplate(op.path, (name) => params.find((p: Json) => p.in === 'path' && p.name === name).example);
+  const item = resolveObject(spec, jsonAt(spec, 'paths', op.path));
+  const params = [...arrayOrEmpty(item.parameters), ...arrayOrEmpty(jsonAt(item, op.method, 'parameters'))].map((p) => resolveObject(spec, p));
+  const example = (name: string) => params.find((p) => p.in === 'path' && p.name === name)?.example;
+  const url = fillTemplate(op.path, (name) => numberOrUndefined(example(name)) ?? stringOrUndefined(example(name)));
   return { method: op.method.toUpperCase(), url, ...(op.body && { body: JSON.stringify(op.body.examples[0]!.value) }) };
 }
 

@@ -1,6 +1,7 @@
 // Finding 12 of issue 9: the service stops on SIGTERM or SIGINT in every case, and `npm start`
 // passes the signal on. The real entry runs as a child process. Time limits only bound a hang (the
 // service's own limit is 10 s); no test asserts how fast it stopped.
+import { jsonAt } from '../../conformance/specModel/index.js';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -66,7 +67,7 @@ describe('stop', { timeout: 4 * HANG_LIMIT_MS }, () => {
     };
     cleanups.push(() => alive() && process.kill(-group, 'SIGKILL'));
     let output = '';
-    npm.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    npm.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     await lineOf(npm, /"msg":"listening/, HANG_LIMIT_MS);
 
     const npmExit = exitOf(npm, HANG_LIMIT_MS);
@@ -98,13 +99,15 @@ describe('stop', { timeout: 4 * HANG_LIMIT_MS }, () => {
       await client.subscribe(`/user/sub/errors/${plan.chatRoomId}`);
       expect((await json(`${url}/api/v1/trips/${plan.tripPlanId}`, { method: 'POST', headers: auth })).data.message).toBeDefined();
     }
-    await client.waitFor((m) => m.body.type === 'DAILY_PLAN_GENERATED' && m.body.tripPlanId === running.tripPlanId, HANG_LIMIT_MS);
+    await client.waitFor((m) => jsonAt(m.body, 'type') === 'DAILY_PLAN_GENERATED' && jsonAt(m.body, 'tripPlanId') === running.tripPlanId, HANG_LIMIT_MS);
 
     child.kill('SIGTERM');
     const failures = await Promise.all(
-      [running, queued].map((plan) => client.waitFor((m) => m.destination === `/user/sub/errors/${plan.chatRoomId}` && m.body.code === 'AI002', HANG_LIMIT_MS)),
+      [running, queued].map((plan) =>
+        client.waitFor((m) => m.destination === `/user/sub/errors/${plan.chatRoomId}` && jsonAt(m.body, 'code') === 'AI002', HANG_LIMIT_MS),
+      ),
     );
-    expect(failures.map((m) => m.body.message)).toEqual([expect.stringMatching(/service stopped/), expect.stringMatching(/service stopped/)]);
+    expect(failures.map((m) => jsonAt(m.body, 'message'))).toEqual([expect.stringMatching(/service stopped/), expect.stringMatching(/service stopped/)]);
     expect((await exit).code, output).toBe(0);
 
     const db = new BetterSqlite3(path.join(dir, 'trip-itinerary.sqlite'), { readonly: true });

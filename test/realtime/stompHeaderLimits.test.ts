@@ -6,6 +6,7 @@ import WebSocket from 'ws';
 import { createStompParser, MAX_STOMP_HEADER_LINE_BYTES, MAX_STOMP_HEADERS, StompFrameError } from '../../src/realtime/stompParser.js';
 import { wsUrl } from '../support/stompTestClient.js';
 import { startTestServer, type TestServer } from '../support/testServer.js';
+import { webSocketText } from '../support/webSocketText.js';
 
 const MAX_FRAME = 64 * 1024;
 const headerLines = (count: number) => Array.from({ length: count }, (_, i) => `h${i}:v\n`).join('');
@@ -77,7 +78,7 @@ describe('server: frames over the header limits', () => {
   async function sendRaw(frame: string): Promise<{ received: string; code: number }> {
     const socket = new WebSocket(wsUrl(s.url), ['v12.stomp']);
     let received = '';
-    socket.on('message', (data) => (received += String(data)));
+    socket.on('message', (data) => (received += webSocketText(data)));
     const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
     await new Promise((resolve) => socket.on('open', resolve));
     socket.send(frame);

@@ -2,6 +2,7 @@
 // step, and the same flow has to produce the same answers whichever SDK drove it. The flow:
 // log in → create (two more plans too) → subscribe → start → page through the list → read the
 // days → swap two stops → chat history → rename → delete → the deleted plan is a typed 404 TRIP101.
+import { jsonAt } from '../../conformance/specModel/index.js';
 import { expect } from 'vitest';
 import type { ReceivedMessage } from '../../conformance/index.js';
 import type { StompRealtime } from './stompRealtime.js';
@@ -27,7 +28,7 @@ export interface ScenarioResult {
 }
 
 export interface ScenarioProgram {
-  runScenario(baseUrl: string, realtime: StompRealtime): Promise<ScenarioResult>;
+  runScenario: (baseUrl: string, realtime: StompRealtime) => Promise<ScenarioResult>;
 }
 
 const stopNames = (day: Day | undefined) => day?.scheduledPlaces.map((stop) => stop.place.name) ?? [];
@@ -44,7 +45,7 @@ export function expectScenario(result: ScenarioResult, received: ReceivedMessage
   expect(result.dailyPlans.status).toBe(200);
   expect(result.dailyPlans.days.map((day) => day.date)).toEqual(['2026-12-24', '2026-12-25', '2026-12-26']);
   // What the HTTP client reads back is exactly what the STOMP side streamed.
-  const streamed = received.filter((m) => m.body.type === 'DAILY_PLAN_GENERATED').map((m) => m.body.dailyPlan);
+  const streamed = received.filter((m) => jsonAt(m.body, 'type') === 'DAILY_PLAN_GENERATED').map((m) => jsonAt(m.body, 'dailyPlan'));
   expect(result.dailyPlans.days).toEqual(streamed);
 
   expect(result.swap.status).toBe(204);
@@ -55,12 +56,14 @@ export function expectScenario(result: ScenarioResult, received: ReceivedMessage
   expect(otherDaysAfter).toEqual(otherDays);
 
   // The history keeps each day's summary as the chat channel streamed it in full, newest first.
-  const summaries = received.filter((m) => m.destination.startsWith('/user/sub/chat/') && m.body.messageStreamType === 'CHAT' && m.body.isComplete);
+  const summaries = received.filter(
+    (m) => m.destination.startsWith('/user/sub/chat/') && jsonAt(m.body, 'messageStreamType') === 'CHAT' && jsonAt(m.body, 'isComplete') === true,
+  );
   expect(summaries).toHaveLength(3);
   expect(result.chat).toEqual({
     status: 200,
     hasNext: false,
-    messages: summaries.map((m) => ({ messageType: 'ASSISTANT', content: m.body.message })).reverse(),
+    messages: summaries.map((m) => ({ messageType: 'ASSISTANT', content: jsonAt(m.body, 'message') })).reverse(),
   });
 
   expect(result.rename).toEqual({ status: 204, title: 'Christmas in Busan', generationStatus: 'COMPLETED' });

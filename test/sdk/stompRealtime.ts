@@ -1,6 +1,7 @@
 // The realtime half of the scenario. Generated HTTP clients know nothing about STOMP, so the
 // client programs receive this object and call it between create and start, as the call order in
 // openapi.yaml demands: subscribe, wait for every RECEIPT, only then start.
+import { jsonAt } from '../../conformance/specModel/index.js';
 import { connectRecordingStomp, wsUrl, type ReceivedMessage, type RecordingStompClient } from '../../conformance/index.js';
 
 export interface PlanChannels {
@@ -18,7 +19,7 @@ export interface StompRealtime {
   close(): Promise<void>;
 }
 
-export const isChat = (type: string) => (m: ReceivedMessage) => m.destination.startsWith('/user/sub/chat/') && m.body.messageStreamType === type;
+export const isChat = (type: string) => (m: ReceivedMessage) => m.destination.startsWith('/user/sub/chat/') && jsonAt(m.body, 'messageStreamType') === type;
 
 export function stompRealtime(httpUrl: string): StompRealtime {
   let client: RecordingStompClient | null = null;

@@ -132,7 +132,7 @@ function codeProblems(checker: ts.TypeChecker, body: ts.Type, exampleCodes: stri
   const type = checker.getNonNullableType(checker.getTypeOfSymbol(code));
   const members = type.isUnion() ? type.types : [type];
   if (!members.every((member) => member.isStringLiteral())) return [`data.code is ${checker.typeToString(type)}, not the list of error codes`];
-  const codes = new Set(members.map((member) => (member as ts.StringLiteralType).value));
+  const codes = new Set(members.map((member) => member.value));
   return exampleCodes.filter((c) => !codes.has(c)).map((c) => `data.code does not admit ${c} (an example of this response)`);
 }
 

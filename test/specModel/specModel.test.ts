@@ -8,6 +8,7 @@ import {
   componentName,
   crossFileRefs,
   fillTemplate,
+  jsonAt,
   loadSpecFolder,
   mapPlaceholders,
   placeholderNames,
@@ -86,8 +87,11 @@ describe('a spec folder', () => {
         "asyncapi: 3.0.0\ncomponents:\n  schemas:\n    Event: { properties: { id: { $ref: './openapi.yaml#/components/schemas/Id' } } }\n",
       );
       const folder = loadSpecFolder(dir);
-      expect(folder.asyncapi.components.schemas).toEqual({ Event: { properties: { id: { $ref: '#/components/schemas/Id' } } }, Id: { type: 'integer' } });
-      expect(crossFileRefs(folder.asyncapi)).toEqual([]);
+      expect(jsonAt(folder.asyncapi ?? undefined, 'components', 'schemas')).toEqual({
+        Event: { properties: { id: { $ref: '#/components/schemas/Id' } } },
+        Id: { type: 'integer' },
+      });
+      expect(crossFileRefs(folder.asyncapi ?? null)).toEqual([]);
       expect(folder.internalEvents).toBeNull();
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

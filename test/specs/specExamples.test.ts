@@ -54,7 +54,7 @@ const messageCases: Case[] = readMessages(asyncapi).flatMap((m) =>
 // The internal document has no generated validators (nothing validates its events at run time).
 function internalValidator(schema: unknown): ValidateFunction {
   const ajv = addSpecFormats(new Ajv2020({ strict: false, allErrors: true }));
-  ajv.addSchema({ $id: 'urn:spec:internal-events', components: internalEvents.components } as object);
+  ajv.addSchema({ $id: 'urn:spec:internal-events', components: internalEvents.components });
   return ajv.compile(rebaseRefs(schema, 'urn:spec:internal-events') as object);
 }
 const internalMessageCases: Case[] = readMessages(internalEvents, { overStomp: false }).flatMap((m) =>

@@ -4,6 +4,7 @@
 // Retry-After, a chat SEND that was not stored gets ERROR WS503 instead of a RECEIPT, /readyz is
 // DOWN while writes fail and UP once they succeed again, generation ends with AI002 announcing only
 // saved days, and the process keeps serving throughout.
+import { jsonAt } from '../../conformance/specModel/index.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -149,12 +150,12 @@ describe('storage failures: a write commits or the client is told it did not', (
     await client.subscribe(`/user/sub/errors/${plan.chatRoomId}`);
     expect((await s.request('POST', `/api/v1/trips/${plan.tripPlanId}`, { token: accessToken })).status).toBe(200);
 
-    const failure = await client.waitFor((m) => m.body.code === 'AI002');
-    expect(failure.body.message).toMatch(/could not be saved/);
+    const failure = await client.waitFor((m) => jsonAt(m.body, 'code') === 'AI002');
+    expect(jsonAt(failure.body, 'message')).toMatch(/could not be saved/);
     await s.app.worker.idle();
-    const announced = client.messages.filter((m) => m.body.type === 'DAILY_PLAN_GENERATED').map((m) => m.body.dailyPlan.dayNumber);
+    const announced = client.messages.filter((m) => jsonAt(m.body, 'type') === 'DAILY_PLAN_GENERATED').map((m) => jsonAt(m.body, 'dailyPlan', 'dayNumber'));
     expect(announced).toEqual([1, 2]);
-    expect(client.messages.some((m) => m.body.messageStreamType === 'COMPLETED')).toBe(false);
+    expect(client.messages.some((m) => jsonAt(m.body, 'messageStreamType') === 'COMPLETED')).toBe(false);
 
     cap!.lift();
     const days = await s.request('GET', `/api/v1/trips/daily-plans/${plan.tripPlanId}`, { token: accessToken });

@@ -3,7 +3,7 @@
 // destination belongs to). Headers go through the message's header schema, which is closed, so a
 // header the spec does not declare is a problem; the body goes through the payload schema, and a
 // frame whose message has no payload must have no body.
-import { channels, matchChannel, stompFrameMessages, type ChannelName } from '../../generated/asyncapi.js';
+import { channels, matchChannel, stompFrameMessages } from '../../generated/asyncapi.js';
 import { messageHeaderValidators, messageValidators, type ValidateFunction } from '../../generated/validators.js';
 import { createStompParser } from '../../src/realtime/stompParser.js';
 import { frameBodyText } from '../../src/realtime/stompFrame.js';
@@ -27,7 +27,7 @@ function documentingMessage(frame: ObservedFrame): string | { problem: string } 
     return documented.length === 1 ? documented[0]! : { problem: `${frame.command}: ${documented.length} messages of asyncapi.yaml document this command` };
   }
   const channel = matchChannel(frame.headers.destination ?? '');
-  const name = channel ? channels[channel.name as ChannelName].messages[0] : undefined;
+  const name = channel ? channels[channel.name].messages[0] : undefined;
   if (!name || !documented.includes(name)) return { problem: `MESSAGE to ${frame.headers.destination}: no channel of asyncapi.yaml receives it` };
   return name;
 }

@@ -57,7 +57,7 @@ export function gatedPlanner(inner: () => Planner): GatedPlanner {
       const onAbort = () => {
         gate.open = null;
         gate.heldAt = null;
-        reject(signal.reason);
+        reject(signal.reason instanceof Error ? signal.reason : new Error('aborted', { cause: signal.reason }));
       };
       if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });

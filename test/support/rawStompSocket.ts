@@ -2,6 +2,7 @@
 // (thousands of SUBSCRIBEs, odd destinations) or stop reading. Records every frame the server sends.
 import WebSocket from 'ws';
 import { wsUrl } from './stompTestClient.js';
+import { webSocketText } from './webSocketText.js';
 
 export interface ServerFrame {
   command: string;
@@ -43,7 +44,7 @@ export async function openRawStomp(httpUrl: string, token: string): Promise<RawS
   const waiters: { predicate: (f: ServerFrame) => boolean; resolve: (f: ServerFrame) => void; reject: (e: Error) => void }[] = [];
   let pending = '';
   socket.on('message', (data) => {
-    pending += String(data);
+    pending += webSocketText(data);
     let end: number;
     while ((end = pending.indexOf('\0')) >= 0) {
       const text = pending.slice(0, end).replace(/^[\r\n]+/, '');

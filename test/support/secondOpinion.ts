@@ -25,7 +25,7 @@ export async function createSecondOpinion(): Promise<SecondOpinion> {
     customizeAjv: (_draft07: unknown, options: object) => {
       const ajv = new Ajv2020({ ...options, strict: false, allowUnionTypes: true });
       addSpecFormats(ajv);
-      return ajv as never;
+      return ajv;
     },
   });
   await api.init();

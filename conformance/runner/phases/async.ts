@@ -1,6 +1,7 @@
 // Phase "async": over STOMP, subscribe to every server-to-client channel of asyncapi.yaml for a
 // fresh plan (waiting for receipts), run a generation, and check every message against its
-// channel's schema and the documented order; then a chat SEND must be answered; a forbidden
+// channel's schema and the documented order, and late and resuming subscribers must get it again
+// (replay on SUBSCRIBE); then a chat SEND must be answered; a forbidden
 // subscription, a garbage frame and a bad token must each get an ERROR frame. The steps are in
 // async/, one a file.
 import { PhaseRecorder } from '../checks.js';
@@ -8,6 +9,7 @@ import { createTripPlan, type RunContext } from '../runContext.js';
 import { connectRecordingStomp } from '../../stomp/recordingStompClient.js';
 import { checkChatAnswers } from './async/chatAnswers.js';
 import { checkGenerationStream } from './async/generationStream.js';
+import { checkReplayOnSubscribe } from './async/replayOnSubscribe.js';
 import { checkStompRefusals } from './async/stompRefusals.js';
 import { replay, type StompStep } from './async/stompStep.js';
 
@@ -18,6 +20,7 @@ export async function runAsyncPhase(ctx: RunContext): Promise<PhaseRecorder> {
   step.recorder.check(probe.connected, 'stomp_error_frame', 'CONNECT', failedConnect, replay(step, 'CONNECT with a valid token'));
   if (probe.connected) {
     await checkGenerationStream(step, probe);
+    await checkReplayOnSubscribe(step, [...probe.messages]);
     await checkChatAnswers(step, probe);
     await probe.disconnect();
   }

@@ -20,10 +20,7 @@ export async function runAuthPhase(ctx: RunContext): Promise<PhaseRecorder> {
     if (!scoped) continue;
     // Member A asks for member B's plan or room.
     const base = exampleRequest(op, ctx.a);
-    const body =
-      base.body && typeof base.body === 'object' && 'chatRoomId' in (base.body as object)
-        ? { ...(base.body as object), chatRoomId: ctx.b.chatRoomId }
-        : base.body;
+    const body = base.body && typeof base.body === 'object' && 'chatRoomId' in base.body ? { ...base.body, chatRoomId: ctx.b.chatRoomId } : base.body;
     const request = { ...base, path: pathFor(op, ctx.b), body };
     const response = await sendChecked(ctx, recorder, request);
     recorder.check(

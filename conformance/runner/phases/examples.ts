@@ -1,16 +1,18 @@
 // Phase "examples": every request example of every operation is replayed (path parameters filled
 // with the caller's real resources) and every response gets the standard checks.
+import { jsonAt, objectOrEmpty, stringOrUndefined } from '../../specModel/index.js';
 import { PhaseRecorder } from '../checks.js';
-import { send, type ProbeRequest } from '../httpProbe.js';
+import { dataAt, send, type ProbeRequest } from '../httpProbe.js';
 import { createTripPlan, exampleRequest, pathFor, sendChecked, type RunContext } from '../runContext.js';
 
 function queryExamples(ctx: RunContext, operationId: string): Record<string, string> {
   const op = ctx.spec.operation(operationId);
-  const parameters = (ctx.spec.openapi as any).components?.parameters ?? {};
+  const parameters = Object.values(objectOrEmpty(jsonAt(ctx.spec.openapi, 'components', 'parameters'))).map(objectOrEmpty);
   const examples: Record<string, string> = {};
   for (const p of op.parameters.filter((p) => p.in === 'query' && p.name !== 'cursor')) {
-    const declared = Object.values<any>(parameters).find((d) => d.name === p.name && d.in === 'query' && d.schema?.maximum === p.schema?.maximum);
-    if (declared?.example !== undefined) examples[p.name] = String(declared.example);
+    const declared = parameters.find((d) => d.name === p.name && d.in === 'query' && jsonAt(d.schema, 'maximum') === jsonAt(p.schema, 'maximum'));
+    const example = declared?.example;
+    if (example !== undefined) examples[p.name] = typeof example === 'string' ? example : JSON.stringify(example);
   }
   return examples;
 }
@@ -29,7 +31,7 @@ export async function runExamplesPhase(ctx: RunContext): Promise<PhaseRecorder> 
         path: login.path,
         body: { email: `conformance-logout-${Date.now()}@example.com` },
       });
-      requests.push({ ...exampleRequest(op, ctx.a), token: fresh.json?.data?.accessToken ?? null });
+      requests.push({ ...exampleRequest(op, ctx.a), token: stringOrUndefined(dataAt(fresh, 'accessToken')) ?? null });
     } else if (op.method === 'delete' && op.parameters.some((p) => p.name === 'tripPlanId')) {
       const disposable = await createTripPlan(ctx, ctx.a.token);
       requests.push({ ...exampleRequest(op, ctx.a), path: pathFor(op, disposable) });
@@ -45,7 +47,7 @@ export async function runExamplesPhase(ctx: RunContext): Promise<PhaseRecorder> 
       requests.push({ ...exampleRequest(op, ctx.a), query: queryExamples(ctx, op.operationId) });
     }
     for (const request of requests) {
-      const response = await sendChecked(ctx, recorder, request);
+      await sendChecked(ctx, recorder, request);
     }
   }
   return recorder;

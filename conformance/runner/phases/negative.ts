@@ -2,7 +2,7 @@
 // wrong type, a value out of range, malformed JSON, an invalid path or query parameter. Each must
 // be rejected with a documented 4xx: never a 2xx, never a 5xx.
 import fc from 'fast-check';
-import { resolveRef, type OperationFact } from '../../specModel/index.js';
+import { arrayOrEmpty, numberOrUndefined, objectOrEmpty, resolveObject, type JsonObject, type OperationFact } from '../../specModel/index.js';
 import { PhaseRecorder } from '../checks.js';
 import { curlOf, type ProbeRequest } from '../httpProbe.js';
 import { pathFor, sendChecked, type RunContext } from '../runContext.js';
@@ -10,10 +10,10 @@ import { requestArbitrary } from './positive.js';
 
 type Mutation = { name: string; apply(request: ProbeRequest): ProbeRequest | null };
 
-function objectSchema(ctx: RunContext, op: OperationFact): Record<string, any> | null {
+function objectSchema(ctx: RunContext, op: OperationFact): JsonObject | null {
   if (!op.body) return null;
-  const schema = resolveRef(ctx.spec.openapi, op.body.schema);
-  return schema?.type === 'object' ? schema : null;
+  const schema = resolveObject(ctx.spec.openapi, op.body.schema);
+  return schema.type === 'object' ? schema : null;
 }
 
 function mutations(ctx: RunContext, op: OperationFact): Mutation[] {
@@ -29,23 +29,27 @@ function mutations(ctx: RunContext, op: OperationFact): Mutation[] {
     list.push({ name: 'a JSON array instead of an object', apply: (r) => ({ ...r, body: [r.body] }) });
   }
   if (schema) {
-    for (const field of schema.required ?? []) list.push({ name: `missing required ${field}`, apply: (r) => withBody(r, (b) => delete b[field]) });
+    for (const field of arrayOrEmpty(schema.required).filter((name) => typeof name === 'string'))
+      list.push({ name: `missing required ${field}`, apply: (r) => withBody(r, (b) => delete b[field]) });
     if (schema.additionalProperties === false) list.push({ name: 'unknown field', apply: (r) => withBody(r, (b) => (b.conformanceUnknownField = 1)) });
-    for (const [field, raw] of Object.entries<any>(schema.properties ?? {})) {
-      const property = resolveRef(ctx.spec.openapi, raw);
-      const types: string[] = Array.isArray(property.type) ? property.type : [property.type];
+    for (const [field, raw] of Object.entries(objectOrEmpty(schema.properties))) {
+      const property = resolveObject(ctx.spec.openapi, raw);
+      const types = Array.isArray(property.type) ? property.type : [property.type];
       list.push({
         name: `wrong type for ${field}`,
         apply: (r) => withBody(r, (b) => (b[field] = types.includes('string') ? { not: 'a string' } : 'not-a-number')),
       });
-      if (property.maximum !== undefined) list.push({ name: `${field} above maximum`, apply: (r) => withBody(r, (b) => (b[field] = property.maximum + 1)) });
-      if (property.minimum !== undefined) list.push({ name: `${field} below minimum`, apply: (r) => withBody(r, (b) => (b[field] = property.minimum - 1)) });
-      if (property.maxLength !== undefined)
-        list.push({ name: `${field} too long`, apply: (r) => withBody(r, (b) => (b[field] = 'x'.repeat(property.maxLength + 1))) });
-      if (property.maxItems !== undefined)
+      const maximum = numberOrUndefined(property.maximum);
+      const minimum = numberOrUndefined(property.minimum);
+      const maxLength = numberOrUndefined(property.maxLength);
+      const maxItems = numberOrUndefined(property.maxItems);
+      if (maximum !== undefined) list.push({ name: `${field} above maximum`, apply: (r) => withBody(r, (b) => (b[field] = maximum + 1)) });
+      if (minimum !== undefined) list.push({ name: `${field} below minimum`, apply: (r) => withBody(r, (b) => (b[field] = minimum - 1)) });
+      if (maxLength !== undefined) list.push({ name: `${field} too long`, apply: (r) => withBody(r, (b) => (b[field] = 'x'.repeat(maxLength + 1))) });
+      if (maxItems !== undefined)
         list.push({
           name: `${field} too many items`,
-          apply: (r) => withBody(r, (b) => (b[field] = Array.from({ length: property.maxItems + 1 }, (_, i) => i))),
+          apply: (r) => withBody(r, (b) => (b[field] = Array.from({ length: maxItems + 1 }, (_, i) => i))),
         });
       if (property.enum) list.push({ name: `${field} not in enum`, apply: (r) => withBody(r, (b) => (b[field] = 'NOT_A_MEMBER')) });
     }
@@ -55,13 +59,15 @@ function mutations(ctx: RunContext, op: OperationFact): Mutation[] {
       list.push({ name: `path ${p.name}=${bad}`, apply: (r) => ({ ...r, path: pathFor(op, ctx.a, { [p.name]: bad }) }) });
   }
   for (const p of op.parameters.filter((p) => p.in === 'query')) {
-    const schema = resolveRef(ctx.spec.openapi, p.schema);
+    const schema = resolveObject(ctx.spec.openapi, p.schema);
     if (schema.type === 'integer') {
       list.push({ name: `query ${p.name}=abc`, apply: (r) => ({ ...r, query: { ...r.query, [p.name]: 'abc' } }) });
-      if (schema.maximum !== undefined)
-        list.push({ name: `query ${p.name} above maximum`, apply: (r) => ({ ...r, query: { ...r.query, [p.name]: String(schema.maximum + 1) } }) });
-      if (schema.minimum !== undefined)
-        list.push({ name: `query ${p.name} below minimum`, apply: (r) => ({ ...r, query: { ...r.query, [p.name]: String(schema.minimum - 1) } }) });
+      const maximum = numberOrUndefined(schema.maximum);
+      const minimum = numberOrUndefined(schema.minimum);
+      if (maximum !== undefined)
+        list.push({ name: `query ${p.name} above maximum`, apply: (r) => ({ ...r, query: { ...r.query, [p.name]: String(maximum + 1) } }) });
+      if (minimum !== undefined)
+        list.push({ name: `query ${p.name} below minimum`, apply: (r) => ({ ...r, query: { ...r.query, [p.name]: String(minimum - 1) } }) });
     }
     if (schema.pattern) list.push({ name: `query ${p.name} not matching its pattern`, apply: (r) => ({ ...r, query: { ...r.query, [p.name]: '!!' } }) });
   }

@@ -3,9 +3,9 @@
 // for an id that does not exist) — never a 5xx, never "malformed body" (COMMON002), always with a
 // valid body.
 import fc from 'fast-check';
-import { resolveRef, type OperationFact } from '../../specModel/index.js';
+import { resolveObject, type OperationFact } from '../../specModel/index.js';
 import { PhaseRecorder } from '../checks.js';
-import { curlOf, type ProbeRequest } from '../httpProbe.js';
+import { curlOf, dataAt, type ProbeRequest } from '../httpProbe.js';
 import { createTripPlan, pathFor, sendChecked, type RunContext } from '../runContext.js';
 import { schemaArbitrary } from '../schemaArbitrary.js';
 
@@ -13,7 +13,7 @@ import { schemaArbitrary } from '../schemaArbitrary.js';
 const skipped = new Set(['logout']);
 
 export function requestArbitrary(ctx: RunContext, op: OperationFact, idPool: number[]): fc.Arbitrary<ProbeRequest> {
-  const resolve = (ref: string) => resolveRef(ctx.spec.openapi, { $ref: ref });
+  const resolve = (ref: string) => resolveObject(ctx.spec.openapi, { $ref: ref });
   const options = { resolve, idPool };
   const pathParams = op.parameters.filter((p) => p.in === 'path');
   const queryParams = op.parameters.filter((p) => p.in === 'query');
@@ -44,7 +44,7 @@ export async function runPositivePhase(ctx: RunContext): Promise<PhaseRecorder> 
     const samples = fc.sample(requestArbitrary(ctx, op, pool), { seed: ctx.options.seed + index, numRuns: ctx.options.maxExamples });
     for (const request of samples) {
       const response = await sendChecked(ctx, recorder, request);
-      const malformed = response.status === 400 && response.json?.data?.code === 'COMMON002';
+      const malformed = response.status === 400 && dataAt(response, 'code') === 'COMMON002';
       recorder.check(
         !malformed,
         'status_documented',

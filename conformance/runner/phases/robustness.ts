@@ -5,9 +5,19 @@
 // are 404, non-canonical integer parameters and repeated query parameters are 400, and a region the
 // planner does not support is 400 TRIP107. Sizes are bounded (`robustnessBounds`) so that a server
 // that fails these checks is not harmed by them.
-import { resolveRef, type OperationFact } from '../../specModel/index.js';
+import {
+  arrayOrEmpty,
+  jsonAt,
+  jsonText,
+  numberOrUndefined,
+  objectOrEmpty,
+  resolveObject,
+  type Json,
+  type JsonObject,
+  type OperationFact,
+} from '../../specModel/index.js';
 import { PhaseRecorder, type CheckName } from '../checks.js';
-import { curlOf, send, type ProbeRequest, type ProbeResponse } from '../httpProbe.js';
+import { curlOf, dataAt, send, type ProbeRequest, type ProbeResponse } from '../httpProbe.js';
 import { getRawPath } from '../rawPath.js';
 import { createTripPlan, exampleRequest, pathFor, sendChecked, type RunContext } from '../runContext.js';
 
@@ -36,9 +46,8 @@ const staticPaths = [
   '/constructor',
 ];
 
-type Json = any;
 const byteLength = (text: string) => Buffer.byteLength(text, 'utf8');
-const typesOf = (schema: Json): string[] => (Array.isArray(schema?.type) ? schema.type : schema?.type ? [schema.type] : []);
+const typesOf = (schema: JsonObject): Json[] => (Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : []);
 
 /** Spellings of `value` that a lax server would read as that number, none of them canonical. */
 function nonCanonical(value: number): string[] {
@@ -66,13 +75,13 @@ export async function runRobustnessPhase(ctx: RunContext): Promise<PhaseRecorder
         : null;
   const badRequestNaming = (what: string, field: string) => (res: ProbeResponse) => {
     if (res.status !== 400) return `${what}: expected 400, got ${res.status}`;
-    const fields: string[] = (res.json?.data?.errors ?? []).map((e: { field?: string }) => e.field);
+    const fields = arrayOrEmpty(dataAt(res, 'errors')).map((e) => jsonAt(e, 'field'));
     return fields.includes(field) ? null : `${what}: 400 without an error for ${field} (errors name ${JSON.stringify(fields)})`;
   };
 
-  const bodyProperties = (op: OperationFact): [string, Json][] => {
-    const schema = op.body ? resolveRef(openapi, op.body.schema) : null;
-    return Object.entries<Json>(schema?.properties ?? {}).map(([name, raw]) => [name, resolveRef(openapi, raw)]);
+  const bodyProperties = (op: OperationFact): [string, JsonObject][] => {
+    const schema = op.body ? resolveObject(openapi, op.body.schema) : {};
+    return Object.entries(objectOrEmpty(schema.properties)).map(([name, raw]) => [name, resolveObject(openapi, raw)]);
   };
   const withBody = (op: OperationFact, change: (body: Record<string, unknown>) => void): ProbeRequest => {
     const base = exampleRequest(op, ctx.a);
@@ -80,7 +89,7 @@ export async function runRobustnessPhase(ctx: RunContext): Promise<PhaseRecorder
     change(body);
     return { ...base, body };
   };
-  const bodyOperations = operations.filter((op) => op.body && resolveRef(openapi, op.body.schema)?.type === 'object');
+  const bodyOperations = operations.filter((op) => op.body && resolveObject(openapi, op.body.schema).type === 'object');
 
   // Oversized arrays and strings: a 4xx with a small body.
   for (const op of bodyOperations) {
@@ -104,7 +113,7 @@ export async function runRobustnessPhase(ctx: RunContext): Promise<PhaseRecorder
     }
   }
   for (const op of operations) {
-    for (const p of op.parameters.filter((p) => p.in === 'query' && typesOf(resolveRef(openapi, p.schema)).includes('string'))) {
+    for (const p of op.parameters.filter((p) => p.in === 'query' && typesOf(resolveObject(openapi, p.schema)).includes('string'))) {
       const request = { ...exampleRequest(op, ctx.a), query: { [p.name]: 'x'.repeat(robustnessBounds.queryValueBytes) } };
       await expectFor('size_limit', request, small4xx(`query ${p.name} of ${robustnessBounds.queryValueBytes} characters`));
     }
@@ -155,12 +164,12 @@ export async function runRobustnessPhase(ctx: RunContext): Promise<PhaseRecorder
           withBody(op, (b) => (b[name] = date)),
           badRequestNaming(`${name} ${date}`, `body.${name}`),
         );
-      const duration = bodyProperties(op).find(([n]) => n === 'duration')?.[1];
-      if (duration?.maximum > 1) {
+      const durationMaximum = numberOrUndefined(bodyProperties(op).find(([n]) => n === 'duration')?.[1].maximum);
+      if (durationMaximum !== undefined && durationMaximum > 1) {
         await expectFor(
           'date_rejected',
-          withBody(op, (b) => ((b[name] = '9999-12-31'), (b.duration = duration.maximum))),
-          badRequestNaming(`${name} 9999-12-31 for ${duration.maximum} days`, `body.${name}`),
+          withBody(op, (b) => ((b[name] = '9999-12-31'), (b.duration = durationMaximum))),
+          badRequestNaming(`${name} 9999-12-31 for ${durationMaximum} days`, `body.${name}`),
         );
       }
     }
@@ -170,9 +179,9 @@ export async function runRobustnessPhase(ctx: RunContext): Promise<PhaseRecorder
   const deep = `${'['.repeat(robustnessBounds.jsonDepth)}${']'.repeat(robustnessBounds.jsonDepth)}`;
   for (const op of operations.filter((o) => o.body)) {
     await expectFor('deep_json_rejected', { ...exampleRequest(op, ctx.a), body: undefined, rawBody: deep }, (res) =>
-      res.status === 400 && res.json?.data?.code === 'COMMON002'
+      res.status === 400 && dataAt(res, 'code') === 'COMMON002'
         ? null
-        : `arrays nested ${robustnessBounds.jsonDepth} deep: expected 400 COMMON002, got ${res.status} ${res.json?.data?.code ?? ''}`,
+        : `arrays nested ${robustnessBounds.jsonDepth} deep: expected 400 COMMON002, got ${res.status} ${jsonText(dataAt(res, 'code') ?? '')}`,
     );
   }
 
@@ -191,15 +200,19 @@ export async function runRobustnessPhase(ctx: RunContext): Promise<PhaseRecorder
 
   // Non-canonical integer parameters: 400 naming the parameter.
   for (const op of operations.filter((o) => o.secured)) {
-    const integers = op.parameters.filter((p) => typesOf(resolveRef(openapi, p.schema)).includes('integer'));
+    const integers = op.parameters.filter((p) => typesOf(resolveObject(openapi, p.schema)).includes('integer'));
     if (integers.length === 0) continue;
     // A lax server would act on the id: a deletion gets a plan of its own.
     const member = op.method === 'delete' ? { ...ctx.a, ...(await createTripPlan(ctx, ctx.a.token)) } : ctx.a;
     for (const p of integers) {
-      const schema = resolveRef(openapi, p.schema);
+      const schema = resolveObject(openapi, p.schema);
       const value =
-        p.name === 'tripPlanId' || p.name === 'cursor' ? member.tripPlanId : p.name === 'chatRoomId' ? member.chatRoomId : Math.max(1, schema.minimum ?? 1);
-      const spellings = [...nonCanonical(value), ...(schema.maximum >= Number.MAX_SAFE_INTEGER ? ['9007199254740993'] : [])];
+        p.name === 'tripPlanId' || p.name === 'cursor'
+          ? member.tripPlanId
+          : p.name === 'chatRoomId'
+            ? member.chatRoomId
+            : Math.max(1, numberOrUndefined(schema.minimum) ?? 1);
+      const spellings = [...nonCanonical(value), ...((numberOrUndefined(schema.maximum) ?? 0) >= Number.MAX_SAFE_INTEGER ? ['9007199254740993'] : [])];
       for (const text of spellings) {
         const base = exampleRequest(op, member);
         const request = p.in === 'path' ? { ...base, path: pathFor(op, member, { [p.name]: text }) } : { ...base, query: { [p.name]: text } };
@@ -211,9 +224,9 @@ export async function runRobustnessPhase(ctx: RunContext): Promise<PhaseRecorder
   // A documented query parameter given twice: 400 naming it.
   for (const op of operations) {
     for (const p of op.parameters.filter((q) => q.in === 'query')) {
-      const value = resolveRef(openapi, p.schema).default;
+      const value = resolveObject(openapi, p.schema).default;
       if (value === undefined) continue;
-      const rawQuery = `${p.name}=${encodeURIComponent(String(value))}&${p.name}=${encodeURIComponent(String(value))}`;
+      const rawQuery = `${p.name}=${encodeURIComponent(jsonText(value))}&${p.name}=${encodeURIComponent(jsonText(value))}`;
       await expectFor('repeated_query_param', { ...exampleRequest(op, ctx.a), rawQuery }, badRequestNaming(`?${rawQuery}`, `query.${p.name}`));
     }
   }
@@ -223,17 +236,17 @@ export async function runRobustnessPhase(ctx: RunContext): Promise<PhaseRecorder
     const list = ctx.spec.operation('listRegions');
     const listed = await send(ctx.target, { operationId: list.operationId, method: 'GET', path: list.path });
     recorder.report.requests++;
-    const data = listed.json?.data as { acceptsAnyRegion?: boolean; regions?: { name: string; aliases: string[] }[] } | undefined;
-    if (data?.acceptsAnyRegion) {
+    if (dataAt(listed, 'acceptsAnyRegion') === true) {
       recorder.check(true, 'unknown_region', 'createTripPlanSession', '', '');
     } else {
-      const known = new Set((data?.regions ?? []).flatMap((r) => [r.name, ...r.aliases]).map((n) => n.toLowerCase()));
+      const names = arrayOrEmpty(dataAt(listed, 'regions')).flatMap((r) => [jsonAt(r, 'name'), ...arrayOrEmpty(jsonAt(r, 'aliases'))]);
+      const known = new Set(names.filter((n) => typeof n === 'string').map((n) => n.toLowerCase()));
       const region = ['Atlantis', 'Conformance Atlantis', 'Nowhere 9'].find((r) => !known.has(r.toLowerCase()))!;
       const op = ctx.spec.operation('createTripPlanSession');
       await expectFor('unknown_region', { ...exampleRequest(op, ctx.a), body: { ...ctx.tripExample, region } }, (res) =>
-        res.status === 400 && res.json?.data?.code === 'TRIP107'
+        res.status === 400 && dataAt(res, 'code') === 'TRIP107'
           ? null
-          : `region ${region}: expected 400 TRIP107, got ${res.status} ${res.json?.data?.code ?? ''}`,
+          : `region ${region}: expected 400 TRIP107, got ${res.status} ${jsonText(dataAt(res, 'code') ?? '')}`,
       );
     }
   }

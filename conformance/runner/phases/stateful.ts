@@ -1,8 +1,9 @@
 // Phase "stateful": a resource is followed across calls — create, read (also via Location), list,
 // rename, start, wait for the generation, read the days, delete — and after the delete every
 // operation on it must answer 404 (no use after free).
+import { arrayOrEmpty, jsonAt, jsonText, type Json } from '../../specModel/index.js';
 import { PhaseRecorder } from '../checks.js';
-import { curlOf, send, type ProbeRequest, type ProbeResponse } from '../httpProbe.js';
+import { curlOf, dataAt, send, type ProbeRequest, type ProbeResponse } from '../httpProbe.js';
 import { exampleRequest, pathFor, sendChecked, type RunContext } from '../runContext.js';
 
 export async function runStatefulPhase(ctx: RunContext): Promise<PhaseRecorder> {
@@ -19,7 +20,7 @@ export async function runStatefulPhase(ctx: RunContext): Promise<PhaseRecorder> 
   let plan = { tripPlanId: 0, chatRoomId: 0 };
   const [createRequest, created] = await call('createTripPlanSession', { body: ctx.tripExample });
   if (!expect(created.status === 201, 'createTripPlanSession', `create answered ${created.status}`, createRequest)) return recorder;
-  plan = { tripPlanId: created.json.data.tripPlanId, chatRoomId: created.json.data.chatRoomId };
+  plan = { tripPlanId: Number(dataAt(created, 'tripPlanId')), chatRoomId: Number(dataAt(created, 'chatRoomId')) };
 
   const location = created.headers.get('location');
   if (location) {
@@ -27,7 +28,7 @@ export async function runStatefulPhase(ctx: RunContext): Promise<PhaseRecorder> 
     const res = await send(ctx.target, request);
     recorder.report.requests++;
     expect(
-      res.status === 200 && res.json?.data?.tripPlanId === plan.tripPlanId,
+      res.status === 200 && dataAt(res, 'tripPlanId') === plan.tripPlanId,
       'createTripPlanSession',
       `Location ${location} does not lead to the new plan (${res.status})`,
       request,
@@ -36,15 +37,15 @@ export async function runStatefulPhase(ctx: RunContext): Promise<PhaseRecorder> 
   const [readRequest, read] = await call('getTripPlan');
   for (const field of ['region', 'startDate', 'duration', 'peopleCount'] as const) {
     expect(
-      read.json?.data?.[field] === (ctx.tripExample[field] as unknown),
+      dataAt(read, field) === ctx.tripExample[field],
       'getTripPlan',
-      `${field} is ${JSON.stringify(read.json?.data?.[field])}, created with ${JSON.stringify(ctx.tripExample[field])}`,
+      `${field} is ${JSON.stringify(dataAt(read, field))}, created with ${JSON.stringify(ctx.tripExample[field])}`,
       readRequest,
     );
   }
   const [listRequest, list] = await call('listTripPlans', { query: { size: '100' } });
   expect(
-    Boolean(list.json?.data?.content?.some((p: { id: number }) => p.id === plan.tripPlanId)),
+    arrayOrEmpty(dataAt(list, 'content')).some((p) => jsonAt(p, 'id') === plan.tripPlanId),
     'listTripPlans',
     'the new plan is not in the first page of the list',
     listRequest,
@@ -53,26 +54,26 @@ export async function runStatefulPhase(ctx: RunContext): Promise<PhaseRecorder> 
   await call('updateTripPlanTitle', { body: { title } });
   const [renamedRequest, renamed] = await call('getTripPlan');
   expect(
-    renamed.json?.data?.title === title,
+    dataAt(renamed, 'title') === title,
     'updateTripPlanTitle',
-    `title is ${JSON.stringify(renamed.json?.data?.title)} after renaming to ${title}`,
+    `title is ${JSON.stringify(dataAt(renamed, 'title'))} after renaming to ${title}`,
     renamedRequest,
   );
 
   const [startRequest, started] = await call('startTripPlanGeneration');
   if (expect(started.status === 200, 'startTripPlanGeneration', `start answered ${started.status}`, startRequest)) {
     const deadline = Date.now() + ctx.options.generationTimeoutMs;
-    let status = 'GENERATING';
+    let status: Json | undefined = 'GENERATING';
     while (status === 'GENERATING' && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      status = (await send(ctx.target, { ...readRequest })).json?.data?.generationStatus;
+      status = dataAt(await send(ctx.target, { ...readRequest }), 'generationStatus');
     }
-    expect(status === 'COMPLETED', 'startTripPlanGeneration', `generation ended as ${status}`, startRequest);
+    expect(status === 'COMPLETED', 'startTripPlanGeneration', `generation ended as ${jsonText(status)}`, startRequest);
     const [daysRequest, days] = await call('listDailyPlans');
     expect(
-      days.json?.data?.length === ctx.tripExample.duration,
+      arrayOrEmpty(dataAt(days)).length === ctx.tripExample.duration,
       'listDailyPlans',
-      `${days.json?.data?.length} days saved for a ${ctx.tripExample.duration}-day trip`,
+      `${arrayOrEmpty(dataAt(days)).length} days saved for a ${jsonText(ctx.tripExample.duration)}-day trip`,
       daysRequest,
     );
   }

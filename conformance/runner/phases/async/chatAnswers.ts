@@ -1,7 +1,7 @@
 // A client's SEND on every channel it sends on (the chat), with the message's first example: the
 // server must acknowledge it with a RECEIPT and answer with a complete CHAT message, and every
 // message it sends in answer must match its channel's schema.
-import { fillTemplate } from '../../../specModel/index.js';
+import { fillTemplate, jsonAt } from '../../../specModel/index.js';
 import type { RecordingStompClient } from '../../../stomp/recordingStompClient.js';
 import { checkAgainstChannel } from './messageValidity.js';
 import { destinationChannels, replay, succeeded, type StompStep } from './stompStep.js';
@@ -10,7 +10,7 @@ export async function checkChatAnswers(step: StompStep, probe: RecordingStompCli
   const { ctx, recorder, plan } = step;
   const { timeoutMs, generationTimeoutMs } = ctx.options;
   for (const channel of destinationChannels(step, 'send')) {
-    const example = ctx.spec.asyncapi.components.messages[channel.messages[0]!]?.examples?.[0]?.payload ?? { content: 'hello' };
+    const example = jsonAt(ctx.spec.asyncapi, 'components', 'messages', channel.messages[0]!, 'examples', 0, 'payload') ?? { content: 'hello' };
     const before = probe.messages.length;
     const destination = fillTemplate(channel.address, plan);
     const accepted = await succeeded(probe.send(destination, JSON.stringify(example), { timeoutMs }));
@@ -22,7 +22,10 @@ export async function checkChatAnswers(step: StompStep, probe: RecordingStompCli
       replay(step, `SEND ${destination} ${JSON.stringify(example)}`),
     );
     const answer = await probe
-      .waitFor((m) => probe.messages.indexOf(m) >= before && m.body?.messageStreamType === 'CHAT' && m.body?.isComplete === true, generationTimeoutMs)
+      .waitFor(
+        (m) => probe.messages.indexOf(m) >= before && jsonAt(m.body, 'messageStreamType') === 'CHAT' && jsonAt(m.body, 'isComplete') === true,
+        generationTimeoutMs,
+      )
       .catch(() => null);
     recorder.check(answer !== null, 'message_order', channel.name, 'no complete chat answer to a SEND', replay(step, `SEND ${destination}`));
     for (const m of probe.messages.slice(before)) checkAgainstChannel(step, m);

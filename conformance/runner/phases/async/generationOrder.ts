@@ -1,6 +1,7 @@
 // The order asyncapi.yaml documents for one generation: per day its DAILY_PLAN_GENERATED on the
 // schedule channel, then the day's summary streamed on the chat (CHAT chunks, the last complete),
 // and after the last day the chat's COMPLETED; nothing on the errors channel, nothing after the end.
+import { jsonAt, jsonText } from '../../../specModel/index.js';
 import type { ReceivedMessage } from '../../../stomp/recordingStompClient.js';
 
 /** The documented order of one generation, as a list of problems (empty when it holds). */
@@ -19,24 +20,27 @@ export function orderProblems(messages: ReceivedMessage[], days: number): string
       continue;
     }
     if (where === 'schedule') {
-      if (state !== 'day' || m.body?.type !== 'DAILY_PLAN_GENERATED' || m.body?.dailyPlan?.dayNumber !== expectedDay) {
+      const type = jsonAt(m.body, 'type');
+      const dayNumber = jsonAt(m.body, 'dailyPlan', 'dayNumber');
+      if (state !== 'day' || type !== 'DAILY_PLAN_GENERATED' || dayNumber !== expectedDay) {
         problems.push(
-          `expected day ${expectedDay}'s DAILY_PLAN_GENERATED ${state === 'day' ? '' : 'after the summary '}but got ${m.body?.type} of day ${m.body?.dailyPlan?.dayNumber}`,
+          `expected day ${expectedDay}'s DAILY_PLAN_GENERATED ${state === 'day' ? '' : 'after the summary '}but got ${jsonText(type)} of day ${jsonText(dayNumber)}`,
         );
       }
       state = 'summary';
     } else if (where === 'chat') {
-      if (m.body?.messageStreamType === 'COMPLETED') {
+      const streamType = jsonAt(m.body, 'messageStreamType');
+      if (streamType === 'COMPLETED') {
         if (state !== 'day' || expectedDay !== days + 1) problems.push(`COMPLETED after ${expectedDay - 1} of ${days} days`);
         state = 'done';
-      } else if (m.body?.messageStreamType === 'CHAT') {
+      } else if (streamType === 'CHAT') {
         if (state !== 'summary') problems.push(`chat summary before day ${expectedDay}'s DAILY_PLAN_GENERATED`);
-        if (m.body.isComplete) {
+        if (jsonAt(m.body, 'isComplete')) {
           expectedDay++;
           state = 'day';
         }
       } else {
-        problems.push(`unexpected chat ${m.body?.messageStreamType} during generation`);
+        problems.push(`unexpected chat ${jsonText(streamType)} during generation`);
       }
     }
   }

@@ -1,7 +1,7 @@
 // One generation over STOMP: every channel the server sends on is subscribed for the plan (each
 // SUBSCRIBE waits for its RECEIPT), the generation is started over HTTP, and every message up to
 // COMPLETED is checked against its channel's schema, its content type, and the documented order.
-import { fillTemplate } from '../../../specModel/index.js';
+import { fillTemplate, jsonAt } from '../../../specModel/index.js';
 import type { RecordingStompClient } from '../../../stomp/recordingStompClient.js';
 import { send } from '../../httpProbe.js';
 import { orderProblems } from './generationOrder.js';
@@ -20,7 +20,7 @@ export async function checkGenerationStream(step: StompStep, probe: RecordingSto
   const started = await send(ctx.target, { operationId: start.operationId, method: 'POST', path: fillTemplate(start.path, plan), token: ctx.a.token });
   recorder.report.requests++;
   const finished = await probe
-    .waitFor((m) => m.body?.messageStreamType === 'COMPLETED' || m.destination.includes('/errors/'), generationTimeoutMs)
+    .waitFor((m) => jsonAt(m.body, 'messageStreamType') === 'COMPLETED' || m.destination.includes('/errors/'), generationTimeoutMs)
     .catch(() => null);
   recorder.check(
     started.status === 200 && finished !== null,

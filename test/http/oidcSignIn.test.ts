@@ -12,6 +12,8 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../generated/openapi.js';
 import { startServer } from '../../src/server.js';
+import { freshPostgresDatabase } from '../support/postgres.js';
+import { testEngine } from '../support/testDatabase.js';
 import { freePort, startOidcHarness, type OidcHarness } from '../support/oidcHarness.js';
 import { scriptedBrowser, type ScriptedBrowser } from '../support/scriptedBrowser.js';
 import { connectStomp, wsUrl } from '../support/stompTestClient.js';
@@ -257,9 +259,17 @@ describe('roles', () => {
 
 describe('across instances and transports', () => {
   it('a sign-in started on one instance completes on another of the same database', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oidc-two-instances-'));
-    cleanups.push(() => Promise.resolve(fs.rmSync(dir, { recursive: true, force: true })));
-    const env = { DATABASE_URL: path.join(dir, 'shared.sqlite') };
+    let shared: string;
+    if (testEngine === 'postgres') {
+      const database = await freshPostgresDatabase({ migrated: true });
+      cleanups.push(() => database.drop());
+      shared = database.url;
+    } else {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oidc-two-instances-'));
+      cleanups.push(() => Promise.resolve(fs.rmSync(dir, { recursive: true, force: true })));
+      shared = path.join(dir, 'shared.sqlite');
+    }
+    const env = { DATABASE_URL: shared };
     const a = await service(env);
     const b = await service(env);
     let instance = a;

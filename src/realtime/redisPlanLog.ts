@@ -1,0 +1,238 @@
+// The plan log shared by every instance (REDIS_URL): per log, a Redis Stream holds the history
+// (bounded by REALTIME_HISTORY_SIZE, expiring REALTIME_HISTORY_TTL_SECONDS after the last message)
+// and a Pub/Sub channel carries the live messages; one Lua script writes both (redisPlanLogScripts.ts).
+// Each instance holds one Pub/Sub subscription per log that has local subscribers
+// (reference-counted), hands the messages to its broker in offset order, fills a gap from the
+// stream, follows a new epoch, and after a reconnect reads from the stream what it missed.
+// Keys carry the log's hash tag ({plan:42}) so a log's keys share a Redis Cluster slot, and every
+// key is in the database REDIS_URL names; channel names carry that database number, because Pub/Sub
+// ignores databases.
+import { Redis } from 'ioredis';
+import type { Logger } from '../logger.js';
+import type { Broker } from './broker.js';
+import { historyOf, newEpoch, type AppendOutcome, type LoggedMessage, type LogPosition, type PlanLog } from './planLog.js';
+import { APPEND_SCRIPT, CLOSE_RUN_SCRIPT } from './redisPlanLogScripts.js';
+
+export interface RedisPlanLogOptions {
+  /** redis://host:port/db */
+  url: string;
+  broker: Broker;
+  historySize: number;
+  historyTtlSeconds: number;
+  log: Logger;
+  /** the start of every key and channel name (tests give each suite its own) */
+  keyPrefix?: string;
+}
+
+interface Followed {
+  followers: number;
+  /** resolves once the Pub/Sub subscription is confirmed and the position it started from is known */
+  subscribed: Promise<void>;
+  /**
+   * the last message handed to the broker, or where the log stood when this instance began to
+   * follow it (epoch '' when it did not exist); null until that is known
+   */
+  last: LogPosition | null;
+  /** live messages waiting for a gap to be filled first */
+  queue: LoggedMessage[];
+  repairing: boolean;
+}
+
+export interface RedisPlanLog extends PlanLog {
+  /** how many logs this instance follows (diagnostics, tests) */
+  followed(): number;
+}
+
+export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
+  const { broker, historySize, historyTtlSeconds, log } = options;
+  const prefix = options.keyPrefix ?? 'rt:';
+  // Commands would wait for a connection forever by default; a publisher must learn that Redis is down.
+  const commands = new Redis(options.url, { maxRetriesPerRequest: 2, lazyConnect: false });
+  const db = commands.options.db ?? 0;
+  const subscriber = commands.duplicate({ connectionName: `${prefix}planlog-subscriber` });
+  const followed = new Map<string, Followed>();
+  let readyOnce = false;
+  for (const connection of [commands, subscriber]) connection.on('error', (error: Error) => log.warn({ err: error }, 'redis plan log connection'));
+
+  const metaKey = (stream: string) => `${prefix}{${stream}}:meta`;
+  const logKey = (stream: string) => `${prefix}{${stream}}:log`;
+  const channelOf = (stream: string) => `${prefix}live:${db}:${stream}`;
+  const channelPrefix = `${prefix}live:${db}:`;
+
+  function handToBroker(state: Followed, message: LoggedMessage): void {
+    if (state.last && message.epoch === state.last.epoch && message.offset <= state.last.offset) return;
+    state.last = { epoch: message.epoch, offset: message.offset };
+    broker.publish(message.memberId, message.destination, message.body, state.last);
+  }
+
+  /** Hands queued live messages to the broker in offset order; a gap is filled from the stream first. */
+  function drain(stream: string, state: Followed): void {
+    while (state.queue.length > 0 && !state.repairing) {
+      const next = state.queue[0]!;
+      // Before the starting position is known, the first live message is where this instance starts.
+      const expected = state.last === null ? next.offset : state.last.epoch === next.epoch ? state.last.offset + 1 : 1;
+      if (next.offset > expected) {
+        state.repairing = true;
+        void readRange(stream, expected, next.offset - 1)
+          .then((missed) => missed.forEach((m) => m.epoch === next.epoch && handToBroker(state, m)))
+          .catch((error: unknown) => log.warn({ err: error, stream }, 'could not fill a gap of a plan log from its stream'))
+          .finally(() => {
+            state.repairing = false;
+            // Whatever could not be read is lost for this instance: go on after it.
+            state.last = { epoch: next.epoch, offset: Math.max(state.last?.epoch === next.epoch ? state.last.offset : 0, next.offset - 1) };
+            drain(stream, state);
+          });
+        return;
+      }
+      state.queue.shift();
+      handToBroker(state, next);
+    }
+  }
+
+  subscriber.on('message', (channel: string, text: string) => {
+    if (!channel.startsWith(channelPrefix)) return;
+    const stream = channel.slice(channelPrefix.length);
+    const state = followed.get(stream);
+    const message = parseLive(text);
+    if (!state || !message) return;
+    state.queue.push(message);
+    drain(stream, state);
+  });
+
+  // ioredis subscribes again by itself after a reconnect; what was published meanwhile is in the streams.
+  subscriber.on('ready', () => {
+    if (!readyOnce) {
+      readyOnce = true;
+      return;
+    }
+    for (const [stream, state] of followed) {
+      const from = state.last;
+      if (!from) continue;
+      void readRange(stream, from.offset + 1, '+')
+        .then((missed) => {
+          for (const m of missed) state.queue.push(m);
+          state.queue.sort((a, b) => (a.epoch === b.epoch ? a.offset - b.offset : 0));
+          drain(stream, state);
+        })
+        .catch((error: unknown) => log.warn({ err: error, stream }, 'could not read what a plan log missed while disconnected'));
+    }
+  });
+
+  async function readRange(stream: string, from: number, to: number | '+'): Promise<LoggedMessage[]> {
+    const entries = await commands.xrange(logKey(stream), `${from}-0`, to === '+' ? '+' : `${to}-0`);
+    return entries.flatMap(([id, fields]) => {
+      const message = entryOf(id, fields);
+      return message ? [message] : [];
+    });
+  }
+
+  return {
+    async append(stream, entry, writer) {
+      const reply = await commands.eval(
+        APPEND_SCRIPT,
+        2,
+        metaKey(stream),
+        logKey(stream),
+        channelOf(stream),
+        newEpoch(),
+        writer ? '1' : '0',
+        writer?.token.run ?? 0,
+        writer?.token.attempt ?? 0,
+        writer?.terminal ? '1' : '0',
+        historySize,
+        historyTtlSeconds,
+        entry.memberId,
+        entry.destination,
+        entry.body,
+      );
+      return appendOutcome(reply);
+    },
+    async closeRun(stream, token) {
+      await commands.eval(CLOSE_RUN_SCRIPT, 1, metaKey(stream), token.run, newEpoch(), historyTtlSeconds);
+    },
+    async history(stream, from) {
+      const after = 'all' in from ? 0 : from.offset;
+      const replies = await commands
+        .multi()
+        .hmget(metaKey(stream), 'epoch', 's')
+        .xrange(logKey(stream), `${after + 1}-0`, '+')
+        .exec();
+      const [meta, range] = (replies ?? []).map(([error, value]) => {
+        if (error) throw error;
+        return value;
+      }) as [[string | null, string | null], [string, string[]][]];
+      const [epoch, top] = meta;
+      if (epoch === null || top === null) return historyOf(undefined, from);
+      const messages = range.flatMap(([id, fields]) => entryOf(id, fields) ?? []);
+      return historyOf({ epoch, top: Number(top), messages }, from);
+    },
+    async follow(stream) {
+      let state = followed.get(stream);
+      if (!state) {
+        const fresh: Followed = { followers: 0, subscribed: Promise.resolve(), last: null, queue: [], repairing: false };
+        // Subscribed first, then the position read: whatever comes after that position arrives live.
+        fresh.subscribed = subscriber
+          .subscribe(channelOf(stream))
+          .then(() => commands.hmget(metaKey(stream), 'epoch', 's'))
+          .then(([epoch, top]) => {
+            fresh.last ??= epoch && top ? { epoch, offset: Number(top) } : { epoch: '', offset: 0 };
+          });
+        followed.set(stream, fresh);
+        state = fresh;
+      }
+      state.followers++;
+      const unfollow = once(() => {
+        const current = followed.get(stream);
+        if (!current || --current.followers > 0) return;
+        followed.delete(stream);
+        subscriber.unsubscribe(channelOf(stream)).catch((error: unknown) => log.warn({ err: error, stream }, 'could not unsubscribe from a plan log'));
+      });
+      try {
+        await state.subscribed;
+      } catch (error) {
+        unfollow();
+        throw error;
+      }
+      return unfollow;
+    },
+    async close() {
+      followed.clear();
+      await Promise.allSettled([subscriber.quit(), commands.quit()]);
+    },
+    followed: () => followed.size,
+  };
+}
+
+function once(action: () => void): () => void {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    action();
+  };
+}
+
+function appendOutcome(reply: unknown): AppendOutcome {
+  if (!Array.isArray(reply)) throw new Error(`unexpected reply of the plan log script: ${JSON.stringify(reply)}`);
+  const [appended, second, third] = reply as [number, string, number | undefined];
+  if (appended === 1) return { appended: true, epoch: second, offset: Number(third) };
+  if (second === 'fenced' || second === 'closed') return { appended: false, reason: second };
+  throw new Error(`unexpected reply of the plan log script: ${JSON.stringify(reply)}`);
+}
+
+/** `<epoch>:<offset>:<member id>:<destination>` LF `<body>` (APPEND_SCRIPT's live message). */
+function parseLive(text: string): LoggedMessage | null {
+  const newline = text.indexOf('\n');
+  const [epoch, offset, memberId, destination] = text.slice(0, newline).split(':');
+  if (newline < 0 || !epoch || !offset || !memberId || !destination) return null;
+  return { epoch, offset: Number(offset), memberId: Number(memberId), destination, body: text.slice(newline + 1) };
+}
+
+/** A stream entry: id `<offset>-0`, fields e, m, d, b. */
+function entryOf(id: string, fields: string[]): LoggedMessage | null {
+  const values = new Map<string, string>();
+  for (let i = 0; i + 1 < fields.length; i += 2) values.set(fields[i]!, fields[i + 1]!);
+  const [epoch, memberId, destination, body] = ['e', 'm', 'd', 'b'].map((name) => values.get(name));
+  if (epoch === undefined || memberId === undefined || destination === undefined || body === undefined) return null;
+  return { epoch, offset: Number(id.split('-')[0]), memberId: Number(memberId), destination, body };
+}

@@ -1,0 +1,149 @@
+// The Redis plan log against the local Redis: the plan log contract (planLogContract.ts) with two
+// instances on one Redis, then what only a shared log has to do: one Pub/Sub subscription per log
+// however many follow it, a gap filled from the stream, a reconnect that reads what it missed, a
+// lost Redis that is a new epoch, and every key in the database REDIS_URL names.
+import { afterEach, expect, it } from 'vitest';
+import { createLogger } from '../../src/logger.js';
+import { createInProcessBroker } from '../../src/realtime/broker.js';
+import type { LogPosition } from '../../src/realtime/planLog.js';
+import { createRedisPlanLog, type RedisPlanLog } from '../../src/realtime/redisPlanLog.js';
+import { describeOnRedis, freshRedisSpace } from '../support/redis.js';
+import { eventually, planLogContract } from './planLogContract.js';
+
+const log = createLogger('silent');
+const entry = (body: string) => ({ memberId: 7, destination: '/user/sub/schedule/1', body });
+
+describeOnRedis('the Redis plan log', () => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  /** Two instances' logs (each with its broker) on one Redis database and key prefix. */
+  async function twoInstances(historySize = 100, db = 0) {
+    const space = await freshRedisSpace(db);
+    const make = (): RedisPlanLog & { broker: ReturnType<typeof createInProcessBroker> } => {
+      const broker = createInProcessBroker((error) => {
+        throw error;
+      });
+      return Object.assign(createRedisPlanLog({ url: space.url, broker, historySize, historyTtlSeconds: 60, log, keyPrefix: space.keyPrefix }), { broker });
+    };
+    const [a, b] = [make(), make()];
+    cleanups.push(async () => {
+      await Promise.all([a.close(), b.close()]);
+      await space.drop();
+    });
+    return { a, b, space };
+  }
+
+  planLogContract(async ({ historySize, broker, otherBroker }) => {
+    const space = await freshRedisSpace();
+    const options = { url: space.url, historySize, historyTtlSeconds: 60, log, keyPrefix: space.keyPrefix };
+    const here = createRedisPlanLog({ ...options, broker });
+    const there = createRedisPlanLog({ ...options, broker: otherBroker });
+    return {
+      log: here,
+      broker,
+      other: { log: there, broker: otherBroker },
+      async done() {
+        await Promise.all([here.close(), there.close()]);
+        await space.drop();
+      },
+    };
+  });
+
+  it('holds one Pub/Sub subscription per log however many local subscribers follow it, and drops it after the last', async () => {
+    const { a, space } = await twoInstances();
+    const channels = async () => (await space.client.pubsub('CHANNELS', `${space.keyPrefix}*`)) as string[];
+    const ends = await Promise.all([a.follow('plan:1'), a.follow('plan:1'), a.follow('room:2')]);
+    expect((await channels()).sort()).toEqual([`${space.keyPrefix}live:0:plan:1`, `${space.keyPrefix}live:0:room:2`]);
+    ends[0]();
+    ends[0]();
+    expect(a.followed()).toBe(2);
+    ends[1]();
+    ends[2]();
+    expect(a.followed()).toBe(0);
+    await eventually(async () => expect(await channels()).toEqual([]));
+  });
+
+  it('fills a gap from the stream: a message whose live copy was lost still reaches the broker, in order', async () => {
+    const { a, b, space } = await twoInstances();
+    const seen: string[] = [];
+    await b.follow('plan:1');
+    b.broker.subscribe(7, '/user/sub/schedule/1', (body, p) => seen.push(`${body}@${p.offset}`));
+    const first = (await a.append('plan:1', entry('a'))) as LogPosition;
+    await eventually(() => expect(seen).toEqual(['a@1']));
+    // Offset 2 goes into the stream with no live copy, as if the Pub/Sub message had been lost.
+    const meta = `${space.keyPrefix}{plan:1}:meta`;
+    await space.client.hincrby(meta, 's', 1);
+    await space.client.xadd(`${space.keyPrefix}{plan:1}:log`, '2-0', 'e', first.epoch, 'm', '7', 'd', '/user/sub/schedule/1', 'b', 'lost live');
+    await a.append('plan:1', entry('c'));
+    await eventually(() => expect(seen).toEqual(['a@1', 'lost live@2', 'c@3']));
+  });
+
+  it('after its Pub/Sub connection drops, an instance reads from the stream what was published meanwhile', async () => {
+    const { a, b, space } = await twoInstances();
+    const seen: string[] = [];
+    await b.follow('plan:1');
+    b.broker.subscribe(7, '/user/sub/schedule/1', (body, p) => seen.push(`${body}@${p.offset}`));
+    await a.append('plan:1', entry('a'));
+    await eventually(() => expect(seen).toEqual(['a@1']));
+    const clients = String(await space.client.call('CLIENT', 'LIST', 'TYPE', 'pubsub'));
+    const ids = clients
+      .split('\n')
+      .filter((line) => line.includes(`name=${space.keyPrefix}planlog-subscriber`))
+      .map((line) => /id=(\d+)/.exec(line)?.[1]);
+    // Only b follows a log, so its subscriber is the one in Pub/Sub mode; kill it and publish while it reconnects.
+    expect(ids).toHaveLength(1);
+    await space.client.client('KILL', 'ID', ids[0]!);
+    await a.append('plan:1', entry('b'));
+    await a.append('plan:1', entry('c'));
+    await eventually(() => expect(seen).toEqual(['a@1', 'b@2', 'c@3']));
+    await a.append('plan:1', entry('d'));
+    await eventually(() => expect(seen).toEqual(['a@1', 'b@2', 'c@3', 'd@4']));
+  });
+
+  it('an instance that starts following a log with history hands on only what comes after (a plain subscriber gets nothing old)', async () => {
+    const { a, b } = await twoInstances();
+    for (const body of ['old 1', 'old 2', 'old 3']) await a.append('plan:1', entry(body));
+    const seen: string[] = [];
+    await b.follow('plan:1');
+    b.broker.subscribe(7, '/user/sub/schedule/1', (body, p) => seen.push(`${body}@${p.offset}`));
+    await a.append('plan:1', entry('new'));
+    await eventually(() => expect(seen).toEqual(['new@4']));
+  });
+
+  it('follows a new epoch (a new run) from its first offset', async () => {
+    const { a, b } = await twoInstances();
+    const seen: string[] = [];
+    await b.follow('plan:1');
+    b.broker.subscribe(7, '/user/sub/schedule/1', (body, p) => seen.push(`${body}@${p.offset}`));
+    const run = (number: number) => ({ token: { run: number, attempt: 1 }, terminal: false });
+    await a.append('plan:1', entry('a'), run(1));
+    await a.append('plan:1', entry('b'), run(1));
+    await a.append('plan:1', entry('c'), run(2));
+    await eventually(() => expect(seen).toEqual(['a@1', 'b@2', 'c@1']));
+  });
+
+  it('a Redis that lost its data is a new epoch: the old position is not recovered', async () => {
+    const { a, space } = await twoInstances();
+    const before = (await a.append('plan:1', entry('a'))) as LogPosition;
+    await space.client.del(...(await space.client.keys(`${space.keyPrefix}*`)));
+    const after = (await a.append('plan:1', entry('b'))) as LogPosition;
+    expect(after.offset).toBe(1);
+    expect(after.epoch).not.toBe(before.epoch);
+    expect(await a.history('plan:1', before)).toEqual({ recovered: false });
+  });
+
+  it('keeps every key in the database REDIS_URL names, bounded in size and time', async () => {
+    const { a, space } = await twoInstances(2, 5);
+    for (const body of ['a', 'b', 'c']) await a.append('plan:1', entry(body));
+    const keys = (await space.client.keys(`${space.keyPrefix}*`)).sort();
+    expect(keys).toEqual([`${space.keyPrefix}{plan:1}:log`, `${space.keyPrefix}{plan:1}:meta`]);
+    expect(await space.client.xlen(`${space.keyPrefix}{plan:1}:log`)).toBe(2);
+    for (const key of keys) expect(await space.client.ttl(key)).toBeGreaterThan(0);
+    const dbZero = await freshRedisSpace(0);
+    expect(await dbZero.client.keys(`${space.keyPrefix}*`)).toEqual([]);
+    dbZero.client.disconnect();
+  });
+});
