@@ -38,7 +38,10 @@ export async function createApp(config: Config, database: DatabasePort, ports: P
   const services = await createServices(config, database, ports);
   const { log, worker, chat, publishers, broker, planLog, sessionPurge } = services;
   const checker = createResponseChecker(config.responseValidation, log);
-  const disabled = new Set<OperationId>(config.devLoginEnabled ? [] : ['devLogin']);
+  const disabled = new Set<OperationId>([
+    ...(config.devLoginEnabled ? [] : (['devLogin'] as const)),
+    ...(config.oidc ? [] : (['startOidcSignIn', 'completeOidcSignIn', 'exchangeOidcSignInCode'] as const)),
+  ]);
 
   const hono = new Hono<HttpEnv>();
   useMiddlewareStack(hono, config, log, services.clock);
@@ -64,6 +67,7 @@ export async function createApp(config: Config, database: DatabasePort, ports: P
     broker,
     sessionPurge,
     async close() {
+      services.oidcProvider?.stop();
       sessionPurge.stop();
       await sessionPurge.idle();
       // Generations first: their AI002 reaches clients whose connections are still open.

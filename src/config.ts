@@ -24,6 +24,8 @@ export interface Config {
   devLoginEnabled: boolean;
   /** lower-case e-mail addresses whose real sign-ins get the ADMIN role (never dev-login) */
   adminEmails: string[];
+  /** OpenID Connect sign-in; null when not configured (its operations are then absent) */
+  oidc: OidcSettings | null;
   /** expired or revoked sessions are deleted this many days after they ended */
   sessionRetentionDays: number;
   sessionPurgeIntervalMinutes: number;
@@ -58,6 +60,22 @@ export interface Config {
   };
   /** the plan logs behind the STOMP channels (asyncapi.yaml, replay): what each keeps, and how long */
   realtime: { historySize: number; historyTtlSeconds: number };
+}
+
+export interface OidcSettings {
+  issuer: string;
+  clientId: string;
+  /** null: a public client, PKCE alone */
+  clientSecret: string | null;
+  redirectUri: string;
+  scopes: string;
+  /** origins `returnTo` may name besides the redirect URI's */
+  returnToOrigins: string[];
+  /** an ID-token claim that grants ADMIN (true, "admin", or a list containing "admin") */
+  adminClaim: string | null;
+  requireVerifiedEmail: boolean;
+  /** plain http to the issuer (development and test only: production refuses an http issuer) */
+  allowInsecureIssuer: boolean;
 }
 
 export type DatabaseLocation = { engine: 'sqlite'; file: string } | { engine: 'postgres'; url: string; poolMax: number };
@@ -156,6 +174,20 @@ const httpUrl: Parser<string> = {
     } catch {
       return undefined;
     }
+  },
+};
+
+const callbackPath = '/api/v1/auth/oidc/callback';
+const redirectUri: Parser<string> = {
+  accepted: `an http:// or https:// URL whose path is ${callbackPath}`,
+  parse: (raw) => (httpUrl.parse(raw) !== undefined && new URL(raw).pathname === callbackPath && !new URL(raw).search && !new URL(raw).hash ? raw : undefined),
+};
+
+const scopes: Parser<string> = {
+  accepted: 'space-separated scopes including openid',
+  parse(raw) {
+    const list = raw.trim().split(/\s+/);
+    return list.includes('openid') && list.every((scope) => /^[\x21\x23-\x5b\x5d-\x7e]{1,100}$/.test(scope)) ? list.join(' ') : undefined;
   },
 };
 
@@ -263,6 +295,34 @@ export const settings = {
     'none',
     'addresses whose real sign-ins get the ADMIN role (never dev-login)',
   ),
+  OIDC_ISSUER: setting(
+    'OIDC_ISSUER',
+    httpUrl,
+    'none (OpenID Connect sign-in off)',
+    'issuer URL of the OpenID Connect provider, e.g. https://accounts.google.com; https in production',
+  ),
+  OIDC_CLIENT_ID: setting('OIDC_CLIENT_ID', text(512), 'none', 'client id registered at the provider (with OIDC_ISSUER)'),
+  OIDC_CLIENT_SECRET: setting('OIDC_CLIENT_SECRET', text(4096), 'none (public client: PKCE alone)', 'client secret registered at the provider', true),
+  OIDC_REDIRECT_URI: setting(
+    'OIDC_REDIRECT_URI',
+    redirectUri,
+    'none',
+    "this service's callback as the provider knows it, ending in /api/v1/auth/oidc/callback",
+  ),
+  OIDC_SCOPES: setting('OIDC_SCOPES', scopes, '`openid email profile`', 'scopes asked for at sign-in (space-separated, with openid)'),
+  OIDC_RETURN_TO_ORIGINS: setting(
+    'OIDC_RETURN_TO_ORIGINS',
+    list(origin, 'comma-separated origins like https://app.example.com'),
+    'the origin of OIDC_REDIRECT_URI',
+    'further origins a sign-in may return to (`returnTo`)',
+  ),
+  OIDC_ADMIN_CLAIM: setting(
+    'OIDC_ADMIN_CLAIM',
+    { accepted: 'a claim name (letters, digits, _ - . :)', parse: (raw) => (/^[\w.:-]{1,100}$/.test(raw) ? raw : undefined) },
+    'none',
+    'ID-token claim granting ADMIN when it is true, "admin" or a list containing "admin"',
+  ),
+  OIDC_REQUIRE_VERIFIED_EMAIL: setting('OIDC_REQUIRE_VERIFIED_EMAIL', flag, 'true', 'refuse sign-ins whose e-mail the provider has not verified (403 AUTH025)'),
   SESSION_RETENTION_DAYS: setting('SESSION_RETENTION_DAYS', integer(0, 3650), '30', 'days an expired or revoked session is kept before it is deleted'),
   SESSION_PURGE_INTERVAL_MINUTES: setting(
     'SESSION_PURGE_INTERVAL_MINUTES',
@@ -427,6 +487,37 @@ function readGenerationJobs(env: NodeJS.ProcessEnv): GenerationJobSettings {
   };
 }
 
+const oidcSettings = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_REDIRECT_URI'] as const;
+
+function readOidc(env: NodeJS.ProcessEnv, nodeEnv: Environment): OidcSettings | null {
+  const s = settings;
+  const missing = oidcSettings.filter((name) => env[name] === undefined);
+  if (missing.length === oidcSettings.length) {
+    const stray = (Object.keys(settings) as SettingName[]).find((name) => name.startsWith('OIDC_') && env[name] !== undefined);
+    if (stray)
+      throw new ConfigError(
+        `${stray} is set without OIDC_ISSUER; expected OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_REDIRECT_URI too, or none of the OIDC_ settings.`,
+      );
+    return null;
+  }
+  if (missing.length > 0)
+    throw new ConfigError(`OpenID Connect sign-in needs ${oidcSettings.join(', ')}; ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set.`);
+  const issuer = read(env, s.OIDC_ISSUER)!;
+  if (nodeEnv === 'production' && new URL(issuer).protocol !== 'https:') throw refuse(s.OIDC_ISSUER, issuer, 'an https:// URL when NODE_ENV=production');
+  const redirectUri = read(env, s.OIDC_REDIRECT_URI)!;
+  return {
+    issuer,
+    clientId: read(env, s.OIDC_CLIENT_ID)!,
+    clientSecret: read(env, s.OIDC_CLIENT_SECRET) ?? null,
+    redirectUri,
+    scopes: read(env, s.OIDC_SCOPES) ?? 'openid email profile',
+    returnToOrigins: [...new Set([new URL(redirectUri).origin, ...(read(env, s.OIDC_RETURN_TO_ORIGINS) ?? [])])],
+    adminClaim: read(env, s.OIDC_ADMIN_CLAIM) ?? null,
+    requireVerifiedEmail: read(env, s.OIDC_REQUIRE_VERIFIED_EMAIL) ?? true,
+    allowInsecureIssuer: nodeEnv !== 'production' && new URL(issuer).protocol === 'http:',
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const s = settings;
   const nodeEnv: Environment = read(env, s.NODE_ENV) ?? (env.VITEST ? 'test' : 'development');
@@ -467,6 +558,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     refreshTokenTtlSeconds: read(env, s.REFRESH_TOKEN_TTL_SECONDS) ?? 30 * 24 * 3600,
     devLoginEnabled,
     adminEmails: read(env, s.ADMIN_EMAILS) ?? [],
+    oidc: readOidc(env, nodeEnv),
     sessionRetentionDays: read(env, s.SESSION_RETENTION_DAYS) ?? 30,
     sessionPurgeIntervalMinutes: read(env, s.SESSION_PURGE_INTERVAL_MINUTES) ?? 60,
     responseValidation: read(env, s.RESPONSE_VALIDATION) ?? (nodeEnv === 'test' ? 'strict' : nodeEnv === 'production' ? 'off' : 'log'),

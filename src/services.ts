@@ -3,6 +3,8 @@
 // chat and realtime delivery. app.ts puts the HTTP app in front of them.
 import { createAuthService, type AuthService } from './auth/authService.js';
 import { resolveJwtSecret } from './auth/jwtSecret.js';
+import { startOidcProvider, type OidcProvider } from './auth/oidcProvider.js';
+import { createOidcSignIn, type OidcSignIn } from './auth/oidcSignIn.js';
 import { startSessionPurge, type SessionPurge } from './auth/sessionPurge.js';
 import { createInProcessSessionRevocations, type SessionRevocations } from './auth/sessionRevocations.js';
 import { createTokenSigner } from './auth/tokens.js';
@@ -37,6 +39,8 @@ export interface AppPorts {
   planner: Planner;
   /** default: PLANNER (offline or openai) */
   chatAgent: ChatAgent;
+  /** how the service reaches the OpenID Connect provider (default: fetch) */
+  identityProviderFetch: typeof fetch;
   /** the logs behind the STOMP channels, on this broker; default: in memory (inMemoryPlanLog.ts) */
   planLog: (broker: Broker) => PlanLog;
 }
@@ -50,6 +54,9 @@ export interface Services {
   log: Logger;
   clock: () => number;
   auth: AuthService;
+  /** OpenID Connect sign-in and its provider; null when OIDC is not configured */
+  oidc: OidcSignIn | null;
+  oidcProvider: OidcProvider | null;
   revocations: SessionRevocations;
   events: EventBus;
   /** the regions the configured planner supports (listRegions, TRIP107) */
@@ -80,6 +87,9 @@ export async function createServices(config: Config, database: DatabasePort, por
     refreshTtlSeconds: config.refreshTokenTtlSeconds,
     revocations,
   });
+  const oidcProvider = config.oidc ? startOidcProvider(config.oidc, log, ports.identityProviderFetch) : null;
+  const oidc =
+    config.oidc && oidcProvider ? createOidcSignIn({ settings: config.oidc, adminEmails: config.adminEmails, provider: oidcProvider, db, auth, clock }) : null;
   const events = ports.events ?? createInProcessEventBus((error, name) => log.error({ err: error, event: name }, 'event listener failed'));
   const regions = createPlannerRegions(config);
   const sessionPurge = startSessionPurge({ db, clock, log, retentionDays: config.sessionRetentionDays, intervalMinutes: config.sessionPurgeIntervalMinutes });
@@ -103,7 +113,7 @@ export async function createServices(config: Config, database: DatabasePort, por
     failWaitingOnStop: db.dialect === 'sqlite',
   });
   const chat = createChatService({ db, agent: ports.chatAgent ?? createChatAgent(config, db, log), publishers, log, clock });
-  return { config, database, db, log, clock, auth, revocations, events, regions, broker, planLog, publishers, worker, chat, sessionPurge };
+  return { config, database, db, log, clock, auth, oidc, oidcProvider, revocations, events, regions, broker, planLog, publishers, worker, chat, sessionPurge };
 }
 
 /** What the STOMP endpoint works with: the services, and who owns which channel. */

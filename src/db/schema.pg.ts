@@ -19,15 +19,29 @@ const rowId = (name: string) => bigint(name, { mode: 'number' });
 /** node-postgres reads bytea as a Buffer; drizzle-orm 0.45 has no bytea builder. */
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
-export const members = pgTable('member', {
-  id: rowId('id').primaryKey().generatedByDefaultAsIdentity(),
-  email: text('email').notNull().unique(),
-  name: text('name').notNull(),
-  imageUrl: text('image_url'),
-  provider: text('provider').notNull(),
-  createdAt: epochMs('created_at').notNull(),
-  updatedAt: epochMs('updated_at').notNull(),
-});
+export const members = pgTable(
+  'member',
+  {
+    id: rowId('id').primaryKey().generatedByDefaultAsIdentity(),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    imageUrl: text('image_url'),
+    provider: text('provider').notNull(),
+    createdAt: epochMs('created_at').notNull(),
+    updatedAt: epochMs('updated_at').notNull(),
+    /** the OpenID Connect account (issuer, subject) of the member; null for dev-login and token-tool members */
+    oidcIssuer: text('oidc_issuer'),
+    oidcSubject: text('oidc_subject'),
+  },
+  // A provider's member is its account, never its e-mail (two accounts may share one, and it may
+  // change); members without one (dev-login, the token tool) are identified by e-mail.
+  (t) => [
+    uniqueIndex('member_local_email_unique')
+      .on(t.email)
+      .where(sql`oidc_subject IS NULL`),
+    uniqueIndex('member_oidc_identity_unique').on(t.oidcIssuer, t.oidcSubject),
+  ],
+);
 
 export const authSessions = pgTable(
   'auth_session',
@@ -53,6 +67,37 @@ export const authSessions = pgTable(
     index('auth_session_expires_idx').on(t.expiresAt),
     index('auth_session_revoked_idx').on(t.revokedAt),
   ],
+);
+
+/** An OpenID Connect sign-in between its start and the provider's redirect back (auth/oidcSignIn.ts). */
+export const oidcPendingLogins = pgTable(
+  'oidc_pending_login',
+  {
+    /** SHA-256 of the browser's oidc_login cookie: the row is found only by that browser */
+    id: text('id').primaryKey(),
+    state: text('state').notNull(),
+    nonce: text('nonce').notNull(),
+    codeVerifier: text('code_verifier').notNull(),
+    returnTo: text('return_to').notNull(),
+    createdAt: epochMs('created_at').notNull(),
+    expiresAt: epochMs('expires_at').notNull(),
+  },
+  (t) => [index('oidc_pending_login_expires_idx').on(t.expiresAt)],
+);
+
+/** The one-time code a completed sign-in hands to the browser, for the session it created. */
+export const oidcSignInCodes = pgTable(
+  'oidc_sign_in_code',
+  {
+    /** SHA-256 of the code */
+    id: text('id').primaryKey(),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => authSessions.id, { onDelete: 'cascade' }),
+    createdAt: epochMs('created_at').notNull(),
+    expiresAt: epochMs('expires_at').notNull(),
+  },
+  (t) => [index('oidc_sign_in_code_expires_idx').on(t.expiresAt)],
 );
 
 export const tripPlans = pgTable(

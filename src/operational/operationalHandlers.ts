@@ -17,10 +17,19 @@ type OperationalHandlers = Pick<
   'getLandingPage' | 'getHealth' | 'getReadiness' | 'getOpenApiDocument' | 'getAsyncApiDocument' | 'getApiDocs' | 'getAsyncApiDocs'
 >;
 
-export function createOperationalHandlers({ documents, database }: { documents: SpecDocuments; database: DatabasePort }): OperationalHandlers {
+export function createOperationalHandlers({
+  documents,
+  database,
+  signInPath = null,
+}: {
+  documents: SpecDocuments;
+  database: DatabasePort;
+  /** the OpenID Connect sign-in's start, when configured: the landing page then shows "Sign in" */
+  signInPath?: string | null;
+}): OperationalHandlers {
   const asyncapiPage = renderAsyncapiPage(documents.asyncapi);
   const info = apiInfoOf(documents.openapi);
-  const landing = { data: landingPageData(info), html: renderLandingPage(info) };
+  const landing = { data: landingPageData(info), html: renderLandingPage(info, signInPath) };
   const openapiFor = servedOpenapi(documents.openapiYaml);
   return {
     getLandingPage: (_request, ctx) =>
