@@ -3,6 +3,7 @@
 // the other, because both read the database rather than anything of their own.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresDatabase, type FreshPostgresDatabase } from '../support/postgres.js';
+import { bodyOf, errorCodeOf } from '../support/responseBody.js';
 import { busanTrip, startTestApp, type TestApp } from '../support/testApp.js';
 
 let database: FreshPostgresDatabase;
@@ -23,14 +24,13 @@ afterAll(async () => {
 describe('two instances on one PostgreSQL database', () => {
   it('a plan created on one is listed, renamed and deleted on the other', async () => {
     const { accessToken: token } = await a.signIn('shared@example.com');
-    const created = (await a.request('POST', '/api/v1/trips', { token, body: busanTrip })).body.data;
+    const created = bodyOf(await a.request('POST', '/api/v1/trips', { token, body: busanTrip }), 'createTripPlanSession', 201).data;
 
-    const listedOnB = await b.request('GET', '/api/v1/trips', { token });
-    expect(listedOnB.status).toBe(200);
-    expect(listedOnB.body.data.content.map((p: { id: number }) => p.id)).toEqual([created.tripPlanId]);
+    const listedOnB = bodyOf(await b.request('GET', '/api/v1/trips', { token }), 'listTripPlans', 200).data;
+    expect(listedOnB.content.map((p) => p.id)).toEqual([created.tripPlanId]);
 
     expect((await b.request('PATCH', `/api/v1/trips/${created.tripPlanId}`, { token, body: { title: 'Renamed on B' } })).status).toBe(204);
-    expect((await a.request('GET', `/api/v1/trips/${created.tripPlanId}`, { token })).body.data.title).toBe('Renamed on B');
+    expect(bodyOf(await a.request('GET', `/api/v1/trips/${created.tripPlanId}`, { token }), 'getTripPlan', 200).data.title).toBe('Renamed on B');
 
     expect((await a.request('DELETE', `/api/v1/trips/${created.tripPlanId}`, { token })).status).toBe(204);
     expect((await b.request('GET', `/api/v1/trips/${created.tripPlanId}`, { token })).status).toBe(404);
@@ -38,8 +38,8 @@ describe('two instances on one PostgreSQL database', () => {
 
   it('one member signing in on both at once is one member', async () => {
     const [onA, onB] = await Promise.all([a.signIn('twice@example.com'), b.signIn('twice@example.com')]);
-    const meOnA = (await a.request('GET', '/api/v1/members/me', { token: onB.accessToken })).body.data;
-    const meOnB = (await b.request('GET', '/api/v1/members/me', { token: onA.accessToken })).body.data;
+    const meOnA = bodyOf(await a.request('GET', '/api/v1/members/me', { token: onB.accessToken }), 'getMe', 200).data;
+    const meOnB = bodyOf(await b.request('GET', '/api/v1/members/me', { token: onA.accessToken }), 'getMe', 200).data;
     expect(meOnA.id).toBe(meOnB.id);
   });
 
@@ -50,15 +50,15 @@ describe('two instances on one PostgreSQL database', () => {
     expect((await a.request('POST', '/api/v1/auth/logout', { token: tokens.accessToken })).status).toBe(204);
 
     const afterLogout = await b.request('GET', '/api/v1/members/me', { token: tokens.accessToken });
-    expect([afterLogout.status, afterLogout.body.data.code]).toEqual([401, 'AUTH001']);
+    expect([afterLogout.status, errorCodeOf(afterLogout)]).toEqual([401, 'AUTH001']);
     const reissue = await b.request('POST', '/api/v1/auth/reissue', { body: { refreshToken: tokens.refreshToken } });
-    expect([reissue.status, reissue.body.data.code]).toEqual([401, 'AUTH004']);
+    expect([reissue.status, errorCodeOf(reissue)]).toEqual([401, 'AUTH004']);
   });
 
   it('a refresh token rotated on one cannot be replayed on the other', async () => {
     const tokens = await a.signIn('rotating@example.com');
     expect((await a.request('POST', '/api/v1/auth/reissue', { body: { refreshToken: tokens.refreshToken } })).status).toBe(200);
     const replay = await b.request('POST', '/api/v1/auth/reissue', { body: { refreshToken: tokens.refreshToken } });
-    expect([replay.status, replay.body.data.code]).toEqual([401, 'AUTH004']);
+    expect([replay.status, errorCodeOf(replay)]).toEqual([401, 'AUTH004']);
   });
 });
