@@ -41,7 +41,7 @@ export async function createApp(config: Config, database: DatabasePort, ports: P
   const disabled = new Set<OperationId>(config.devLoginEnabled ? [] : ['devLogin']);
 
   const hono = new Hono<HttpEnv>();
-  useMiddlewareStack(hono, config, log, services.clock);
+  useMiddlewareStack(hono, config, log, services.clock, services.rateLimitStore ?? undefined);
   registerSwaggerUiAssets(hono);
   registerAsyncapiAssets(hono);
   const stomp = registerStompEndpoint(hono, stompEndpointDeps(services), log);
@@ -72,6 +72,7 @@ export async function createApp(config: Config, database: DatabasePort, ports: P
       await publishers.settled();
       stomp.closeAll();
       await planLog.close();
+      await services.redis?.close();
       await database.close();
     },
   };

@@ -20,6 +20,6 @@ export function operationHandlers(services: Services): Handlers<RequestContext> 
     ...createChatHandlers(services),
     ...createPromptHandlers(services),
     ...createRegionHandlers(services),
-    ...createOperationalHandlers({ documents: loadSpecDocuments(), database: services.database }),
+    ...createOperationalHandlers({ documents: loadSpecDocuments(), database: services.database, redis: services.redis }),
   };
 }

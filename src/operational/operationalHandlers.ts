@@ -17,7 +17,16 @@ type OperationalHandlers = Pick<
   'getLandingPage' | 'getHealth' | 'getReadiness' | 'getOpenApiDocument' | 'getAsyncApiDocument' | 'getApiDocs' | 'getAsyncApiDocs'
 >;
 
-export function createOperationalHandlers({ documents, database }: { documents: SpecDocuments; database: DatabasePort }): OperationalHandlers {
+export function createOperationalHandlers({
+  documents,
+  database,
+  redis,
+}: {
+  documents: SpecDocuments;
+  database: DatabasePort;
+  /** with REDIS_URL: resolves when Redis answers */
+  redis?: { ready(): Promise<void> } | null;
+}): OperationalHandlers {
   const asyncapiPage = renderAsyncapiPage(documents.asyncapi);
   const info = apiInfoOf(documents.openapi);
   const landing = { data: landingPageData(info), html: renderLandingPage(info) };
@@ -38,6 +47,12 @@ export function createOperationalHandlers({ documents, database }: { documents: 
         // SQLite: the write probe failed; PostgreSQL: the server did not answer.
         const what = database.dialect === 'sqlite' ? 'does not take writes' : 'does not answer';
         throw new AppError('COMMON503', `The database ${what} (${storageUnavailableReason(error)}).`);
+      }
+      try {
+        await redis?.ready();
+      } catch (error) {
+        ctx.log.warn({ err: error }, 'readiness: Redis does not answer');
+        throw new AppError('COMMON503', `Redis (REDIS_URL) does not answer (${error instanceof Error ? error.message : String(error)}).`);
       }
       return { status: 200, body: { status: 'UP' } };
     },
