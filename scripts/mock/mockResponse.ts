@@ -1,4 +1,5 @@
-// Answers one valid request from the spec: the lowest documented 2xx with its first example, unless
+// Answers one valid request from the spec: the lowest documented 2xx (or 3xx: the sign-in redirects)
+// with its first example, unless
 // the client's `Prefer` header asks for another documented status or named example (as Prism does).
 // Every header the chosen response declares is sent with its example value (X-Request-Id and
 // RateLimit-* are then overwritten by the middlewares with real ones) and `Location` is a real path.
@@ -29,8 +30,8 @@ function pickStatus(operationId: string, responses: Map<number, DocumentedRespon
     if (responses.has(preference.code)) return preference.code;
     return preferProblem(`${operationId} documents no ${preference.code} response; documented: ${documented.join(', ')}.`);
   }
-  const success = documented.find((status) => status >= 200 && status < 300);
-  if (success === undefined) return preferProblem(`${operationId} documents no 2xx response.`);
+  const success = documented.find((status) => status >= 200 && status < 400);
+  if (success === undefined) return preferProblem(`${operationId} documents no 2xx or 3xx response.`);
   const { example } = preference;
   if (example === undefined || exampleNames(responses.get(success)!).includes(example)) return success;
   // `Prefer: example=expiredToken` alone: the name is enough to find the (lowest) status that has it.
