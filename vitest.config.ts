@@ -1,12 +1,49 @@
+import pg from 'pg';
 import { defineConfig } from 'vitest/config';
+
+// The tests that run on both engines: the repository, HTTP, STOMP and contract tests (and the
+// conformance runner against an in-process server). The `postgres` project runs them again, each
+// test app on a fresh PostgreSQL database (test/support/testDatabase.ts).
+const onBothEngines = [
+  'test/catalogue/placeCatalogue.test.ts',
+  'test/http/**/*.test.ts',
+  'test/contract/**/*.test.ts',
+  'test/realtime/**/*.test.ts',
+  'test/conformance/conformance.test.ts',
+  'test/postgres/**/*.test.ts',
+];
+
+/** Does PostgreSQL answer? Without it the `postgres` project is left out, and the global setup says why (or fails under CI). */
+async function postgresAnswers(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test', connectionTimeoutMillis: 3000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+const withPostgres = await postgresAnswers();
+
+// Do PostgreSQL and Redis answer? Their tests skip (one line says why), or fail under CI=true. Each
+// project runs these (a root-level global setup would run once more), so each gets what they inject.
+const globalSetup = ['test/support/postgresGlobalSetup.ts', 'test/support/redisGlobalSetup.ts'];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     exclude: ['test/fixtures/**', 'node_modules/**'],
-    // Do PostgreSQL and Redis answer? Their tests skip (one line says why), or fail under CI=true.
-    globalSetup: ['test/support/postgresGlobalSetup.ts', 'test/support/redisGlobalSetup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true as const,
+        test: { name: 'sqlite', globalSetup, include: ['test/**/*.test.ts'], exclude: ['test/fixtures/**', 'node_modules/**', 'test/postgres/**'] },
+      },
+      ...(withPostgres ? [{ extends: true as const, test: { name: 'postgres', globalSetup, include: onBothEngines, env: { TEST_ENGINE: 'postgres' } } }] : []),
+    ],
   },
 });

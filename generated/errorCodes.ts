@@ -21,7 +21,7 @@ export const errorCodes = {
   COMMON002: { httpStatus: 400, stomp: ["errors-channel"], message: "The request body is not valid JSON." },
   /** Signed in, but the operation needs the ADMIN role. */
   COMMON403: { httpStatus: 403, stomp: [], message: "This operation needs the ADMIN role." },
-  /** No route for this path (also operations this server leaves out, e.g. dev-login when disabled). */
+  /** No route for this path (also operations this server leaves out, e.g. dev-login when disabled, OpenID Connect sign-in when not configured). */
   COMMON404: { httpStatus: 404, stomp: [], message: "No such route." },
   /** The path exists but not with this method; `Allow` lists the methods it has. */
   COMMON405: { httpStatus: 405, stomp: [], message: "Method not allowed on this route." },
@@ -41,6 +41,20 @@ export const errorCodes = {
   AUTH004: { httpStatus: 401, stomp: [], message: "The refresh token is not valid any more." },
   /** No `Authorization` header. */
   AUTH011: { httpStatus: 401, stomp: [], message: "The Authorization header is missing." },
+  /** The identity provider cannot be reached (discovery, token or userinfo endpoint); OpenID Connect sign-in only. */
+  AUTH021: { httpStatus: 503, stomp: [], message: "The identity provider cannot be reached; try again later." },
+  /** No pending OpenID Connect sign-in for this browser (missing, expired or already used), or its `state` does not match. */
+  AUTH022: { httpStatus: 400, stomp: [], message: "The sign-in is unknown, expired or already used, or its state does not match; start it again." },
+  /** The identity provider refused the authorization code (replayed, expired, PKCE verifier mismatch), or the ID token's `nonce` differs. */
+  AUTH023: { httpStatus: 401, stomp: [], message: "The identity provider refused the authorization code, or the PKCE or nonce check failed." },
+  /** The identity provider's ID token is invalid (signature, issuer, audience, expiry). */
+  AUTH024: { httpStatus: 401, stomp: [], message: "The ID token of the identity provider is invalid." },
+  /** The identity provider gave no usable e-mail address, or an unverified one while verified addresses are required. */
+  AUTH025: { httpStatus: 403, stomp: [], message: "The identity provider has not verified the e-mail address of this account." },
+  /** The identity provider answered the sign-in with an `error` (declined, or refused the request). */
+  AUTH026: { httpStatus: 401, stomp: [], message: "The identity provider refused the sign-in." },
+  /** The one-time OpenID Connect sign-in code is unknown, already exchanged, or expired (60 seconds). */
+  AUTH027: { httpStatus: 400, stomp: [], message: "The sign-in code is unknown, expired or already used; sign in again." },
   /** The trip plan does not exist or belongs to another member (never 403, so ids leak nothing). */
   TRIP101: { httpStatus: 404, stomp: [], message: "Trip plan not found." },
   /** The trip plan has no day with this number. */
@@ -84,7 +98,7 @@ export const errorCodes = {
 } as const satisfies Record<ErrorCode, ErrorCodeFacts>;
 
 /** Codes an HTTP error response carries (they have an HTTP status). */
-export type HttpErrorCode = "COMMON001" | "COMMON002" | "COMMON403" | "COMMON404" | "COMMON405" | "COMMON413" | "COMMON429" | "COMMON500" | "COMMON503" | "AUTH001" | "AUTH002" | "AUTH004" | "AUTH011" | "TRIP101" | "TRIP103" | "TRIP104" | "TRIP106" | "TRIP107" | "CHAT301" | "MEMBER001" | "AI005";
+export type HttpErrorCode = "COMMON001" | "COMMON002" | "COMMON403" | "COMMON404" | "COMMON405" | "COMMON413" | "COMMON429" | "COMMON500" | "COMMON503" | "AUTH001" | "AUTH002" | "AUTH004" | "AUTH011" | "AUTH021" | "AUTH022" | "AUTH023" | "AUTH024" | "AUTH025" | "AUTH026" | "AUTH027" | "TRIP101" | "TRIP103" | "TRIP104" | "TRIP106" | "TRIP107" | "CHAT301" | "MEMBER001" | "AI005";
 /** Codes of STOMP ERROR frames (the `error-code` header). */
 export type StompErrorFrameCode = "WS001" | "WS002" | "WS004" | "WS005" | "WS102" | "WS105" | "WS106" | "WS107" | "WS108" | "WS503";
 /** Codes of the ErrorResponses sent on the STOMP errors channel. */

@@ -391,6 +391,135 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/oidc/login": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start signing in with the identity provider (OpenID Connect)
+         * @description Where a browser goes to sign in (a link or `window.location`, not `fetch`): the answer is a
+         *     `302` to the identity provider configured with `OIDC_ISSUER` (Google, Keycloak, Auth0, Entra,
+         *     Dex, ...), an authorization code request with PKCE (`S256`), `state` and `nonce`. The pending
+         *     sign-in is kept by the service for 10 minutes, readable by every instance, and tied to this
+         *     browser by the `oidc_login` cookie (httpOnly, `SameSite=Lax`, path `/api/v1/auth/oidc`); the
+         *     provider then sends the browser to `completeOidcSignIn`.
+         *
+         *     `returnTo` is where the browser ends up once signed in: a path of this service (`/app`), or
+         *     an absolute URL whose origin is one of the server's `OIDC_RETURN_TO_ORIGINS` (by default only
+         *     the origin of `OIDC_REDIRECT_URI`); anything else is refused with `400 COMMON001`, so the
+         *     sign-in cannot be used to send people elsewhere. Default: `/`.
+         *
+         *     Exists only when the server is configured for OpenID Connect (`OIDC_ISSUER`, `OIDC_CLIENT_ID`,
+         *     `OIDC_REDIRECT_URI`); otherwise the route is absent and answers `404 COMMON404`. `503 AUTH021`
+         *     while the provider cannot be reached (its discovery document is fetched at start and retried).
+         */
+        get: operations["startOidcSignIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/oidc/callback": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Complete the sign-in (the identity provider's redirect)
+         * @description The `redirect_uri` registered at the identity provider (`OIDC_REDIRECT_URI`); only the
+         *     provider's redirect of a browser that went through `startOidcSignIn` calls it. The service
+         *     takes the pending sign-in of the `oidc_login` cookie (once: a second use fails), checks
+         *     `state`, exchanges the code with the PKCE verifier, validates the ID token (signature,
+         *     issuer, audience, expiry, `nonce`) and reads the e-mail and name from the userinfo endpoint.
+         *
+         *     The member is the provider's account, identified by (issuer, subject), never by e-mail: the
+         *     first sign-in creates it, later ones refresh its name and e-mail. The session gets the role
+         *     `ADMIN` when the provider's verified e-mail is in the server's `ADMIN_EMAILS`, or when the ID
+         *     token's claim named by `OIDC_ADMIN_CLAIM` is `true`, `"admin"` or a list containing
+         *     `"admin"`; otherwise `MEMBER`.
+         *
+         *     Tokens never travel in a URL. The answer is a `302` to the `returnTo` of the sign-in with a
+         *     one-time code in the fragment, `#oidcCode=…` (a fragment is not sent to servers nor logged);
+         *     the page there posts it to `exchangeOidcSignInCode` within 60 seconds and gets the service's
+         *     own token pair, exactly as `devLogin` issues it.
+         *
+         *     Failures answer with an error code instead of the redirect: `400 AUTH022` (no pending sign-in
+         *     for this browser, expired, already used, or `state` differs), `401 AUTH026` (the provider
+         *     answered with an `error`, e.g. the person declined), `401 AUTH023` (the provider refused the
+         *     code: replayed, expired, or a PKCE verifier that does not match; or the ID token's `nonce`
+         *     differs), `401 AUTH024` (the ID token is invalid), `403 AUTH025` (no e-mail, or not verified
+         *     while `OIDC_REQUIRE_VERIFIED_EMAIL` is on), `503 AUTH021` (the provider cannot be reached).
+         */
+        get: operations["completeOidcSignIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/oidc/token": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange the one-time sign-in code for a token pair
+         * @description The last step of an OpenID Connect sign-in: the one-time code from the fragment of
+         *     `completeOidcSignIn`'s redirect (`#oidcCode=…`) becomes the service's token pair, on the
+         *     session the sign-in created. A code works once and for 60 seconds; otherwise `400 AUTH027`.
+         *     Absent (`404 COMMON404`) when the server is not configured for OpenID Connect.
+         */
+        post: operations["exchangeOidcSignInCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/members/me": {
         parameters: {
             query?: never;
@@ -641,10 +770,12 @@ export interface paths {
         };
         /**
          * Readiness
-         * @description `200` when the database answers and takes writes, `503 COMMON503` otherwise. Each call
-         *     commits a small write transaction (a probe row of one page, written and deleted), so a full
-         *     or read-only disk, an I/O error or a database at its size limit all report `503`, and the
-         *     probe answers `200` again as soon as such a write succeeds.
+         * @description `200` when the database answers and takes writes, `503 COMMON503` otherwise. On SQLite each
+         *     call commits a small write transaction (a probe row of one page, written and deleted), so a
+         *     full or read-only disk, an I/O error or a database at its size limit all report `503`, and
+         *     the probe answers `200` again as soon as such a write succeeds. On PostgreSQL the instance
+         *     answers only once its migrations are applied, and each call asks the server a query: `503`
+         *     while it cannot be reached, `200` again as soon as it answers.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -883,7 +1014,7 @@ export interface components {
          *     so the server cannot send a code that is not here. New codes may be added in a minor version
          *     (`x-open-enum`): treat an unknown code like the HTTP status or the channel it came with.
          */
-        ErrorCode: "COMMON001" | "COMMON002" | "COMMON403" | "COMMON404" | "COMMON405" | "COMMON413" | "COMMON429" | "COMMON500" | "COMMON503" | "AUTH001" | "AUTH002" | "AUTH004" | "AUTH011" | "TRIP101" | "TRIP103" | "TRIP104" | "TRIP106" | "TRIP107" | "CHAT102" | "CHAT301" | "MEMBER001" | "AI002" | "AI005" | "WS001" | "WS002" | "WS004" | "WS005" | "WS102" | "WS105" | "WS106" | "WS107" | "WS108" | "WS503";
+        ErrorCode: "COMMON001" | "COMMON002" | "COMMON403" | "COMMON404" | "COMMON405" | "COMMON413" | "COMMON429" | "COMMON500" | "COMMON503" | "AUTH001" | "AUTH002" | "AUTH004" | "AUTH011" | "AUTH021" | "AUTH022" | "AUTH023" | "AUTH024" | "AUTH025" | "AUTH026" | "AUTH027" | "TRIP101" | "TRIP103" | "TRIP104" | "TRIP106" | "TRIP107" | "CHAT102" | "CHAT301" | "MEMBER001" | "AI002" | "AI005" | "WS001" | "WS002" | "WS004" | "WS005" | "WS102" | "WS105" | "WS106" | "WS107" | "WS108" | "WS503";
         /**
          * @description One failing field. Values are echoed in bounded form: a text longer than its limit keeps its
          *     beginning and ends with the marker `...[truncated]` (the whole result stays within the
@@ -1106,6 +1237,10 @@ export interface components {
             /** @description Display name; defaults to the part of the email before `@`. */
             name?: string;
         };
+        OidcSignInCodeRequest: {
+            /** @description The one-time code from the fragment of `completeOidcSignIn`'s redirect (`#oidcCode=…`). */
+            code: string;
+        };
         ReissueTokenRequest: {
             refreshToken: string;
         };
@@ -1118,7 +1253,7 @@ export interface components {
              */
             accessTokenExpiresIn: number;
         };
-        /** @description The `CommonResponse` of `devLogin` and `reissueToken`. */
+        /** @description The `CommonResponse` of `devLogin`, `reissueToken` and `exchangeOidcSignInCode`. */
         TokenEnvelope: {
             /** @constant */
             success: true;
@@ -1355,6 +1490,91 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /**
+         * @description `AUTH021`: the identity provider cannot be reached (its discovery document, token or userinfo
+         *     endpoint does not answer, or answers with a server error); retry after `Retry-After` seconds.
+         *     `COMMON503`: the storage cannot take the write (see `StorageUnavailable`); nothing was saved.
+         */
+        IdentityProviderUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description `AUTH022`: this browser has no pending sign-in (no `oidc_login` cookie, or it expired after
+         *     10 minutes, or the callback was already used), or `state` is not the one the sign-in was started
+         *     with. Start again at `startOidcSignIn`. `COMMON001`: a parameter is outside its schema.
+         */
+        OidcSignInStateRejected: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description `AUTH026`: the identity provider answered with an `error` (the person declined, or the provider
+         *     refused the request); `AUTH023`: the provider refused the authorization code (replayed, expired, or
+         *     a PKCE verifier that does not match), or the ID token's `nonce` is not the sign-in's; `AUTH024`:
+         *     the ID token is invalid (signature, issuer, audience, expiry).
+         */
+        OidcSignInRefused: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description `AUTH025`: the identity provider gave no usable e-mail address, or one it has not verified while
+         *     the server requires verified addresses (`OIDC_REQUIRE_VERIFIED_EMAIL`, on by default).
+         */
+        OidcEmailNotVerified: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description `AUTH027`: the one-time sign-in code is unknown, was already exchanged, or is older than 60
+         *     seconds; sign in again. `COMMON001` / `COMMON002`: the body is outside its schema / not JSON.
+         */
+        OidcSignInCodeRejected: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
         /** @description `COMMON403`: signed in, but the operation needs the ADMIN role. */
         Forbidden: {
             headers: {
@@ -1449,7 +1669,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description `COMMON404`: the route does not exist on this server (here: dev-login is disabled). */
+        /** @description `COMMON404`: the route does not exist on this server (here: dev-login is off, or OpenID Connect sign-in is not configured). */
         RouteNotFound: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1501,7 +1721,7 @@ export interface components {
         };
         /**
          * @description `COMMON503`: the database does not answer, or it does not take writes (a full or read-only
-         *     disk, an I/O error, a lock held elsewhere).
+         *     disk, an I/O error, a lock held elsewhere; on PostgreSQL, a server that cannot be reached).
          */
         NotReady: {
             headers: {
@@ -1513,10 +1733,11 @@ export interface components {
             };
         };
         /**
-         * @description `COMMON503`: the storage cannot take the write right now (the disk is full or read-only, an
-         *     I/O error, the database is locked). **Nothing of the request was saved**: every write either
-         *     commits or answers this. Retry after `Retry-After` seconds; `/readyz` reports `503` for as
-         *     long as writes fail.
+         * @description `COMMON503`: the storage cannot serve the request right now: on SQLite the disk is full or
+         *     read-only, an I/O error, the database is locked; on PostgreSQL the server cannot be reached,
+         *     the connection was cut, or the server is shutting down or out of connections. **Nothing of
+         *     the request was saved**: every write either commits or answers this. Retry after
+         *     `Retry-After` seconds; `/readyz` reports `503` for as long as the database fails.
          */
         StorageUnavailable: {
             headers: {
@@ -1615,6 +1836,28 @@ export interface components {
          */
         Location: string;
         /**
+         * @description The identity provider's authorization endpoint with the request (client, redirect URI, scopes, `state`, `nonce`, PKCE challenge).
+         * @example https://accounts.google.com/o/oauth2/v2/auth?client_id=trip-app&response_type=code&scope=openid%20email%20profile&state=af0ifjsldkj
+         */
+        AuthorizationRedirect: string;
+        /**
+         * @description The sign-in's `returnTo` as an absolute URL, with the one-time code in the fragment (`#oidcCode=…`).
+         * @example https://trip.example.com/#oidcCode=3q2-7wJHbG6mFbQ0dZ0d1mZ0pXcM7J9nWm3yK2Q4lxU
+         */
+        SignedInRedirect: string;
+        /**
+         * @description `oidc_login`: a random value tying the pending sign-in to this browser (the service keeps only
+         *     its hash). httpOnly, `SameSite=Lax` (sent on the provider's redirect back), path
+         *     `/api/v1/auth/oidc`, 10 minutes, `Secure` when `OIDC_REDIRECT_URI` is https.
+         * @example oidc_login=Jk3vYb2Q9xW0d2M5tq6nR8pZcL1fH4sA7eU0iO3yT5g; Path=/api/v1/auth/oidc; Max-Age=600; HttpOnly; SameSite=Lax
+         */
+        OidcLoginCookie: string;
+        /**
+         * @description Removes the `oidc_login` cookie (the pending sign-in is used up).
+         * @example oidc_login=; Path=/api/v1/auth/oidc; Max-Age=0; HttpOnly; SameSite=Lax
+         */
+        OidcLoginCookieCleared: string;
+        /**
          * @description Seconds to wait before the next request.
          * @example 30
          */
@@ -1678,6 +1921,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     createTripPlanSession: {
@@ -1768,6 +2012,7 @@ export interface operations {
             404: components["responses"]["TripPlanNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     startTripPlanGeneration: {
@@ -2000,6 +2245,7 @@ export interface operations {
             404: components["responses"]["TripPlanNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     swapScheduledPlaces: {
@@ -2217,6 +2463,162 @@ export interface operations {
             503: components["responses"]["StorageUnavailable"];
         };
     };
+    startOidcSignIn: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Where to send the browser after sign-in; a path of this service or a URL of an allowed origin.
+                 * @example /
+                 */
+                returnTo?: string;
+            };
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the identity provider's authorization endpoint. */
+            302: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Location: components["headers"]["AuthorizationRedirect"];
+                    "Set-Cookie": components["headers"]["OidcLoginCookie"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["RouteNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["IdentityProviderUnavailable"];
+        };
+    };
+    completeOidcSignIn: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The authorization code (absent when the provider answers with `error`).
+                 * @example SplxlOBeZQQYbYS6WxSbIA
+                 */
+                code?: string;
+                /**
+                 * @description The `state` the sign-in was started with.
+                 * @example af0ifjsldkj
+                 */
+                state?: string;
+                /**
+                 * @description The issuer of the response (RFC 9207), checked against `OIDC_ISSUER` when the provider sends it.
+                 * @example https://accounts.google.com
+                 */
+                iss?: string;
+                /**
+                 * @description The provider's error code (e.g. `access_denied`).
+                 * @example access_denied
+                 */
+                error?: string;
+                /**
+                 * @description The provider's explanation of `error`.
+                 * @example The user declined.
+                 */
+                error_description?: string;
+            };
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To `returnTo`, with the one-time code in the fragment. */
+            302: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Location: components["headers"]["SignedInRedirect"];
+                    "Set-Cookie": components["headers"]["OidcLoginCookieCleared"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["OidcSignInStateRejected"];
+            401: components["responses"]["OidcSignInRefused"];
+            403: components["responses"]["OidcEmailNotVerified"];
+            404: components["responses"]["RouteNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["IdentityProviderUnavailable"];
+        };
+    };
+    exchangeOidcSignInCode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OidcSignInCodeRequest"];
+            };
+        };
+        responses: {
+            /** @description The token pair of the new session. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenEnvelope"];
+                };
+            };
+            400: components["responses"]["OidcSignInCodeRejected"];
+            404: components["responses"]["RouteNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
+        };
+    };
     getMe: {
         parameters: {
             query?: never;
@@ -2253,6 +2655,7 @@ export interface operations {
             404: components["responses"]["MemberNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     getMyName: {
@@ -2291,6 +2694,7 @@ export interface operations {
             404: components["responses"]["MemberNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     listChatMessages: {
@@ -2349,6 +2753,7 @@ export interface operations {
             404: components["responses"]["ChatRoomNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     listPromptTemplates: {
@@ -2401,6 +2806,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     createPromptTemplate: {
@@ -2493,6 +2899,7 @@ export interface operations {
             404: components["responses"]["PromptTemplateNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     deletePromptTemplate: {

@@ -21,7 +21,8 @@ export type ListTripPlansResponse =
   | { status: 400; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 401; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
-  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders };
+  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 503; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders };
 
 /** POST /api/v1/trips */
 export interface CreateTripPlanSessionRequest {
@@ -50,7 +51,8 @@ export type GetTripPlanResponse =
   | { status: 401; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 404; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
-  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders };
+  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 503; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders };
 
 /** POST /api/v1/trips/{tripPlanId} */
 export interface StartTripPlanGenerationRequest {
@@ -127,7 +129,8 @@ export type ListDailyPlansResponse =
   | { status: 401; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 404; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
-  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders };
+  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 503; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders };
 
 /** PATCH /api/v1/trips/{tripPlanId}/daily-plans/{dayNumber}/scheduled-places */
 export interface SwapScheduledPlacesRequest {
@@ -200,6 +203,51 @@ export type LogoutResponse =
   | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 503; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders };
 
+/** GET /api/v1/auth/oidc/login */
+export interface StartOidcSignInRequest {
+  path: Record<string, never>;
+  query: NonNullable<operations["startOidcSignIn"]['parameters']["query"]>;
+  body: undefined;
+}
+export type StartOidcSignInResponse =
+  | { status: 302; body?: undefined; headers: { Location: string; "Set-Cookie": string } & ExtraHeaders }
+  | { status: 400; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 404; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
+  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 503; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders };
+
+/** GET /api/v1/auth/oidc/callback */
+export interface CompleteOidcSignInRequest {
+  path: Record<string, never>;
+  query: NonNullable<operations["completeOidcSignIn"]['parameters']["query"]>;
+  body: undefined;
+}
+export type CompleteOidcSignInResponse =
+  | { status: 302; body?: undefined; headers: { Location: string; "Set-Cookie": string } & ExtraHeaders }
+  | { status: 400; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 401; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 403; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 404; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
+  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 503; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders };
+
+/** POST /api/v1/auth/oidc/token */
+export interface ExchangeOidcSignInCodeRequest {
+  path: Record<string, never>;
+  query: Record<string, never>;
+  body: Schemas["OidcSignInCodeRequest"];
+}
+export type ExchangeOidcSignInCodeResponse =
+  | { status: 200; body: DataOf<Schemas["TokenEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 400; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 404; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 413; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
+  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 503; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders };
+
 /** GET /api/v1/members/me */
 export interface GetMeRequest {
   path: Record<string, never>;
@@ -211,7 +259,8 @@ export type GetMeResponse =
   | { status: 401; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 404; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
-  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders };
+  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 503; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders };
 
 /** GET /api/v1/members/me/name */
 export interface GetMyNameRequest {
@@ -224,7 +273,8 @@ export type GetMyNameResponse =
   | { status: 401; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 404; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
-  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders };
+  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 503; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders };
 
 /** GET /api/v1/chats/{chatRoomId}/messages */
 export interface ListChatMessagesRequest {
@@ -238,7 +288,8 @@ export type ListChatMessagesResponse =
   | { status: 401; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 404; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
-  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders };
+  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 503; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders };
 
 /** GET /api/v1/admin/prompts */
 export interface ListPromptTemplatesRequest {
@@ -252,7 +303,8 @@ export type ListPromptTemplatesResponse =
   | { status: 401; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 403; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
-  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders };
+  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 503; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders };
 
 /** POST /api/v1/admin/prompts */
 export interface CreatePromptTemplateRequest {
@@ -283,7 +335,8 @@ export type GetPromptTemplateResponse =
   | { status: 403; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 404; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
-  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders };
+  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 503; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders };
 
 /** DELETE /api/v1/admin/prompts/{promptId} */
 export interface DeletePromptTemplateRequest {
@@ -411,6 +464,9 @@ export interface OperationTypes {
   devLogin: { request: DevLoginRequest; response: DevLoginResponse };
   reissueToken: { request: ReissueTokenRequest; response: ReissueTokenResponse };
   logout: { request: LogoutRequest; response: LogoutResponse };
+  startOidcSignIn: { request: StartOidcSignInRequest; response: StartOidcSignInResponse };
+  completeOidcSignIn: { request: CompleteOidcSignInRequest; response: CompleteOidcSignInResponse };
+  exchangeOidcSignInCode: { request: ExchangeOidcSignInCodeRequest; response: ExchangeOidcSignInCodeResponse };
   getMe: { request: GetMeRequest; response: GetMeResponse };
   getMyName: { request: GetMyNameRequest; response: GetMyNameResponse };
   listChatMessages: { request: ListChatMessagesRequest; response: ListChatMessagesResponse };
@@ -451,6 +507,9 @@ export const operationIds = [
   "devLogin",
   "reissueToken",
   "logout",
+  "startOidcSignIn",
+  "completeOidcSignIn",
+  "exchangeOidcSignInCode",
   "getMe",
   "getMyName",
   "listChatMessages",

@@ -120,6 +120,20 @@ export const routes: readonly RouteDefinition[] = [
         "requiredHeaders": [
           "X-Request-Id"
         ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
+        ]
       }
     }
   },
@@ -326,6 +340,20 @@ export const routes: readonly RouteDefinition[] = [
         ],
         "requiredHeaders": [
           "X-Request-Id"
+        ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
         ]
       }
     }
@@ -902,6 +930,20 @@ export const routes: readonly RouteDefinition[] = [
         "requiredHeaders": [
           "X-Request-Id"
         ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
+        ]
       }
     }
   },
@@ -1401,6 +1443,343 @@ export const routes: readonly RouteDefinition[] = [
     }
   },
   {
+    "operationId": "startOidcSignIn",
+    "method": "GET",
+    "path": "/api/v1/auth/oidc/login",
+    "honoPath": "/api/v1/auth/oidc/login",
+    "pattern": "^/api/v1/auth/oidc/login$",
+    "tags": [
+      "Auth"
+    ],
+    "secured": false,
+    "requiredRole": null,
+    "pathParams": [],
+    "queryParams": [
+      "returnTo"
+    ],
+    "integerParams": {
+      "path": [],
+      "query": []
+    },
+    "body": null,
+    "responses": {
+      "302": {
+        "contentType": null,
+        "headers": [
+          "X-Request-Id",
+          "Location",
+          "Set-Cookie",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Location",
+          "Set-Cookie"
+        ]
+      },
+      "400": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "404": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
+        ]
+      },
+      "500": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
+        ]
+      }
+    }
+  },
+  {
+    "operationId": "completeOidcSignIn",
+    "method": "GET",
+    "path": "/api/v1/auth/oidc/callback",
+    "honoPath": "/api/v1/auth/oidc/callback",
+    "pattern": "^/api/v1/auth/oidc/callback$",
+    "tags": [
+      "Auth"
+    ],
+    "secured": false,
+    "requiredRole": null,
+    "pathParams": [],
+    "queryParams": [
+      "code",
+      "state",
+      "iss",
+      "error",
+      "error_description"
+    ],
+    "integerParams": {
+      "path": [],
+      "query": []
+    },
+    "body": null,
+    "responses": {
+      "302": {
+        "contentType": null,
+        "headers": [
+          "X-Request-Id",
+          "Location",
+          "Set-Cookie",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Location",
+          "Set-Cookie"
+        ]
+      },
+      "400": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "403": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "404": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
+        ]
+      },
+      "500": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
+        ]
+      }
+    }
+  },
+  {
+    "operationId": "exchangeOidcSignInCode",
+    "method": "POST",
+    "path": "/api/v1/auth/oidc/token",
+    "honoPath": "/api/v1/auth/oidc/token",
+    "pattern": "^/api/v1/auth/oidc/token$",
+    "tags": [
+      "Auth"
+    ],
+    "secured": false,
+    "requiredRole": null,
+    "pathParams": [],
+    "queryParams": [],
+    "integerParams": {
+      "path": [],
+      "query": []
+    },
+    "body": {
+      "required": true,
+      "contentType": "application/json"
+    },
+    "responses": {
+      "200": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "400": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "404": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "413": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
+        ]
+      },
+      "500": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
+        ]
+      }
+    }
+  },
+  {
     "operationId": "getMe",
     "method": "GET",
     "path": "/api/v1/members/me",
@@ -1476,6 +1855,20 @@ export const routes: readonly RouteDefinition[] = [
         ],
         "requiredHeaders": [
           "X-Request-Id"
+        ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
         ]
       }
     }
@@ -1556,6 +1949,20 @@ export const routes: readonly RouteDefinition[] = [
         ],
         "requiredHeaders": [
           "X-Request-Id"
+        ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
         ]
       }
     }
@@ -1659,6 +2066,20 @@ export const routes: readonly RouteDefinition[] = [
         "requiredHeaders": [
           "X-Request-Id"
         ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
+        ]
       }
     }
   },
@@ -1756,6 +2177,20 @@ export const routes: readonly RouteDefinition[] = [
         ],
         "requiredHeaders": [
           "X-Request-Id"
+        ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
         ]
       }
     }
@@ -1987,6 +2422,20 @@ export const routes: readonly RouteDefinition[] = [
         ],
         "requiredHeaders": [
           "X-Request-Id"
+        ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
         ]
       }
     }

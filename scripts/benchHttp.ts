@@ -1,6 +1,7 @@
-// `npm run bench:http`: HTTP throughput and latency of the service against a bare Hono baseline
-// (autocannon), then keyset paging at 1k vs 1M rows. Runs for a bounded time, talks to 127.0.0.1
-// only, and removes its child processes and temp files. BENCH_SECONDS sets the seconds per target.
+// `npm run bench:http`: HTTP throughput and latency of the service on SQLite and on PostgreSQL, side
+// by side, against a bare Hono baseline (autocannon), then keyset paging at 1k vs 1M rows. Runs for a
+// bounded time, talks to 127.0.0.1 only, and removes its child processes and temp files (and the
+// PostgreSQL database it created). BENCH_SECONDS sets the seconds per target.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -27,7 +27,7 @@ const config = loadConfig({
   LOG_LEVEL: 'silent',
   RESPONSE_VALIDATION: 'log',
 });
-const app = await createApp(config, await openDatabasePort(config));
+const app = await createApp(config, await openDatabasePort(config.database));
 const server = await startServer(app, 0);
 const root = path.resolve(import.meta.dirname, '..');
 const spec = loadSpecIndex(path.join(root, 'specs/openapi.yaml'), path.join(root, 'specs/asyncapi.yaml'));

@@ -20,7 +20,7 @@ if (values.help || !values.email || !/^[^@\s]+@[^@\s]+$/.test(values.email)) {
 
 try {
   const config = loadConfig();
-  const database = await openDatabasePort(config);
+  const database = await openDatabasePort(config.database);
   const signer = createTokenSigner(resolveJwtSecret(config), { access: config.accessTokenTtlSeconds, refresh: config.refreshTokenTtlSeconds });
   const auth = createAuthService({
     db: database,

@@ -36,9 +36,12 @@ export interface App {
 /** The service on `database` (opened and migrated: db/openDatabasePort.ts); `close()` closes it. */
 export async function createApp(config: Config, database: DatabasePort, ports: Partial<AppPorts> = {}): Promise<App> {
   const services = await createServices(config, database, ports);
-  const { log, worker, chat, publishers, broker, sessionPurge } = services;
+  const { log, worker, chat, publishers, broker, planLog, sessionPurge } = services;
   const checker = createResponseChecker(config.responseValidation, log);
-  const disabled = new Set<OperationId>(config.devLoginEnabled ? [] : ['devLogin']);
+  const disabled = new Set<OperationId>([
+    ...(config.devLoginEnabled ? [] : (['devLogin'] as const)),
+    ...(config.oidc ? [] : (['startOidcSignIn', 'completeOidcSignIn', 'exchangeOidcSignInCode'] as const)),
+  ]);
 
   const hono = new Hono<HttpEnv>();
   useMiddlewareStack(hono, config, log, services.clock);
@@ -64,12 +67,15 @@ export async function createApp(config: Config, database: DatabasePort, ports: P
     broker,
     sessionPurge,
     async close() {
+      services.oidcProvider?.stop();
       sessionPurge.stop();
       await sessionPurge.idle();
       // Generations first: their AI002 reaches clients whose connections are still open.
       await worker.stop();
       await chat.idle();
+      await publishers.settled();
       stomp.closeAll();
+      await planLog.close();
       await database.close();
     },
   };

@@ -15,8 +15,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
-  /** SQLite file path, or ':memory:' */
-  databaseFile: string;
+  /** where the data lives: a SQLite file of this process (or ':memory:'), or a PostgreSQL database any number of instances share */
+  database: DatabaseLocation;
   /** null: generate one and keep it in dataDir (development and test only) */
   jwtSecret: string | null;
   accessTokenTtlSeconds: number;
@@ -24,6 +24,8 @@ export interface Config {
   devLoginEnabled: boolean;
   /** lower-case e-mail addresses whose real sign-ins get the ADMIN role (never dev-login) */
   adminEmails: string[];
+  /** OpenID Connect sign-in; null when not configured (its operations are then absent) */
+  oidc: OidcSettings | null;
   /** expired or revoked sessions are deleted this many days after they ended */
   sessionRetentionDays: number;
   sessionPurgeIntervalMinutes: number;
@@ -60,6 +62,24 @@ export interface Config {
   realtime: { historySize: number; historyTtlSeconds: number };
 }
 
+export interface OidcSettings {
+  issuer: string;
+  clientId: string;
+  /** null: a public client, PKCE alone */
+  clientSecret: string | null;
+  redirectUri: string;
+  scopes: string;
+  /** origins `returnTo` may name besides the redirect URI's */
+  returnToOrigins: string[];
+  /** an ID-token claim that grants ADMIN (true, "admin", or a list containing "admin") */
+  adminClaim: string | null;
+  requireVerifiedEmail: boolean;
+  /** plain http to the issuer (development and test only: production refuses an http issuer) */
+  allowInsecureIssuer: boolean;
+}
+
+export type DatabaseLocation = { engine: 'sqlite'; file: string } | { engine: 'postgres'; url: string; poolMax: number };
+
 export interface GenerationJobSettings {
   leaseMs: number;
   heartbeatMs: number;
@@ -86,6 +106,8 @@ export interface Setting<T = unknown> extends Parser<T> {
   meaning: string;
   /** never echoed in messages */
   secret?: boolean;
+  /** what of the value may be echoed in messages (a URL without its password) */
+  redact?: (raw: string) => string;
 }
 
 const integer = (min: number, max: number, unit = ''): Parser<number> => ({
@@ -155,6 +177,20 @@ const httpUrl: Parser<string> = {
   },
 };
 
+const callbackPath = '/api/v1/auth/oidc/callback';
+const redirectUri: Parser<string> = {
+  accepted: `an http:// or https:// URL whose path is ${callbackPath}`,
+  parse: (raw) => (httpUrl.parse(raw) !== undefined && new URL(raw).pathname === callbackPath && !new URL(raw).search && !new URL(raw).hash ? raw : undefined),
+};
+
+const scopes: Parser<string> = {
+  accepted: 'space-separated scopes including openid',
+  parse(raw) {
+    const list = raw.trim().split(/\s+/);
+    return list.includes('openid') && list.every((scope) => /^[\x21\x23-\x5b\x5d-\x7e]{1,100}$/.test(scope)) ? list.join(' ') : undefined;
+  },
+};
+
 const host: Parser<string> = {
   // A name would need a DNS lookup at start, which can hang; the server binds to addresses.
   accepted: 'an IP address of this machine (127.0.0.1, ::1, 0.0.0.0, ::, ...) or localhost',
@@ -166,15 +202,47 @@ const filePath: Parser<string> = {
   parse: (raw) => (raw.includes('\0') ? undefined : raw),
 };
 
-const databaseUrl: Parser<string> = {
-  accepted: 'a SQLite file (sqlite:path, file:path or a path) or :memory:',
+type DatabaseUrl = { engine: 'sqlite'; file: string } | { engine: 'postgres'; url: string };
+
+const databaseUrl: Parser<DatabaseUrl> = {
+  accepted: 'a PostgreSQL URL (postgres://user:password@host:5432/db or postgresql://…), a SQLite file (sqlite:path, file:path or a path) or :memory:',
   parse(raw) {
-    if (raw === ':memory:' || raw === 'sqlite::memory:') return ':memory:';
+    if (/^postgres(ql)?:\/\//i.test(raw)) {
+      try {
+        const url = new URL(raw);
+        return url.hostname || url.searchParams.has('host') ? { engine: 'postgres', url: raw } : undefined;
+      } catch {
+        return undefined;
+      }
+    }
+    if (raw === ':memory:' || raw === 'sqlite::memory:') return { engine: 'sqlite', file: ':memory:' };
     const file = raw.replace(/^sqlite:(\/\/)?/, '').replace(/^file:(\/\/)?/, '');
     if (file === '' || file.includes('\0') || /^[a-z][a-z0-9+.-]*:\/\//i.test(file)) return undefined;
-    return path.resolve(file);
+    return { engine: 'sqlite', file: path.resolve(file) };
   },
 };
+
+/** A URL with its password (if any) replaced, for logs and messages; other text as it is. */
+export function redactedDatabaseUrl(raw: string): string {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) return raw;
+  try {
+    const url = new URL(raw);
+    if (url.password) url.password = '***';
+    if (url.searchParams.has('password')) url.searchParams.set('password', '***');
+    return url.toString();
+  } catch {
+    return '(a URL that cannot be parsed)';
+  }
+}
+
+/** Where the data is, for logs: the SQLite file, or the PostgreSQL URL without its password. */
+export function describeDatabase(location: DatabaseLocation): string {
+  return location.engine === 'sqlite' ? location.file : redactedDatabaseUrl(location.url);
+}
+
+function withRedaction<T>(redact: (raw: string) => string, of: Setting<T>): Setting<T> {
+  return { ...of, redact };
+}
 
 function setting<T>(name: string, parser: Parser<T>, defaultText: string, meaning: string, secret = false): Setting<T> {
   return { name, ...parser, defaultText, meaning, secret };
@@ -191,8 +259,23 @@ export const settings = {
   HOST: setting('HOST', host, '127.0.0.1', 'address to listen on; a container sets 0.0.0.0 explicitly'),
   PORT: setting('PORT', integer(0, 65535), '8080', 'TCP port to listen on (0: any free port)'),
   DATA_DIR: setting('DATA_DIR', filePath, './data', 'writable folder for the SQLite file and the generated JWT secret'),
-  DATABASE_URL: setting('DATABASE_URL', databaseUrl, '`DATA_DIR`/trip-itinerary.sqlite', 'the SQLite database; its folder must be writable'),
-  JWT_SECRET: setting('JWT_SECRET', text(4096, 32), 'generated and kept in `DATA_DIR`', 'HS256 signing secret; required in production', true),
+  DATABASE_URL: withRedaction(
+    redactedDatabaseUrl,
+    setting(
+      'DATABASE_URL',
+      databaseUrl,
+      '`DATA_DIR`/trip-itinerary.sqlite',
+      'the database: postgres:// or postgresql:// is PostgreSQL, shared by any number of instances (needs JWT_SECRET; migrated at start); anything else is a SQLite file of this process, whose folder must be writable',
+    ),
+  ),
+  DATABASE_POOL_MAX: setting('DATABASE_POOL_MAX', integer(1, 1000), '10', 'PostgreSQL connections one instance may hold (ignored on SQLite)'),
+  JWT_SECRET: setting(
+    'JWT_SECRET',
+    text(4096, 32),
+    'generated and kept in `DATA_DIR`',
+    'HS256 signing secret; required in production and with PostgreSQL',
+    true,
+  ),
   ACCESS_TOKEN_TTL_SECONDS: setting('ACCESS_TOKEN_TTL_SECONDS', integer(1, 31_536_000), '3600', 'lifetime of an access token'),
   REFRESH_TOKEN_TTL_SECONDS: setting(
     'REFRESH_TOKEN_TTL_SECONDS',
@@ -212,6 +295,34 @@ export const settings = {
     'none',
     'addresses whose real sign-ins get the ADMIN role (never dev-login)',
   ),
+  OIDC_ISSUER: setting(
+    'OIDC_ISSUER',
+    httpUrl,
+    'none (OpenID Connect sign-in off)',
+    'issuer URL of the OpenID Connect provider, e.g. https://accounts.google.com; https in production',
+  ),
+  OIDC_CLIENT_ID: setting('OIDC_CLIENT_ID', text(512), 'none', 'client id registered at the provider (with OIDC_ISSUER)'),
+  OIDC_CLIENT_SECRET: setting('OIDC_CLIENT_SECRET', text(4096), 'none (public client: PKCE alone)', 'client secret registered at the provider', true),
+  OIDC_REDIRECT_URI: setting(
+    'OIDC_REDIRECT_URI',
+    redirectUri,
+    'none',
+    "this service's callback as the provider knows it, ending in /api/v1/auth/oidc/callback",
+  ),
+  OIDC_SCOPES: setting('OIDC_SCOPES', scopes, '`openid email profile`', 'scopes asked for at sign-in (space-separated, with openid)'),
+  OIDC_RETURN_TO_ORIGINS: setting(
+    'OIDC_RETURN_TO_ORIGINS',
+    list(origin, 'comma-separated origins like https://app.example.com'),
+    'the origin of OIDC_REDIRECT_URI',
+    'further origins a sign-in may return to (`returnTo`)',
+  ),
+  OIDC_ADMIN_CLAIM: setting(
+    'OIDC_ADMIN_CLAIM',
+    { accepted: 'a claim name (letters, digits, _ - . :)', parse: (raw) => (/^[\w.:-]{1,100}$/.test(raw) ? raw : undefined) },
+    'none',
+    'ID-token claim granting ADMIN when it is true, "admin" or a list containing "admin"',
+  ),
+  OIDC_REQUIRE_VERIFIED_EMAIL: setting('OIDC_REQUIRE_VERIFIED_EMAIL', flag, 'true', 'refuse sign-ins whose e-mail the provider has not verified (403 AUTH025)'),
   SESSION_RETENTION_DAYS: setting('SESSION_RETENTION_DAYS', integer(0, 3650), '30', 'days an expired or revoked session is kept before it is deleted'),
   SESSION_PURGE_INTERVAL_MINUTES: setting(
     'SESSION_PURGE_INTERVAL_MINUTES',
@@ -333,6 +444,7 @@ export type SettingName = keyof typeof settings;
 /** How a value appears in a message: secrets never, long values cut. */
 function shown(setting: Setting, raw: string): string {
   if (setting.secret) return `(${Buffer.byteLength(raw)} bytes, not shown)`;
+  if (setting.redact) raw = setting.redact(raw);
   return JSON.stringify(raw.length > 120 ? `${raw.slice(0, 120)}…` : raw);
 }
 
@@ -375,6 +487,37 @@ function readGenerationJobs(env: NodeJS.ProcessEnv): GenerationJobSettings {
   };
 }
 
+const oidcSettings = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_REDIRECT_URI'] as const;
+
+function readOidc(env: NodeJS.ProcessEnv, nodeEnv: Environment): OidcSettings | null {
+  const s = settings;
+  const missing = oidcSettings.filter((name) => env[name] === undefined);
+  if (missing.length === oidcSettings.length) {
+    const stray = (Object.keys(settings) as SettingName[]).find((name) => name.startsWith('OIDC_') && env[name] !== undefined);
+    if (stray)
+      throw new ConfigError(
+        `${stray} is set without OIDC_ISSUER; expected OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_REDIRECT_URI too, or none of the OIDC_ settings.`,
+      );
+    return null;
+  }
+  if (missing.length > 0)
+    throw new ConfigError(`OpenID Connect sign-in needs ${oidcSettings.join(', ')}; ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set.`);
+  const issuer = read(env, s.OIDC_ISSUER)!;
+  if (nodeEnv === 'production' && new URL(issuer).protocol !== 'https:') throw refuse(s.OIDC_ISSUER, issuer, 'an https:// URL when NODE_ENV=production');
+  const redirectUri = read(env, s.OIDC_REDIRECT_URI)!;
+  return {
+    issuer,
+    clientId: read(env, s.OIDC_CLIENT_ID)!,
+    clientSecret: read(env, s.OIDC_CLIENT_SECRET) ?? null,
+    redirectUri,
+    scopes: read(env, s.OIDC_SCOPES) ?? 'openid email profile',
+    returnToOrigins: [...new Set([new URL(redirectUri).origin, ...(read(env, s.OIDC_RETURN_TO_ORIGINS) ?? [])])],
+    adminClaim: read(env, s.OIDC_ADMIN_CLAIM) ?? null,
+    requireVerifiedEmail: read(env, s.OIDC_REQUIRE_VERIFIED_EMAIL) ?? true,
+    allowInsecureIssuer: nodeEnv !== 'production' && new URL(issuer).protocol === 'http:',
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const s = settings;
   const nodeEnv: Environment = read(env, s.NODE_ENV) ?? (env.VITEST ? 'test' : 'development');
@@ -383,6 +526,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const jwtSecret = read(env, s.JWT_SECRET) ?? null;
   if (nodeEnv === 'production' && !jwtSecret)
     throw new ConfigError(`JWT_SECRET is required when NODE_ENV=production; expected ${settings.JWT_SECRET.accepted}.`);
+  const databaseUrl = read(env, s.DATABASE_URL) ?? { engine: 'sqlite', file: path.join(dataDir, 'trip-itinerary.sqlite') };
+  const poolMax = read(env, s.DATABASE_POOL_MAX) ?? 10;
+  const database: DatabaseLocation = databaseUrl.engine === 'postgres' ? { ...databaseUrl, poolMax } : databaseUrl;
+  // Every instance on the database must verify every other's tokens: one generated per data folder would not do.
+  if (database.engine === 'postgres' && !jwtSecret)
+    throw new ConfigError(
+      `JWT_SECRET is required with a PostgreSQL DATABASE_URL (every instance must sign and verify with the same secret); expected ${settings.JWT_SECRET.accepted}.`,
+    );
   const devLoginEnabled = read(env, s.AUTH_DEV_LOGIN) ?? (nodeEnv === 'development' && isLoopback(host));
   if (nodeEnv === 'production' && devLoginEnabled)
     throw refuse(s.AUTH_DEV_LOGIN, env.AUTH_DEV_LOGIN!, 'false when NODE_ENV=production (dev-login signs anyone in)');
@@ -401,12 +552,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: read(env, s.PORT) ?? 8080,
     host,
     dataDir,
-    databaseFile: read(env, s.DATABASE_URL) ?? path.join(dataDir, 'trip-itinerary.sqlite'),
+    database,
     jwtSecret,
     accessTokenTtlSeconds: read(env, s.ACCESS_TOKEN_TTL_SECONDS) ?? 3600,
     refreshTokenTtlSeconds: read(env, s.REFRESH_TOKEN_TTL_SECONDS) ?? 30 * 24 * 3600,
     devLoginEnabled,
     adminEmails: read(env, s.ADMIN_EMAILS) ?? [],
+    oidc: readOidc(env, nodeEnv),
     sessionRetentionDays: read(env, s.SESSION_RETENTION_DAYS) ?? 30,
     sessionPurgeIntervalMinutes: read(env, s.SESSION_PURGE_INTERVAL_MINUTES) ?? 60,
     responseValidation: read(env, s.RESPONSE_VALIDATION) ?? (nodeEnv === 'test' ? 'strict' : nodeEnv === 'production' ? 'off' : 'log'),

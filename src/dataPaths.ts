@@ -59,15 +59,16 @@ function checkWritableFile(setting: Setting, raw: string, file: string): void {
 }
 
 export function checkDataPaths(config: Config, env: NodeJS.ProcessEnv = process.env): void {
-  if (config.databaseFile !== ':memory:') {
+  const { database } = config;
+  if (database.engine === 'sqlite' && database.file !== ':memory:') {
     // Without DATABASE_URL the database lives in DATA_DIR, so that is the setting to fix.
     const setting = env.DATABASE_URL === undefined ? settings.DATA_DIR : settings.DATABASE_URL;
     const shownRaw = env.DATABASE_URL ?? env.DATA_DIR ?? './data';
-    checkNotPseudo(setting, shownRaw, config.databaseFile);
-    checkWritableFolder(setting, shownRaw, path.dirname(config.databaseFile));
-    for (const file of [config.databaseFile, `${config.databaseFile}-wal`, `${config.databaseFile}-shm`]) checkWritableFile(setting, shownRaw, file);
+    checkNotPseudo(setting, shownRaw, database.file);
+    checkWritableFolder(setting, shownRaw, path.dirname(database.file));
+    for (const file of [database.file, `${database.file}-wal`, `${database.file}-shm`]) checkWritableFile(setting, shownRaw, file);
   }
-  if (!config.jwtSecret && config.databaseFile !== ':memory:') {
+  if (!config.jwtSecret && !(database.engine === 'sqlite' && database.file === ':memory:')) {
     checkWritableFolder(settings.DATA_DIR, env.DATA_DIR ?? './data', config.dataDir);
   }
 }

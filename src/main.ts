@@ -2,7 +2,7 @@
 // Anything the operator can fix (a setting, an unwritable folder, a busy port) ends the start with
 // one line naming the setting and exit code 78, never a stack trace.
 import type { App } from './app.js';
-import { ConfigError, isLoopback, loadConfig, settings, type Config } from './config.js';
+import { ConfigError, describeDatabase, isLoopback, loadConfig, settings, type Config } from './config.js';
 import { settingsHelp, settingsMarkdown } from './configHelp.js';
 import { checkDataPaths } from './dataPaths.js';
 import type { RunningServer } from './server.js';
@@ -35,12 +35,22 @@ const log = createLogger(config.logLevel);
 
 let app: App;
 try {
-  app = await createApp(config, await openDatabasePort(config), { logger: log });
+  // The reentry check of the database port is a development aid (databasePort.ts says what it costs).
+  const database = await openDatabasePort(config.database, { log, guardReentry: config.env !== 'production' });
+  app = await createApp(config, database, { logger: log });
 } catch (error) {
+  const { database } = config;
+  // PostgreSQL that cannot be reached, refuses the login or has no such database: one line, no stack.
+  if (database.engine === 'postgres') {
+    const { code, message } = error as { code?: string; message?: string };
+    refuseToStart(
+      `DATABASE_URL: the PostgreSQL database ${describeDatabase(database)} cannot be used (${code ? `${code}: ` : ''}${message ?? String(error)}).`,
+    );
+  }
   // The checks above catch the usual causes; this is what is left (a corrupt file, a lock, a race).
   const setting = process.env.DATABASE_URL !== undefined ? 'DATABASE_URL' : 'DATA_DIR';
   if (error instanceof BetterSqlite3.SqliteError)
-    refuseToStart(`${setting}: the database ${config.databaseFile} cannot be used (${error.code}: ${error.message}).`);
+    refuseToStart(`${setting}: the database ${describeDatabase(database)} cannot be used (${error.code}: ${error.message}).`);
   if ((error as NodeJS.ErrnoException).syscall) refuseToStart(`DATA_DIR: ${(error as Error).message}.`);
   throw error;
 }
@@ -51,7 +61,8 @@ try {
 // LOG_FLUSH_LIMIT_MS to drain (nobody may be reading stdout).
 const STOP_LIMIT_MS = 10_000;
 const LOG_FLUSH_LIMIT_MS = 2_000;
-let server: RunningServer | undefined;
+/** the listening server, once it listens (a signal may come before) */
+const running: { server?: RunningServer } = {};
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
@@ -64,7 +75,7 @@ async function shutdown(signal: string): Promise<void> {
   }, STOP_LIMIT_MS - LOG_FLUSH_LIMIT_MS);
   force.unref();
   await app.worker.stop();
-  await server?.close();
+  await running.server?.close();
   await app.close();
   log.info({ droppedLogLines: droppedLogLines(log) }, 'stopped');
   clearTimeout(force);
@@ -89,10 +100,17 @@ async function listenOrRefuse(): Promise<RunningServer> {
   }
 }
 const listening = await listenOrRefuse();
-server = listening;
+running.server = listening;
 
 log.info(
-  { port: listening.port, host: config.host, database: config.databaseFile, env: config.env, planner: config.planner, devLogin: config.devLoginEnabled },
+  {
+    port: listening.port,
+    host: config.host,
+    database: describeDatabase(config.database),
+    env: config.env,
+    planner: config.planner,
+    devLogin: config.devLoginEnabled,
+  },
   `listening on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${listening.port} (docs: /docs, STOMP: /ws-stomp)`,
 );
 if (config.devLoginEnabled && !isLoopback(config.host)) {

@@ -2,6 +2,7 @@
 // work with.
 import type { Handlers } from '../generated/operations.js';
 import { createAuthHandlers } from './auth/authHandlers.js';
+import { createOidcHandlers } from './auth/oidcHandlers.js';
 import { createChatHandlers } from './chats/chatHandlers.js';
 import type { RequestContext } from './http/requestContext.js';
 import { createMemberHandlers } from './members/memberHandlers.js';
@@ -16,10 +17,11 @@ export function operationHandlers(services: Services): Handlers<RequestContext> 
   return {
     ...createTripHandlers(services),
     ...createAuthHandlers(services),
+    ...createOidcHandlers(services),
     ...createMemberHandlers(services),
     ...createChatHandlers(services),
     ...createPromptHandlers(services),
     ...createRegionHandlers(services),
-    ...createOperationalHandlers({ documents: loadSpecDocuments(), database: services.database }),
+    ...createOperationalHandlers({ documents: loadSpecDocuments(), database: services.database, signInPath: services.oidc ? '/api/v1/auth/oidc/login' : null }),
   };
 }

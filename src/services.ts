@@ -3,6 +3,8 @@
 // chat and realtime delivery. app.ts puts the HTTP app in front of them.
 import { createAuthService, type AuthService } from './auth/authService.js';
 import { resolveJwtSecret } from './auth/jwtSecret.js';
+import { startOidcProvider, type OidcProvider } from './auth/oidcProvider.js';
+import { createOidcSignIn, type OidcSignIn } from './auth/oidcSignIn.js';
 import { startSessionPurge, type SessionPurge } from './auth/sessionPurge.js';
 import { createInProcessSessionRevocations, type SessionRevocations } from './auth/sessionRevocations.js';
 import { createTokenSigner } from './auth/tokens.js';
@@ -14,7 +16,7 @@ import { createChatService, type ChatService } from './chats/chatService.js';
 import type { Config } from './config.js';
 import type { DatabasePort } from './db/databasePort.js';
 import { createInProcessEventBus, type EventBus } from './events/eventBus.js';
-import { startGenerationWorker, type GenerationWorker } from './generation/generationWorker.js';
+import { startGenerationRunner, type GenerationRunner } from './generation/generationRunner.js';
 import type { Planner } from './generation/planner.js';
 import { createChatAgent, createPlanner, createPlannerRegions } from './generation/plannerFactory.js';
 import { createLogger, type Logger } from './logger.js';
@@ -23,7 +25,7 @@ import { createInMemoryPlanLog } from './realtime/inMemoryPlanLog.js';
 import { planStream, roomStream, type PlanLog } from './realtime/planLog.js';
 import { createPublishers, type Publishers } from './realtime/publishers.js';
 import type { registerStompEndpoint } from './realtime/stompEndpoint.js';
-import { findOwnTripPlanRow, markInterruptedGenerationsFailed } from './trips/tripPlanRepository.js';
+import { findOwnTripPlanRow } from './trips/tripPlanRepository.js';
 
 /** What the service talks to, or runs on, that a test may replace. */
 export interface AppPorts {
@@ -37,6 +39,10 @@ export interface AppPorts {
   planner: Planner;
   /** default: PLANNER (offline or openai) */
   chatAgent: ChatAgent;
+  /** how the service reaches the OpenID Connect provider (default: fetch) */
+  identityProviderFetch: typeof fetch;
+  /** the logs behind the STOMP channels, on this broker; default: in memory (inMemoryPlanLog.ts) */
+  planLog: (broker: Broker) => PlanLog;
 }
 
 export interface Services {
@@ -48,6 +54,9 @@ export interface Services {
   log: Logger;
   clock: () => number;
   auth: AuthService;
+  /** OpenID Connect sign-in and its provider; null when OIDC is not configured */
+  oidc: OidcSignIn | null;
+  oidcProvider: OidcProvider | null;
   revocations: SessionRevocations;
   events: EventBus;
   /** the regions the configured planner supports (listRegions, TRIP107) */
@@ -56,7 +65,8 @@ export interface Services {
   /** the logs behind the STOMP channels (replay on SUBSCRIBE) */
   planLog: PlanLog;
   publishers: Publishers;
-  worker: GenerationWorker;
+  /** runs the generation jobs of the plan rows (leases; any instance may run any job) */
+  worker: GenerationRunner;
   chat: ChatService;
   sessionPurge: SessionPurge;
 }
@@ -67,8 +77,6 @@ export async function createServices(config: Config, database: DatabasePort, por
   const db = database;
   // Before anything starts that would need stopping if these fail.
   await syncCatalogue(db);
-  const interrupted = await markInterruptedGenerationsFailed(db, clock());
-  if (interrupted.length > 0) log.warn({ tripPlanIds: interrupted }, 'generations interrupted by a restart or crash marked FAILED (AI002)');
   const signer = createTokenSigner(resolveJwtSecret(config), { access: config.accessTokenTtlSeconds, refresh: config.refreshTokenTtlSeconds });
   const revocations = createInProcessSessionRevocations((error) => log.error({ err: error }, 'session revocation listener failed'));
   const auth = createAuthService({
@@ -79,19 +87,21 @@ export async function createServices(config: Config, database: DatabasePort, por
     refreshTtlSeconds: config.refreshTokenTtlSeconds,
     revocations,
   });
+  const oidcProvider = config.oidc ? startOidcProvider(config.oidc, log, ports.identityProviderFetch) : null;
+  const oidc =
+    config.oidc && oidcProvider ? createOidcSignIn({ settings: config.oidc, adminEmails: config.adminEmails, provider: oidcProvider, db, auth, clock }) : null;
   const events = ports.events ?? createInProcessEventBus((error, name) => log.error({ err: error, event: name }, 'event listener failed'));
   const regions = createPlannerRegions(config);
   const sessionPurge = startSessionPurge({ db, clock, log, retentionDays: config.sessionRetentionDays, intervalMinutes: config.sessionPurgeIntervalMinutes });
   const broker = ports.broker ?? createInProcessBroker((error) => log.error({ err: error }, 'message delivery failed'));
-  const planLog = createInMemoryPlanLog({
-    broker,
-    historySize: config.realtime.historySize,
-    historyTtlMs: config.realtime.historyTtlSeconds * 1000,
-    clock,
-  });
+  const planLog =
+    ports.planLog?.(broker) ??
+    createInMemoryPlanLog({ broker, historySize: config.realtime.historySize, historyTtlMs: config.realtime.historyTtlSeconds * 1000, clock });
   const publishers = createPublishers(planLog, config.responseValidation, log);
-  const worker = startGenerationWorker({
-    db,
+  // No start-up step touches GENERATING plans: a live lease may belong to another instance, and
+  // the runner's sweeper fails or resumes the expired ones (a crash of this instance included).
+  const worker = startGenerationRunner({
+    port: db,
     events,
     planner: ports.planner ?? createPlanner(config, db, log),
     publishers,
@@ -99,9 +109,11 @@ export async function createServices(config: Config, database: DatabasePort, por
     clock,
     concurrency: config.generationConcurrency,
     concurrencyPerMember: config.generationConcurrencyPerUser,
+    jobs: config.generationJobs,
+    failWaitingOnStop: db.dialect === 'sqlite',
   });
   const chat = createChatService({ db, agent: ports.chatAgent ?? createChatAgent(config, db, log), publishers, log, clock });
-  return { config, database, db, log, clock, auth, revocations, events, regions, broker, planLog, publishers, worker, chat, sessionPurge };
+  return { config, database, db, log, clock, auth, oidc, oidcProvider, revocations, events, regions, broker, planLog, publishers, worker, chat, sessionPurge };
 }
 
 /** What the STOMP endpoint works with: the services, and who owns which channel. */

@@ -4,6 +4,7 @@ import type { ValidateFunction } from 'ajv';
 export declare const createPromptTemplate_body: ValidateFunction;
 export declare const createTripPlanSession_body: ValidateFunction;
 export declare const devLogin_body: ValidateFunction;
+export declare const exchangeOidcSignInCode_body: ValidateFunction;
 export declare const reissueToken_body: ValidateFunction;
 export declare const swapScheduledPlaces_body: ValidateFunction;
 export declare const updatePromptTemplate_body: ValidateFunction;

@@ -86,6 +86,7 @@ export declare const openapi_schema_MemberResponse: ValidateFunction;
 export declare const openapi_schema_MessageEnvelope: ValidateFunction;
 export declare const openapi_schema_MessageResponse: ValidateFunction;
 export declare const openapi_schema_NextCursor: ValidateFunction;
+export declare const openapi_schema_OidcSignInCodeRequest: ValidateFunction;
 export declare const openapi_schema_PageResponse: ValidateFunction;
 export declare const openapi_schema_PlaceResponse: ValidateFunction;
 export declare const openapi_schema_PlaceThemeType: ValidateFunction;

@@ -2,6 +2,7 @@
 import type { ValidateFunction } from 'ajv';
 
 export declare const cancelTripPlanGeneration_params_size_guard: ValidateFunction;
+export declare const completeOidcSignIn_params_size_guard: ValidateFunction;
 export declare const createPromptTemplate_body_size_guard: ValidateFunction;
 export declare const createPromptTemplate_params_size_guard: ValidateFunction;
 export declare const createTripPlanSession_body_size_guard: ValidateFunction;
@@ -10,6 +11,8 @@ export declare const deletePromptTemplate_params_size_guard: ValidateFunction;
 export declare const deleteTripPlan_params_size_guard: ValidateFunction;
 export declare const devLogin_body_size_guard: ValidateFunction;
 export declare const devLogin_params_size_guard: ValidateFunction;
+export declare const exchangeOidcSignInCode_body_size_guard: ValidateFunction;
+export declare const exchangeOidcSignInCode_params_size_guard: ValidateFunction;
 export declare const getApiDocs_params_size_guard: ValidateFunction;
 export declare const getAsyncApiDocs_params_size_guard: ValidateFunction;
 export declare const getAsyncApiDocument_params_size_guard: ValidateFunction;
@@ -29,6 +32,7 @@ export declare const listTripPlans_params_size_guard: ValidateFunction;
 export declare const logout_params_size_guard: ValidateFunction;
 export declare const reissueToken_body_size_guard: ValidateFunction;
 export declare const reissueToken_params_size_guard: ValidateFunction;
+export declare const startOidcSignIn_params_size_guard: ValidateFunction;
 export declare const startTripPlanGeneration_params_size_guard: ValidateFunction;
 export declare const swapScheduledPlaces_body_size_guard: ValidateFunction;
 export declare const swapScheduledPlaces_params_size_guard: ValidateFunction;

@@ -2,11 +2,13 @@
 import type { ValidateFunction } from 'ajv';
 
 export declare const cancelTripPlanGeneration_params: ValidateFunction;
+export declare const completeOidcSignIn_params: ValidateFunction;
 export declare const createPromptTemplate_params: ValidateFunction;
 export declare const createTripPlanSession_params: ValidateFunction;
 export declare const deletePromptTemplate_params: ValidateFunction;
 export declare const deleteTripPlan_params: ValidateFunction;
 export declare const devLogin_params: ValidateFunction;
+export declare const exchangeOidcSignInCode_params: ValidateFunction;
 export declare const getApiDocs_params: ValidateFunction;
 export declare const getAsyncApiDocs_params: ValidateFunction;
 export declare const getAsyncApiDocument_params: ValidateFunction;
@@ -25,6 +27,7 @@ export declare const listRegions_params: ValidateFunction;
 export declare const listTripPlans_params: ValidateFunction;
 export declare const logout_params: ValidateFunction;
 export declare const reissueToken_params: ValidateFunction;
+export declare const startOidcSignIn_params: ValidateFunction;
 export declare const startTripPlanGeneration_params: ValidateFunction;
 export declare const swapScheduledPlaces_params: ValidateFunction;
 export declare const updatePromptTemplate_params: ValidateFunction;

@@ -1,11 +1,13 @@
-// Steps 2-5 of the benchmark: seed a database, start the real server and a hello-world baseline as
-// child processes on 127.0.0.1, check each target answers as expected, then load them with autocannon
-// and print one table row per target.
+// Steps 2-5 of the benchmark: for each engine (SQLite, and PostgreSQL when it answers) seed a
+// database, start the real server on it as a child process on 127.0.0.1, check each target answers
+// as expected, load it with autocannon and stop it again; a hello-world baseline is measured once.
+// The engines run one after the other, never at once, and are printed side by side.
 import crypto from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/config.js';
 import { startChildServer, type ChildServer } from './childServer.js';
+import { benchPostgres } from './benchPostgres.js';
 import { freePort } from './freePort.js';
 import { runLoad, type LoadResult, type LoadTarget } from './loadTest.js';
 import { seedServerDb } from './seedServerDb.js';
@@ -37,85 +39,110 @@ async function expectStatus(target: LoadTarget, status: number): Promise<unknown
   return JSON.parse(text);
 }
 
-export async function httpReport(opts: {
+interface Options {
   root: string;
   dir: string;
   seconds: number;
   started: (child: ChildServer) => void;
   out: (line: string) => void;
-}): Promise<void> {
-  const { out } = opts;
+}
+
+/** The service's targets on one engine's server, measured. */
+async function measureEngine(opts: Options, databaseUrl: string): Promise<{ results: LoadResult[]; seedSeconds: number }> {
   const serverEnv = {
-    NODE_ENV: 'development',
+    // What a deployment runs: production's defaults (no port reentry check, databasePort.ts).
+    NODE_ENV: 'production',
     AUTH_DEV_LOGIN: 'false',
     HOST: '127.0.0.1',
     DATA_DIR: opts.dir,
-    DATABASE_URL: path.join(opts.dir, 'server.sqlite'),
+    DATABASE_URL: databaseUrl,
     // 36 random bytes in base64url: a 48-byte secret, shared with the seeding below so its token verifies.
     JWT_SECRET: crypto.randomBytes(36).toString('base64url'),
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_MINUTE: '0',
     RESPONSE_VALIDATION: 'off',
+    // Plans created by the POST target are never started: no generation competes for the cores.
   };
   const seeded = await seedServerDb(loadConfig(serverEnv), seededPlans);
-  out(`seeded ${seededPlans.toLocaleString('en-US')} trip plans (+ chat rooms) for one member in ${(seeded.seedMs / 1000).toFixed(1)} s`);
-
   const server = await startChildServer({ entry: 'src/main.ts', cwd: opts.root, port: await freePort(), env: serverEnv, readyPath: '/readyz' });
   opts.started(server);
-  const hello = await startChildServer({ entry: 'scripts/bench/helloServer.ts', cwd: opts.root, port: await freePort(), env: {}, readyPath: '/' });
-  opts.started(hello);
+  try {
+    const auth = { Authorization: `Bearer ${seeded.accessToken}` };
+    const targets: [LoadTarget, number][] = [
+      [{ name: 'GET /api/v1/trips?size=20', url: `${server.baseUrl}/api/v1/trips?size=20`, headers: auth }, 200],
+      [{ name: 'GET /api/v1/trips/{id}', url: `${server.baseUrl}/api/v1/trips/${seeded.tripPlanId}`, headers: auth }, 200],
+      [
+        {
+          name: 'POST /api/v1/trips',
+          url: `${server.baseUrl}/api/v1/trips`,
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: createBody,
+        },
+        201,
+      ],
+    ];
+    for (const [target, status] of targets) await expectStatus(target, status);
+    const page = (await expectStatus(targets[0]![0], 200)) as { data: { content: unknown[]; hasNext: boolean } };
+    if (page.data.content.length !== 20 || !page.data.hasNext) throw new Error('the list did not return a full first page');
+    const results: LoadResult[] = [];
+    for (const [target] of targets) results.push(await runLoad(target, { seconds: opts.seconds, connections, warmupSeconds }));
+    return { results, seedSeconds: seeded.seedMs / 1000 };
+  } finally {
+    await server.stop();
+  }
+}
 
-  const auth = { Authorization: `Bearer ${seeded.accessToken}` };
-  const targets: [LoadTarget, number][] = [
-    [{ name: 'hello-world GET /', url: `${hello.baseUrl}/` }, 200],
-    [{ name: 'GET /api/v1/trips?size=20', url: `${server.baseUrl}/api/v1/trips?size=20`, headers: auth }, 200],
-    [{ name: 'GET /api/v1/trips/{id}', url: `${server.baseUrl}/api/v1/trips/${seeded.tripPlanId}`, headers: auth }, 200],
-    [
-      {
-        name: 'POST /api/v1/trips',
-        url: `${server.baseUrl}/api/v1/trips`,
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
-        body: createBody,
-      },
-      201,
-    ],
-  ];
-  for (const [target, status] of targets) await expectStatus(target, status);
-  const page = (await expectStatus(targets[1]![0], 200)) as { data: { content: unknown[]; hasNext: boolean } };
-  if (page.data.content.length !== 20 || !page.data.hasNext) throw new Error('the list did not return a full first page');
-
+export async function httpReport(opts: Options): Promise<void> {
+  const { out } = opts;
   out(
-    `server:  node --import tsx src/main.ts on 127.0.0.1 with NODE_ENV=development AUTH_DEV_LOGIN=false LOG_LEVEL=warn RATE_LIMIT_PER_MINUTE=0 RESPONSE_VALIDATION=off`,
+    `server:  node --import tsx src/main.ts on 127.0.0.1 with NODE_ENV=production AUTH_DEV_LOGIN=false LOG_LEVEL=warn RATE_LIMIT_PER_MINUTE=0 RESPONSE_VALIDATION=off`,
   );
   out(`         rate limiting off: the default 6000 requests/minute per client would answer 429 to a benchmark within a few seconds`);
   out(`         response validation off (production's default); development's default "log" checks every response body and is not measured here`);
+  out(`engines: SQLite = a file in a temp folder; PostgreSQL = a fresh database on the local server (DATABASE_POOL_MAX 10), dropped afterwards`);
   out(`baseline: bare Hono GET / -> {"hello":"world"} on @hono/node-server, in its own process`);
   out(
-    `load:    autocannon in this process, ${connections} connections, pipelining 1, ${warmupSeconds} s warm-up (discarded) then ${opts.seconds} s per target; load generator and servers share ${os.cpus().length} cores`,
+    `load:    autocannon in this process, ${connections} connections, pipelining 1, ${warmupSeconds} s warm-up (discarded) then ${opts.seconds} s per target; load generator, servers (and PostgreSQL) share ${os.cpus().length} cores`,
   );
+  out(`data:    ${seededPlans.toLocaleString('en-US')} trip plans (+ chat rooms) of the one member the load signs in as`);
   out('');
 
-  const results: LoadResult[] = [];
-  for (const [target] of targets) results.push(await runLoad(target, { seconds: opts.seconds, connections, warmupSeconds }));
+  const hello = await startChildServer({ entry: 'scripts/bench/helloServer.ts', cwd: opts.root, port: await freePort(), env: {}, readyPath: '/' });
+  opts.started(hello);
+  const baseline = await runLoad({ name: 'hello-world GET /', url: `${hello.baseUrl}/` }, { seconds: opts.seconds, connections, warmupSeconds });
+  await hello.stop();
 
-  const baseline = results[0]!.reqPerSec;
+  const sqlite = await measureEngine(opts, path.join(opts.dir, 'server.sqlite'));
+  out(`SQLite: seeded in ${sqlite.seedSeconds.toFixed(1)} s`);
+  const postgres = await benchPostgres();
+  let onPostgres: { results: LoadResult[]; seedSeconds: number } | null = null;
+  if (postgres.available) {
+    try {
+      onPostgres = await measureEngine(opts, postgres.url);
+      out(`PostgreSQL: seeded in ${onPostgres.seedSeconds.toFixed(1)} s`);
+    } finally {
+      await postgres.drop();
+    }
+  } else {
+    out(`PostgreSQL: not measured (${postgres.reason})`);
+  }
+  out('');
+
+  const share = (r: LoadResult) => `${((r.reqPerSec / baseline.reqPerSec) * 100).toFixed(0)}%`;
+  const rows = [
+    [baseline.name, baseline.reqPerSec.toFixed(0), baseline.p99Ms.toFixed(2), share(baseline), '-', '-', '-'],
+    ...sqlite.results.map((r, i) => {
+      const p = onPostgres?.results[i];
+      return [r.name, r.reqPerSec.toFixed(0), r.p99Ms.toFixed(2), share(r), p ? p.reqPerSec.toFixed(0) : '-', p ? p.p99Ms.toFixed(2) : '-', p ? share(p) : '-'];
+    }),
+  ];
+  out(textTable(['target', 'SQLite req/s', 'p99 ms', 'vs hello', 'PostgreSQL req/s', 'p99 ms', 'vs hello'], rows));
+  const failures = [...sqlite.results, ...(onPostgres?.results ?? [])].filter((r) => r.non2xx > 0 || r.errors > 0);
+  for (const r of failures) out(`!! ${r.name}: ${r.non2xx} non-2xx responses, ${r.errors} errors`);
+  const listShare = sqlite.results[0]!.reqPerSec / baseline.reqPerSec;
+  out('');
   out(
-    textTable(
-      ['target', 'req/s', 'p50 ms', 'p99 ms', 'responses', 'non-2xx', 'errors', 'vs hello'],
-      results.map((r) => [
-        r.name,
-        r.reqPerSec.toFixed(0),
-        r.p50Ms.toFixed(2),
-        r.p99Ms.toFixed(2),
-        String(r.responses),
-        String(r.non2xx),
-        String(r.errors),
-        `${((r.reqPerSec / baseline) * 100).toFixed(0)}%`,
-      ]),
-    ),
+    `target: list on SQLite >= ${listTarget * 100}% of hello-world req/s -> ${(listShare * 100).toFixed(0)}%: ${listShare >= listTarget ? 'MET' : 'NOT MET'}`,
   );
-  const share = results[1]!.reqPerSec / baseline;
-  out('');
-  out(`target: list >= ${listTarget * 100}% of hello-world req/s -> ${(share * 100).toFixed(0)}%: ${share >= listTarget ? 'MET' : 'NOT MET'}`);
 }

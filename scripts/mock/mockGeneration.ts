@@ -3,11 +3,13 @@
 // substituted, timestamps now): per example day, schedule DAILY_PLAN_GENERATED, then the day's
 // summary on chat as CHAT chunks and the full text; then chat COMPLETED. A cancel (or delete) ends
 // a run with CANCELLED, a swap sends UPDATED on both channels, a chat message is answered with the
-// example answer in chunks, then in full. The mock has no plans: plan N's chat room is N.
+// example answer in chunks, then in full. The mock has no plans: plan N's chat room is N. Each
+// start is a generation run of the plan's logs, as in the service: a new epoch, ended by its
+// COMPLETED or CANCELLED.
 import { abortableDelay } from '../../src/generation/abortableDelay.js';
 import { chunkText } from '../../src/text/textChunks.js';
 import type { Logger } from '../../src/logger.js';
-import type { Publishers } from '../../src/realtime/publishers.js';
+import type { Publishers, RunPublishers } from '../../src/realtime/publishers.js';
 import type { AsyncExamples } from './asyncExamples.js';
 
 export interface MockGeneration {
@@ -37,7 +39,7 @@ export function createMockGeneration(deps: {
   log: Logger;
 }): MockGeneration {
   const { publishers, examples, memberId } = deps;
-  const runs = new Map<number, { abort: AbortController; done: Promise<void> }>();
+  const runs = new Map<number, { abort: AbortController; done: Promise<void>; out: RunPublishers }>();
   /** streams outside a run (chat answers, the CANCELLED after a run), for idle() */
   const others = new Set<Promise<void>>();
   const track = (stream: Promise<void>) => {
@@ -45,8 +47,13 @@ export function createMockGeneration(deps: {
     others.add(tracked);
   };
   const now = () => new Date(deps.clock()).toISOString();
-  const chat = (chatRoomId: number, template: (typeof examples)['completed'], message = template.message) =>
-    publishers.chat(memberId, chatRoomId, { ...template, message, timestamp: now() });
+  type ChatMessage = (typeof examples)['completed'];
+  /** sends a chat example (text `message`, timestamp now) outside a run, or as a message of `run` */
+  const chat = (chatRoomId: number, template: ChatMessage, message = template.message, run?: RunPublishers) => {
+    const payload: ChatMessage = { ...template, message, timestamp: now() };
+    if (run) run.chat(payload);
+    else publishers.chat(memberId, chatRoomId, payload);
+  };
 
   /** The documented chunk first when the text starts with it (as in the examples), then chunks of the rest. */
   const chunksOf = (text: string): string[] =>
@@ -64,20 +71,17 @@ export function createMockGeneration(deps: {
     }
   }
 
-  function streamText(chatRoomId: number, text: string): (() => void)[] {
+  function streamText(chatRoomId: number, text: string, run?: RunPublishers): (() => void)[] {
     const full = examples.chatTexts[0] ?? { ...examples.chatChunk, isComplete: true };
-    return [...chunksOf(text).map((chunk) => () => chat(chatRoomId, examples.chatChunk, chunk)), () => chat(chatRoomId, full, text)];
+    return [...chunksOf(text).map((chunk) => () => chat(chatRoomId, examples.chatChunk, chunk, run)), () => chat(chatRoomId, full, text, run)];
   }
 
-  function generationSteps(tripPlanId: number): (() => void)[] {
+  function generationSteps(tripPlanId: number, run: RunPublishers): (() => void)[] {
     const chatRoomId = tripPlanId;
     return [
       // A day's summary is its description, as in the examples (chatFinal repeats dailyPlanGenerated's).
-      ...examples.days.flatMap((day) => [
-        () => publishers.schedule(memberId, tripPlanId, { ...day, tripPlanId }),
-        ...streamText(chatRoomId, day.dailyPlan.description),
-      ]),
-      () => chat(chatRoomId, examples.completed),
+      ...examples.days.flatMap((day) => [() => run.schedule({ ...day, tripPlanId }), ...streamText(chatRoomId, day.dailyPlan.description, run)]),
+      () => chat(chatRoomId, examples.completed, undefined, run),
     ];
   }
 
@@ -89,16 +93,17 @@ export function createMockGeneration(deps: {
     start(tripPlanId) {
       if (runs.has(tripPlanId)) return;
       const abort = new AbortController();
-      const done = play(generationSteps(tripPlanId), abort.signal)
+      const out = publishers.startRun({ memberId, tripPlanId, chatRoomId: tripPlanId });
+      const done = play(generationSteps(tripPlanId, out), abort.signal)
         .catch(logFailure('generation'))
         .finally(() => runs.delete(tripPlanId));
-      runs.set(tripPlanId, { abort, done });
+      runs.set(tripPlanId, { abort, done, out });
     },
     cancel(tripPlanId) {
       const run = runs.get(tripPlanId);
       if (!run) return;
       run.abort.abort(new DOMException('cancelled', 'AbortError'));
-      track(run.done.then(() => chat(tripPlanId, examples.cancelled)));
+      track(run.done.then(() => chat(tripPlanId, examples.cancelled, undefined, run.out)));
     },
     swapped(tripPlanId, chatRoomId) {
       publishers.schedule(memberId, tripPlanId, { ...examples.scheduleUpdated, tripPlanId });

@@ -4,7 +4,7 @@ import type { components } from '../../generated/openapi.js';
 import type { DatabasePort } from '../db/databasePort.js';
 import { AppError } from '../http/appError.js';
 import type { Principal } from '../http/principal.js';
-import type { MemberRow } from '../members/memberRepository.js';
+import type { MemberIdentity, MemberRow } from '../members/memberRepository.js';
 import type { Role } from './roles.js';
 import type { SessionRevocations } from './sessionRevocations.js';
 import { createMemberSession, findLiveSession, findSession, revokeSession, rotateRefreshToken } from './sessionRepository.js';
@@ -12,9 +12,22 @@ import type { TokenSigner } from './tokens.js';
 
 type TokenResponse = components['schemas']['TokenResponse'];
 
+export interface SignInInput {
+  email: string;
+  name?: string;
+  provider: string;
+  role?: Role;
+  account?: MemberIdentity['account'];
+}
+
 export interface AuthService {
-  /** A new session for `email` (the member is created on first use) with `role` (default MEMBER). */
-  signIn(input: { email: string; name?: string; provider: string; role?: Role }): Promise<{ member: MemberRow; tokens: TokenResponse }>;
+  /**
+   * A new session for `email`, or for the provider's `account` when given (the member is created on
+   * first use), with `role` (default MEMBER).
+   */
+  signIn(input: SignInInput): Promise<{ member: MemberRow; sessionId: string; tokens: TokenResponse }>;
+  /** The token pair of a session nobody has tokens of yet (an OpenID Connect sign-in's one-time code); AUTH027 when it is gone. */
+  tokensOfNewSession(sessionId: string): Promise<TokenResponse>;
   reissue(refreshToken: string): Promise<TokenResponse>;
   logout(principal: Principal): Promise<void>;
   /** Resolves an `Authorization` header value; throws AUTH011 / AUTH001 / AUTH002. */
@@ -59,11 +72,17 @@ export function createAuthService(deps: {
       const refreshJti = crypto.randomUUID();
       const member = await createMemberSession(
         db,
-        { email: input.email, name, provider: input.provider },
+        { email: input.email, name, provider: input.provider, account: input.account },
         { id: sessionId, refreshJti, role: input.role ?? 'MEMBER', createdAt: now, expiresAt: now + deps.refreshTtlSeconds * 1000 },
         now,
       );
-      return { member, tokens: await pair(member.id, sessionId, refreshJti) };
+      return { member, sessionId, tokens: await pair(member.id, sessionId, refreshJti) };
+    },
+
+    async tokensOfNewSession(sessionId) {
+      const session = await findLiveSession(db, sessionId, clock());
+      if (!session) throw new AppError('AUTH027');
+      return pair(session.memberId, session.id, session.refreshJti);
     },
 
     async reissue(refreshToken) {

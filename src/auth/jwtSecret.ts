@@ -7,7 +7,7 @@ import type { Config } from '../config.js';
 
 export function resolveJwtSecret(config: Config): string {
   if (config.jwtSecret) return config.jwtSecret;
-  if (config.databaseFile === ':memory:') return crypto.randomBytes(48).toString('base64url');
+  if (config.database.engine === 'sqlite' && config.database.file === ':memory:') return crypto.randomBytes(48).toString('base64url');
   const file = path.join(config.dataDir, 'jwt-secret');
   if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
   fs.mkdirSync(config.dataDir, { recursive: true });

@@ -4,14 +4,14 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { DatabasePort } from '../db/databasePort.js';
 import { prepared } from '../db/preparedStatements.js';
 import type { authSessions } from '../db/schema.pg.js';
-import { findOrCreateMemberIn, type MemberRow } from '../members/memberRepository.js';
+import { findOrCreateMemberIn, type MemberIdentity, type MemberRow } from '../members/memberRepository.js';
 
 export type SessionRow = typeof authSessions.$inferSelect;
 
 /** The member (created on first use) and a new session of theirs, in one transaction: a failed write leaves neither. */
 export function createMemberSession(
   db: DatabasePort,
-  member: { email: string; name: string; provider: string },
+  member: MemberIdentity,
   session: Omit<typeof authSessions.$inferInsert, 'memberId'>,
   nowMs: number,
 ): Promise<MemberRow> {

@@ -1,6 +1,6 @@
 // Chat rooms (one per trip plan) and their messages, newest first, keyset-paged by id.
 import { and, desc, eq, lt } from 'drizzle-orm';
-import type { DatabasePort } from '../db/databasePort.js';
+import type { DatabasePort, PgQueries } from '../db/databasePort.js';
 import type { chatMessages, chatRooms } from '../db/schema.pg.js';
 
 export type ChatRoomRow = typeof chatRooms.$inferSelect;
@@ -46,18 +46,18 @@ export function listChatMessages(db: DatabasePort, chatRoomId: number, size: num
   );
 }
 
-export function insertChatMessage(
-  db: DatabasePort,
-  values: { chatRoomId: number; messageType: 'USER' | 'ASSISTANT'; content: string; createdAt: number },
-): Promise<ChatMessageRow> {
+type NewChatMessage = { chatRoomId: number; messageType: 'USER' | 'ASSISTANT'; content: string; createdAt: number };
+
+export function insertChatMessage(db: DatabasePort, values: NewChatMessage): Promise<ChatMessageRow> {
+  return db.run((q) => insertChatMessageWith(db, q, values));
+}
+
+/** insertChatMessage on a transaction the caller holds (the generation runner fences it). */
+export async function insertChatMessageWith(db: DatabasePort, q: PgQueries, values: NewChatMessage): Promise<ChatMessageRow> {
   const { chatMessages } = db.t;
-  return db.run(
-    async (q) =>
-      (
-        await q
-          .insert(chatMessages)
-          .values({ ...values, contentType: 'TEXT' })
-          .returning()
-      )[0]!,
-  );
+  const [row] = await q
+    .insert(chatMessages)
+    .values({ ...values, contentType: 'TEXT' })
+    .returning();
+  return row!;
 }

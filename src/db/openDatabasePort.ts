@@ -1,12 +1,16 @@
-// The database the configuration names, opened and migrated, as the port repositories use.
-import type { Config } from '../config.js';
+// The database the configuration names (DATABASE_URL), opened and migrated, as the port
+// repositories use: PostgreSQL through a node-postgres pool, or a SQLite file of this process.
+import type { DatabaseLocation } from '../config.js';
+import type { Logger } from '../logger.js';
 import { openDatabase } from './database.js';
-import { databasePort, sqlitePort, type DatabasePort } from './databasePort.js';
+import { databasePort, postgresPort, sqlitePort, type DatabasePort, type PortOptions } from './databasePort.js';
+import { openPostgresDatabase } from './postgresDatabase.js';
 
-export function openSqliteDatabasePort(file: string): DatabasePort {
-  return databasePort(sqlitePort(openDatabase(file)));
+export function openSqliteDatabasePort(file: string, options: PortOptions = {}): DatabasePort {
+  return databasePort(sqlitePort(openDatabase(file), options));
 }
 
-export function openDatabasePort(config: Pick<Config, 'databaseFile'>): Promise<DatabasePort> {
-  return Promise.resolve(openSqliteDatabasePort(config.databaseFile));
+export async function openDatabasePort(location: DatabaseLocation, options: PortOptions & { log?: Pick<Logger, 'warn'> } = {}): Promise<DatabasePort> {
+  if (location.engine === 'sqlite') return openSqliteDatabasePort(location.file, options);
+  return databasePort(postgresPort(await openPostgresDatabase(location.url, { poolMax: location.poolMax, log: options.log }), options));
 }

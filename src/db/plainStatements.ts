@@ -29,6 +29,14 @@ function onPg(q: PgQueries): Statements {
   };
 }
 
+/**
+ * The statements on a handle the port's own tx()/run() gave (typed as PostgreSQL's by the port): on
+ * SQLite that handle is the SQLite connection itself (databasePort() passes the engine's through).
+ */
+export function statementsOn(port: DatabasePort, q: PgQueries): Statements {
+  return port.engine.dialect === 'sqlite' ? onSqlite(q as unknown as Db) : onPg(q);
+}
+
 /** fn's statements commit together, or roll back when it throws. */
 export function inTransaction<T>(port: DatabasePort, fn: (s: Statements) => Promise<T>): Promise<T> {
   const { engine } = port;

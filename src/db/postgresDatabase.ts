@@ -26,13 +26,30 @@ export interface PostgresOptions {
   log?: Pick<Logger, 'warn'>;
 }
 
+// Every bigint this service stores is an id or an epoch-millisecond instant, far below 2^53, and the
+// row types say `number` on both engines; node-postgres reads int8 as text unless told otherwise.
+// drizzle falls back to this registry for the types it does not parse itself, so its raw
+// statements (db.execute) and the hand-written list query read numbers too.
+pg.types.setTypeParser(pg.types.builtins.INT8, Number);
+
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations', 'pg');
+
+/** How long a request waits for a new connection to the server before it fails. */
+export const CONNECT_TIMEOUT_MS = 5_000;
 
 /** The advisory lock key every instance of this service takes to migrate: 'tripmigr' in ASCII. */
 export const MIGRATION_LOCK_KEY = '8390875190346737522';
 
 export async function openPostgresDatabase(url: string, options: PostgresOptions): Promise<PostgresDatabase> {
-  const pool = new pg.Pool({ connectionString: url, max: options.poolMax, application_name: 'trip-itinerary-service' });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolMax,
+    application_name: 'trip-itinerary-service',
+    // A server that does not answer fails a request within seconds (503 COMMON503) instead of
+    // holding it until the client gives up; keep-alive notices a peer that vanished.
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+  });
   // Without a listener, an idle connection's error (e.g. the server restarting) is thrown as an
   // unhandled 'error' event and ends the process; the pool drops that connection by itself.
   pool.on('error', (error) => options.log?.warn({ err: error }, 'idle PostgreSQL connection failed; the pool drops it'));

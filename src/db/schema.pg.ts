@@ -13,24 +13,41 @@ import { bigint, boolean, customType, doublePrecision, index, integer, jsonb, pg
 /** epoch milliseconds */
 const epochMs = (name: string) => bigint(name, { mode: 'number' });
 
+/** Ids and the references to them: 64-bit like SQLite's INTEGER, so every id the API accepts (int64) is a valid key. */
+const rowId = (name: string) => bigint(name, { mode: 'number' });
+
 /** node-postgres reads bytea as a Buffer; drizzle-orm 0.45 has no bytea builder. */
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
-export const members = pgTable('member', {
-  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-  email: text('email').notNull().unique(),
-  name: text('name').notNull(),
-  imageUrl: text('image_url'),
-  provider: text('provider').notNull(),
-  createdAt: epochMs('created_at').notNull(),
-  updatedAt: epochMs('updated_at').notNull(),
-});
+export const members = pgTable(
+  'member',
+  {
+    id: rowId('id').primaryKey().generatedByDefaultAsIdentity(),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    imageUrl: text('image_url'),
+    provider: text('provider').notNull(),
+    createdAt: epochMs('created_at').notNull(),
+    updatedAt: epochMs('updated_at').notNull(),
+    /** the OpenID Connect account (issuer, subject) of the member; null for dev-login and token-tool members */
+    oidcIssuer: text('oidc_issuer'),
+    oidcSubject: text('oidc_subject'),
+  },
+  // A provider's member is its account, never its e-mail (two accounts may share one, and it may
+  // change); members without one (dev-login, the token tool) are identified by e-mail.
+  (t) => [
+    uniqueIndex('member_local_email_unique')
+      .on(t.email)
+      .where(sql`oidc_subject IS NULL`),
+    uniqueIndex('member_oidc_identity_unique').on(t.oidcIssuer, t.oidcSubject),
+  ],
+);
 
 export const authSessions = pgTable(
   'auth_session',
   {
     id: text('id').primaryKey(),
-    memberId: integer('member_id')
+    memberId: rowId('member_id')
       .notNull()
       .references(() => members.id, { onDelete: 'cascade' }),
     /** jti of the only refresh token of this session that may still be used */
@@ -52,11 +69,42 @@ export const authSessions = pgTable(
   ],
 );
 
+/** An OpenID Connect sign-in between its start and the provider's redirect back (auth/oidcSignIn.ts). */
+export const oidcPendingLogins = pgTable(
+  'oidc_pending_login',
+  {
+    /** SHA-256 of the browser's oidc_login cookie: the row is found only by that browser */
+    id: text('id').primaryKey(),
+    state: text('state').notNull(),
+    nonce: text('nonce').notNull(),
+    codeVerifier: text('code_verifier').notNull(),
+    returnTo: text('return_to').notNull(),
+    createdAt: epochMs('created_at').notNull(),
+    expiresAt: epochMs('expires_at').notNull(),
+  },
+  (t) => [index('oidc_pending_login_expires_idx').on(t.expiresAt)],
+);
+
+/** The one-time code a completed sign-in hands to the browser, for the session it created. */
+export const oidcSignInCodes = pgTable(
+  'oidc_sign_in_code',
+  {
+    /** SHA-256 of the code */
+    id: text('id').primaryKey(),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => authSessions.id, { onDelete: 'cascade' }),
+    createdAt: epochMs('created_at').notNull(),
+    expiresAt: epochMs('expires_at').notNull(),
+  },
+  (t) => [index('oidc_sign_in_code_expires_idx').on(t.expiresAt)],
+);
+
 export const tripPlans = pgTable(
   'trip_plan',
   {
-    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-    memberId: integer('member_id')
+    id: rowId('id').primaryKey().generatedByDefaultAsIdentity(),
+    memberId: rowId('member_id')
       .notNull()
       .references(() => members.id, { onDelete: 'cascade' }),
     title: text('title').notNull(),
@@ -97,11 +145,11 @@ export const tripPlans = pgTable(
 export const chatRooms = pgTable(
   'chat_room',
   {
-    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-    memberId: integer('member_id')
+    id: rowId('id').primaryKey().generatedByDefaultAsIdentity(),
+    memberId: rowId('member_id')
       .notNull()
       .references(() => members.id, { onDelete: 'cascade' }),
-    tripPlanId: integer('trip_plan_id')
+    tripPlanId: rowId('trip_plan_id')
       .notNull()
       .references(() => tripPlans.id, { onDelete: 'cascade' }),
     createdAt: epochMs('created_at').notNull(),
@@ -112,8 +160,8 @@ export const chatRooms = pgTable(
 export const chatMessages = pgTable(
   'chat_message',
   {
-    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-    chatRoomId: integer('chat_room_id')
+    id: rowId('id').primaryKey().generatedByDefaultAsIdentity(),
+    chatRoomId: rowId('chat_room_id')
       .notNull()
       .references(() => chatRooms.id, { onDelete: 'cascade' }),
     messageType: text('message_type', { enum: ['USER', 'ASSISTANT'] }).notNull(),
@@ -129,7 +177,7 @@ export const chatMessages = pgTable(
 export const places = pgTable(
   'place',
   {
-    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    id: rowId('id').primaryKey().generatedByDefaultAsIdentity(),
     key: text('key').notNull().unique(),
     region: text('region').notNull(),
     name: text('name').notNull(),
@@ -152,8 +200,8 @@ export const places = pgTable(
 export const dailyPlans = pgTable(
   'daily_plan',
   {
-    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-    tripPlanId: integer('trip_plan_id')
+    id: rowId('id').primaryKey().generatedByDefaultAsIdentity(),
+    tripPlanId: rowId('trip_plan_id')
       .notNull()
       .references(() => tripPlans.id, { onDelete: 'cascade' }),
     dayNumber: integer('day_number').notNull(),
@@ -167,8 +215,8 @@ export const dailyPlans = pgTable(
 export const scheduledPlaces = pgTable(
   'scheduled_place',
   {
-    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-    dailyPlanId: integer('daily_plan_id')
+    id: rowId('id').primaryKey().generatedByDefaultAsIdentity(),
+    dailyPlanId: rowId('daily_plan_id')
       .notNull()
       .references(() => dailyPlans.id, { onDelete: 'cascade' }),
     visitOrder: integer('visit_order').notNull(),
@@ -176,7 +224,7 @@ export const scheduledPlaces = pgTable(
     travelTime: integer('travel_time'),
     travelDistance: integer('travel_distance'),
     transportation: text('transportation').notNull(),
-    placeId: integer('place_id')
+    placeId: rowId('place_id')
       .notNull()
       .references(() => places.id),
   },
@@ -186,7 +234,7 @@ export const scheduledPlaces = pgTable(
 export const promptTemplates = pgTable(
   'ai_prompt_template',
   {
-    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    id: rowId('id').primaryKey().generatedByDefaultAsIdentity(),
     promptType: text('prompt_type', { enum: ['SYSTEM', 'USER'] }).notNull(),
     agentType: text('agent_type', { enum: ['TRIP_AGENT', 'CHAT_AGENT', 'PLACE_SUMMARY_AGENT'] }).notNull(),
     prompt: text('prompt').notNull(),
@@ -210,6 +258,6 @@ export const promptTemplates = pgTable(
  */
 export const storageProbe = pgTable('storage_probe', {
   // SQLite's INTEGER PRIMARY KEY is the rowid, assigned when omitted: an identity here.
-  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  id: rowId('id').primaryKey().generatedByDefaultAsIdentity(),
   pad: bytea('pad').notNull(),
 });

@@ -5,15 +5,29 @@
 import { sql } from 'drizzle-orm';
 import { blob, index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
-export const members = sqliteTable('member', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  email: text('email').notNull().unique(),
-  name: text('name').notNull(),
-  imageUrl: text('image_url'),
-  provider: text('provider').notNull(),
-  createdAt: integer('created_at').notNull(),
-  updatedAt: integer('updated_at').notNull(),
-});
+export const members = sqliteTable(
+  'member',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    imageUrl: text('image_url'),
+    provider: text('provider').notNull(),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+    /** the OpenID Connect account (issuer, subject) of the member; null for dev-login and token-tool members */
+    oidcIssuer: text('oidc_issuer'),
+    oidcSubject: text('oidc_subject'),
+  },
+  // A provider's member is its account, never its e-mail (two accounts may share one, and it may
+  // change); members without one (dev-login, the token tool) are identified by e-mail.
+  (t) => [
+    uniqueIndex('member_local_email_unique')
+      .on(t.email)
+      .where(sql`oidc_subject IS NULL`),
+    uniqueIndex('member_oidc_identity_unique').on(t.oidcIssuer, t.oidcSubject),
+  ],
+);
 
 export const authSessions = sqliteTable(
   'auth_session',
@@ -39,6 +53,37 @@ export const authSessions = sqliteTable(
     index('auth_session_expires_idx').on(t.expiresAt),
     index('auth_session_revoked_idx').on(t.revokedAt),
   ],
+);
+
+/** An OpenID Connect sign-in between its start and the provider's redirect back (auth/oidcSignIn.ts). */
+export const oidcPendingLogins = sqliteTable(
+  'oidc_pending_login',
+  {
+    /** SHA-256 of the browser's oidc_login cookie: the row is found only by that browser */
+    id: text('id').primaryKey(),
+    state: text('state').notNull(),
+    nonce: text('nonce').notNull(),
+    codeVerifier: text('code_verifier').notNull(),
+    returnTo: text('return_to').notNull(),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [index('oidc_pending_login_expires_idx').on(t.expiresAt)],
+);
+
+/** The one-time code a completed sign-in hands to the browser, for the session it created. */
+export const oidcSignInCodes = sqliteTable(
+  'oidc_sign_in_code',
+  {
+    /** SHA-256 of the code */
+    id: text('id').primaryKey(),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => authSessions.id, { onDelete: 'cascade' }),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [index('oidc_sign_in_code_expires_idx').on(t.expiresAt)],
 );
 
 export const tripPlans = sqliteTable(

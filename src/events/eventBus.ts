@@ -7,7 +7,8 @@ export type TripPlanGenerationRequestedEvent = components['schemas']['TripPlanGe
 
 export interface DomainEvents {
   tripPlanGenerationRequested: TripPlanGenerationRequestedEvent;
-  tripPlanGenerationCancelRequested: { tripPlanId: number; memberId: number; chatRoomId: number; reason: 'cancel' | 'delete' };
+  /** `run` and `attempt`: the generation run the cancel or delete ended (the plan log's fencing token) */
+  tripPlanGenerationCancelRequested: { tripPlanId: number; memberId: number; chatRoomId: number; reason: 'cancel' | 'delete'; run: number; attempt: number };
 }
 
 export type EventName = keyof DomainEvents;

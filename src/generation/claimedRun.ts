@@ -5,14 +5,13 @@
 // attempt saved days 1..k) skips those days: they keep their ids and are not announced again.
 // Every write is fenced by the lease (generationLeases.ts): a run that lost it writes nothing more,
 // publishes nothing more and ends 'lost' (whoever took the job over, or cancelled it, speaks for it).
-import type { DatabasePort } from '../db/databasePort.js';
-import type { Statements } from '../db/plainStatements.js';
+import type { DatabasePort, PgQueries } from '../db/databasePort.js';
 import { storageUnavailable } from '../db/storageFailure.js';
 import type { Logger } from '../logger.js';
-import type { Publishers } from '../realtime/publishers.js';
-import type { DayWithStops } from '../trips/dailyPlanRepository.js';
+import type { RunPublishers } from '../realtime/publishers.js';
+import { insertChatMessageWith } from '../chats/chatRepository.js';
+import { insertDayWith } from '../trips/dailyPlanRepository.js';
 import { toDailyPlanResponse } from '../trips/tripPlanMappers.js';
-import { insertPlannedDay, insertSummaryMessage } from './generatedWrites.js';
 import { fencedWrite, finishGeneration, releaseLease, type ClaimedGeneration } from './generationLeases.js';
 import { announceFailure, STOPPED_MESSAGE } from './generationMessages.js';
 import { PlannerError, type Planner, type PlanRequest } from './planner.js';
@@ -20,11 +19,8 @@ import { PlannerError, type Planner, type PlanRequest } from './planner.js';
 export interface ClaimedRunDeps {
   port: DatabasePort;
   planner: Planner;
-  publishers: Publishers;
   log: Logger;
   clock: () => number;
-  /** a saved day with its stops and places, as DAILY_PLAN_GENERATED shows it */
-  readDay: (tripPlanId: number, dayNumber: number) => Promise<DayWithStops | undefined>;
   leaseMs: number;
   /** GENERATION_TAKEOVER=resume and attempts left: a stop gives the job back instead of failing it */
   resumable(job: ClaimedGeneration): boolean;
@@ -53,8 +49,9 @@ export type RunOutcome = 'completed' | 'failed' | 'lost' | 'released';
 const UNSAVABLE_MESSAGE = 'A day could not be saved (the storage cannot take writes); please try again later.';
 const FAILED_MESSAGE = 'The itinerary could not be generated. Please try again.';
 
-export async function runClaimedGeneration(deps: ClaimedRunDeps, job: ClaimedGeneration, signal: AbortSignal): Promise<RunOutcome> {
-  const { port, publishers, log, clock, leaseMs } = deps;
+/** `publishers` are the run's (its lease's run and attempt): what a superseded attempt sends is refused. */
+export async function runClaimedGeneration(deps: ClaimedRunDeps, job: ClaimedGeneration, publishers: RunPublishers, signal: AbortSignal): Promise<RunOutcome> {
+  const { port, log, clock, leaseMs } = deps;
   const { lease, event } = job;
   const { tripPlanId, memberId, chatRoomId } = event;
   const request: PlanRequest = { tripPlanId, memberId, ...event.request, transportation: event.request.transportation ?? 'PUBLIC_TRANSIT' };
@@ -62,7 +59,7 @@ export async function runClaimedGeneration(deps: ClaimedRunDeps, job: ClaimedGen
   const stillOurs = () => {
     if (signal.aborted) throw signal.reason;
   };
-  const fenced = async <T>(write: (s: Statements) => Promise<T>): Promise<T> => {
+  const fenced = async <T>(write: (q: PgQueries) => Promise<T>): Promise<T> => {
     stillOurs();
     const result = await fencedWrite(port, lease, clock(), leaseMs, write);
     if (!result.held) throw new LeaseLost();
@@ -74,24 +71,21 @@ export async function runClaimedGeneration(deps: ClaimedRunDeps, job: ClaimedGen
     for await (const day of deps.planner.plan(request, signal)) {
       stillOurs();
       if (day.dayNumber <= job.savedDays) continue;
-      await fenced((s) => insertPlannedDay(s, tripPlanId, day, request.transportation));
-      const saved = await deps.readDay(tripPlanId, day.dayNumber);
-      if (!saved) throw new LeaseLost(); // deleted since the write
-      stillOurs();
+      const saved = await fenced((q) => insertDayWith(port, q, tripPlanId, day, request.transportation));
       days++;
-      publishers.schedule(memberId, tripPlanId, { type: 'DAILY_PLAN_GENERATED', tripPlanId, dailyPlan: toDailyPlanResponse(saved) });
+      publishers.schedule({ type: 'DAILY_PLAN_GENERATED', tripPlanId, dailyPlan: toDailyPlanResponse(saved) });
       let summary = '';
       for await (const chunk of deps.planner.summarize(day, request, signal)) {
         stillOurs();
         summary += chunk;
-        publishers.chat(memberId, chatRoomId, { message: chunk, isComplete: false, timestamp: now(), messageStreamType: 'CHAT' });
+        publishers.chat({ message: chunk, isComplete: false, timestamp: now(), messageStreamType: 'CHAT' });
       }
-      await fenced((s) => insertSummaryMessage(s, chatRoomId, summary, clock()));
-      publishers.chat(memberId, chatRoomId, { message: summary, isComplete: true, timestamp: now(), messageStreamType: 'CHAT' });
+      await fenced((q) => insertChatMessageWith(port, q, { chatRoomId, messageType: 'ASSISTANT', content: summary, createdAt: clock() }));
+      publishers.chat({ message: summary, isComplete: true, timestamp: now(), messageStreamType: 'CHAT' });
     }
     stillOurs();
     if (!(await finishGeneration(port, lease, clock(), 'COMPLETED'))) throw new LeaseLost();
-    publishers.chat(memberId, chatRoomId, {
+    publishers.chat({
       message: `Your ${days}-day itinerary is ready.`,
       isComplete: true,
       timestamp: now(),
@@ -101,19 +95,19 @@ export async function runClaimedGeneration(deps: ClaimedRunDeps, job: ClaimedGen
     return 'completed';
   } catch (error) {
     const reason: unknown = signal.aborted ? signal.reason : error;
-    if (reason instanceof Cancelled && reason.reason === 'shutdown') return stop(deps, job, days);
+    if (reason instanceof Cancelled && reason.reason === 'shutdown') return stop(deps, job, publishers, days);
     if (reason instanceof Cancelled || reason instanceof LeaseLost) {
       log.info({ tripPlanId, days, why: reason.message }, 'generation ended without its lease');
       return 'lost';
     }
     log.error({ err: error, tripPlanId }, 'generation failed');
     const message = error instanceof PlannerError ? error.message : storageUnavailable(error) ? UNSAVABLE_MESSAGE : FAILED_MESSAGE;
-    return fail(deps, job, message);
+    return fail(deps, job, publishers, message);
   }
 }
 
 /** FAILED with AI002, unless the lease is already gone (then whoever has the job speaks for it). */
-async function fail(deps: ClaimedRunDeps, job: ClaimedGeneration, message: string): Promise<RunOutcome> {
+async function fail(deps: ClaimedRunDeps, job: ClaimedGeneration, publishers: RunPublishers, message: string): Promise<RunOutcome> {
   const { tripPlanId } = job.lease;
   try {
     if (!(await finishGeneration(deps.port, job.lease, deps.clock(), 'FAILED'))) return 'lost';
@@ -121,12 +115,12 @@ async function fail(deps: ClaimedRunDeps, job: ClaimedGeneration, message: strin
     // The lease stays ours until it runs out; the sweeper then fails the plan in the database.
     deps.log.error({ err: error, tripPlanId }, 'could not mark the generation FAILED; the sweeper will once its lease runs out');
   }
-  announceFailure(deps.publishers, deps.clock, job.event, message);
+  announceFailure(publishers, deps.clock, job.event.chatRoomId, message);
   return 'failed';
 }
 
 /** The service stops: give the job back when another attempt may resume it, else fail it now. */
-async function stop(deps: ClaimedRunDeps, job: ClaimedGeneration, days: number): Promise<RunOutcome> {
+async function stop(deps: ClaimedRunDeps, job: ClaimedGeneration, publishers: RunPublishers, days: number): Promise<RunOutcome> {
   const { tripPlanId } = job.lease;
   if (deps.resumable(job)) {
     try {
@@ -141,5 +135,5 @@ async function stop(deps: ClaimedRunDeps, job: ClaimedGeneration, days: number):
     }
   }
   deps.log.warn({ tripPlanId, days }, 'generation stopped by shutdown');
-  return fail(deps, job, STOPPED_MESSAGE);
+  return fail(deps, job, publishers, STOPPED_MESSAGE);
 }

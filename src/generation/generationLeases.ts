@@ -5,8 +5,8 @@
 // it lost. Written once for both engines; on PostgreSQL the claim skips rows another instance is
 // claiming (FOR UPDATE SKIP LOCKED) and serialises the claims of one member (per-member limit).
 import { sql, type SQL } from 'drizzle-orm';
-import type { DatabasePort } from '../db/databasePort.js';
-import { inTransaction, list, onPostgres, outsideTransaction, type Statements } from '../db/plainStatements.js';
+import type { DatabasePort, PgQueries } from '../db/databasePort.js';
+import { inTransaction, list, onPostgres, outsideTransaction, statementsOn, type Statements } from '../db/plainStatements.js';
 import type { TripPlanGenerationRequestedEvent } from '../events/eventBus.js';
 import { pickNextGeneration, type WaitingGeneration } from './nextGeneration.js';
 
@@ -154,10 +154,10 @@ export type Fenced<T> = { held: true; value: T } | { held: false };
  * when the lease is lost. On PostgreSQL the check locks the plan row until the commit, so a cancel
  * arriving meanwhile waits for the write and the write is never half-cancelled.
  */
-export function fencedWrite<T>(port: DatabasePort, lease: Lease, nowMs: number, leaseMs: number, write: (s: Statements) => Promise<T>): Promise<Fenced<T>> {
-  return inTransaction(port, async (s): Promise<Fenced<T>> => {
-    if ((await s.rows(renewal(lease, nowMs, leaseMs))).length !== 1) return { held: false };
-    return { held: true, value: await write(s) };
+export function fencedWrite<T>(port: DatabasePort, lease: Lease, nowMs: number, leaseMs: number, write: (q: PgQueries) => Promise<T>): Promise<Fenced<T>> {
+  return port.tx(async (q): Promise<Fenced<T>> => {
+    if ((await statementsOn(port, q).rows(renewal(lease, nowMs, leaseMs))).length !== 1) return { held: false };
+    return { held: true, value: await write(q) };
   });
 }
 

@@ -12,10 +12,9 @@ import type { DatabasePort } from '../db/databasePort.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logger.js';
 import type { Publishers } from '../realtime/publishers.js';
-import type { DayWithStops } from '../trips/dailyPlanRepository.js';
 import { Cancelled, LeaseLost, runClaimedGeneration, type ClaimedRunDeps, type RunOutcome } from './claimedRun.js';
 import { claimGeneration, membersGenerating, renewLease, type ClaimedGeneration } from './generationLeases.js';
-import { announceCancelled, announceFailure, LEASE_EXPIRED_MESSAGE, STOPPED_MESSAGE, type GenerationAddress } from './generationMessages.js';
+import { announceCancelled, announceFailure, LEASE_EXPIRED_MESSAGE, STOPPED_MESSAGE } from './generationMessages.js';
 import { countWaitingGenerations, failWaitingGenerations, sweepExpiredLeases, type FailedGeneration } from './generationSweep.js';
 import type { Planner } from './planner.js';
 
@@ -26,7 +25,6 @@ export interface GenerationRunnerDeps {
   publishers: Publishers;
   log: Logger;
   clock: () => number;
-  readDay: (tripPlanId: number, dayNumber: number) => Promise<DayWithStops | undefined>;
   /** runs at once here (GENERATION_CONCURRENCY); 0: none, it only sweeps */
   concurrency: number;
   concurrencyPerMember: number;
@@ -82,10 +80,8 @@ export function startGenerationRunner(deps: GenerationRunnerDeps): GenerationRun
   const runDeps: ClaimedRunDeps = {
     port,
     planner: deps.planner,
-    publishers,
     log,
     clock,
-    readDay: deps.readDay,
     leaseMs: jobs.leaseMs,
     resumable: (job) => jobs.takeover === 'resume' && job.lease.attempt < jobs.maxAttempts,
   };
@@ -96,14 +92,16 @@ export function startGenerationRunner(deps: GenerationRunnerDeps): GenerationRun
   }
 
   function announceFailures(failed: FailedGeneration[], message: string): void {
-    for (const plan of failed) announceFailure(publishers, clock, plan, message);
+    for (const plan of failed) announceFailure(publishers.forRun(plan, plan.token), clock, plan.chatRoomId, message);
   }
 
   function start(job: ClaimedGeneration): void {
     const { tripPlanId, memberId } = job.event;
     lastStartedByMember.set(memberId, ++starts);
     const controller = new AbortController();
-    const done = runClaimedGeneration(runDeps, job, controller.signal)
+    const { run, attempt } = job.lease;
+    const runPublishers = publishers.forRun(job.event, { run, attempt });
+    const done = runClaimedGeneration(runDeps, job, runPublishers, controller.signal)
       .catch((error: unknown): RunOutcome => {
         log.error({ err: error, tripPlanId }, 'generation run failed unexpectedly');
         return 'lost';
@@ -115,7 +113,7 @@ export function startGenerationRunner(deps: GenerationRunnerDeps): GenerationRun
         const reason: unknown = controller.signal.reason;
         if (outcome === 'lost' && reason instanceof Cancelled && reason.reason !== 'shutdown') {
           counts.cancelled++;
-          announceCancelled(publishers, clock, job.event);
+          announceCancelled(runPublishers, clock);
         } else counts[outcome]++;
         wake();
       });
@@ -220,7 +218,9 @@ export function startGenerationRunner(deps: GenerationRunnerDeps): GenerationRun
     const local = running.get(event.tripPlanId);
     if (local) return local.controller.abort(new Cancelled(event.reason));
     counts.cancelled++;
-    announceCancelled(publishers, clock, event satisfies GenerationAddress);
+    // The job waits, or runs elsewhere (that run stops at its next fenced write or heartbeat, and
+    // what it sends meanwhile is refused: this message closes the run).
+    announceCancelled(publishers.forRun(event, { run: event.run, attempt: event.attempt }), clock);
   });
 
   void sweep().finally(() => wake());

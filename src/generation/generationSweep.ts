@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm';
 import type { DatabasePort } from '../db/databasePort.js';
 import { inTransaction, list, outsideTransaction, type Statements } from '../db/plainStatements.js';
+import type { RunToken } from '../realtime/planLog.js';
 
 export type Takeover = 'fail' | 'resume';
 
@@ -14,7 +15,11 @@ export interface FailedGeneration {
   tripPlanId: number;
   memberId: number;
   chatRoomId: number;
+  /** the run it ends, one attempt past the last claim: whatever a lost owner still sends is refused */
+  token: RunToken;
 }
+
+type FailedRow = { tripPlanId: number; memberId: number; run: number; attempt: number };
 
 export interface SweepRules {
   nowMs: number;
@@ -23,13 +28,18 @@ export interface SweepRules {
   maxAttempts: number;
 }
 
-async function withChatRooms(s: Statements, plans: { tripPlanId: number; memberId: number }[]): Promise<FailedGeneration[]> {
+async function withChatRooms(s: Statements, plans: FailedRow[]): Promise<FailedGeneration[]> {
   if (plans.length === 0) return [];
   const rooms = await s.rows<{ tripPlanId: number; chatRoomId: number }>(
     sql`SELECT trip_plan_id AS "tripPlanId", id AS "chatRoomId" FROM chat_room WHERE trip_plan_id IN (${list(plans.map((p) => p.tripPlanId))})`,
   );
   const roomOf = new Map(rooms.map((r) => [r.tripPlanId, r.chatRoomId]));
-  return plans.map((p) => ({ ...p, chatRoomId: roomOf.get(p.tripPlanId)! }));
+  return plans.map(({ tripPlanId, memberId, run, attempt }) => ({
+    tripPlanId,
+    memberId,
+    chatRoomId: roomOf.get(tripPlanId)!,
+    token: { run, attempt: attempt + 1 },
+  }));
 }
 
 export function sweepExpiredLeases(port: DatabasePort, rules: SweepRules): Promise<{ requeued: number[]; failed: FailedGeneration[] }> {
@@ -42,10 +52,10 @@ export function sweepExpiredLeases(port: DatabasePort, rules: SweepRules): Promi
             WHERE generation_status = 'GENERATING' AND gen_owner IS NOT NULL AND gen_lease_until < ${nowMs} AND gen_attempt < ${rules.maxAttempts}
             RETURNING id AS "tripPlanId"`)
         : [];
-    const failed = await s.rows<{ tripPlanId: number; memberId: number }>(sql`
+    const failed = await s.rows<FailedRow>(sql`
       UPDATE trip_plan SET generation_status = 'FAILED', failure_code = 'AI002', updated_at = ${nowMs}, gen_owner = NULL, gen_lease_until = NULL
       WHERE generation_status = 'GENERATING' AND gen_owner IS NOT NULL AND gen_lease_until < ${nowMs}
-      RETURNING id AS "tripPlanId", member_id AS "memberId"`);
+      RETURNING id AS "tripPlanId", member_id AS "memberId", gen_run AS "run", gen_attempt AS "attempt"`);
     return { requeued: requeued.map((r) => r.tripPlanId), failed: await withChatRooms(s, failed) };
   });
 }
@@ -56,10 +66,10 @@ export function sweepExpiredLeases(port: DatabasePort, rules: SweepRules): Promi
  */
 export function failWaitingGenerations(port: DatabasePort, nowMs: number): Promise<FailedGeneration[]> {
   return inTransaction(port, async (s) => {
-    const failed = await s.rows<{ tripPlanId: number; memberId: number }>(sql`
+    const failed = await s.rows<FailedRow>(sql`
       UPDATE trip_plan SET generation_status = 'FAILED', failure_code = 'AI002', updated_at = ${nowMs}
       WHERE generation_status = 'GENERATING' AND gen_owner IS NULL
-      RETURNING id AS "tripPlanId", member_id AS "memberId"`);
+      RETURNING id AS "tripPlanId", member_id AS "memberId", gen_run AS "run", gen_attempt AS "attempt"`);
     return withChatRooms(s, failed);
   });
 }

@@ -1,6 +1,6 @@
 // Which waiting generation starts when a slot frees: the fairness rule of openapi.yaml
-// (startTripPlanGeneration, "Queue and fairness"). Pure, so that the in-memory queue and a later
-// database-lease queue pick the same job from the same facts.
+// (startTripPlanGeneration, "Queue and fairness"). Pure: the claim (generationLeases.ts) applies it
+// to the waiting jobs and running counts it reads from the database.
 export interface WaitingGeneration {
   tripPlanId: number;
   memberId: number;

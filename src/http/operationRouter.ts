@@ -2,6 +2,7 @@
 // check the role (x-required-role), validate path/query/body with the generated validators, call
 // the operation's handler, wrap its result in the envelope and check it against the spec.
 import type { Context, Hono } from 'hono';
+import { getCookie } from 'hono/cookie';
 import type { Handlers, OperationId } from '../../generated/operations.js';
 import { routes, type RouteDefinition } from '../../generated/routes.js';
 import { operationValidators, type ValidateFunction } from '../../generated/validators.js';
@@ -48,6 +49,7 @@ async function runOperation(c: Context<HttpEnv>, route: RouteDefinition, options
     path: c.req.path,
     accept: c.req.header('accept'),
     origin: () => requestOrigin(c),
+    cookie: (name) => getCookie(c, name),
   };
   const handler = handlers[route.operationId] as unknown as AnyHandler;
   const result = await handler({ path, query, body }, ctx);

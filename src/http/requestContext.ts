@@ -16,4 +16,6 @@ export interface RequestContext {
   accept: string | undefined;
   /** scheme, host and port the request reached (computed on demand) */
   origin(): RequestOrigin;
+  /** a cookie of the request (the OpenID Connect sign-in ties its pending state to the browser with one) */
+  cookie(name: string): string | undefined;
 }

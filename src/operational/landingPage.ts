@@ -24,7 +24,48 @@ export function landingPageData(info: ApiInfo): LandingPageResponse {
 
 const link = (target: { href: string; title: string }) => `<a href="${target.href}">${escapeHtml(target.title)}</a>`;
 
-export function renderLandingPage(info: ApiInfo): string {
+/**
+ * "Sign in" when OpenID Connect is configured: the link starts the sign-in; back here, the script
+ * exchanges the one-time code of the fragment for tokens (kept in sessionStorage for this tab),
+ * shows who is signed in (getMe) and offers to sign out (logout).
+ */
+function signInSection(signInPath: string): string {
+  return `<h2>Sign in</h2>
+  <p id="sign-in-status">Not signed in.</p>
+  <p><a id="sign-in" href="${escapeHtml(signInPath)}?returnTo=%2F">Sign in</a> <button id="sign-out" type="button" hidden>Sign out</button></p>
+  <script>
+  (async () => {
+    const status = document.getElementById('sign-in-status');
+    const signIn = document.getElementById('sign-in');
+    const signOut = document.getElementById('sign-out');
+    const code = new URLSearchParams(location.hash.slice(1)).get('oidcCode');
+    if (code) {
+      history.replaceState(null, '', location.pathname + location.search);
+      const exchanged = await fetch('/api/v1/auth/oidc/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+      const answer = await exchanged.json();
+      if (!exchanged.ok) { status.textContent = 'Sign-in failed: ' + answer.data.code + ' ' + answer.data.message; return; }
+      sessionStorage.setItem('accessToken', answer.data.accessToken);
+    }
+    const token = sessionStorage.getItem('accessToken');
+    if (!token) return;
+    const me = await fetch('/api/v1/members/me', { headers: { authorization: 'Bearer ' + token } });
+    if (!me.ok) { sessionStorage.removeItem('accessToken'); return; }
+    const member = (await me.json()).data;
+    status.textContent = 'Signed in as ' + member.name + ' (' + member.email + ', ' + member.role + ').';
+    signIn.hidden = true;
+    signOut.hidden = false;
+    signOut.addEventListener('click', async () => {
+      await fetch('/api/v1/auth/logout', { method: 'POST', headers: { authorization: 'Bearer ' + token } });
+      sessionStorage.removeItem('accessToken');
+      status.textContent = 'Signed out.';
+      signOut.hidden = true;
+      signIn.hidden = false;
+    });
+  })();
+  </script>`;
+}
+
+export function renderLandingPage(info: ApiInfo, signInPath: string | null = null): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -42,6 +83,7 @@ ${navBar('/')}
 <main>
   <h1>${escapeHtml(info.title)} <small>${escapeHtml(info.version)}</small></h1>
   ${info.summary ? `<p>${escapeHtml(info.summary)}</p>` : ''}
+  ${signInPath ? signInSection(signInPath) : ''}
   <h2>Documentation</h2>
   <ul>
     <li>${link(docLinks.apiDocs)}: every HTTP operation, with “Try it out” against this server.</li>

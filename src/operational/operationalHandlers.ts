@@ -1,6 +1,6 @@
 // Handlers of the Operations tag: probes and the documents describing the API.
 import type { Handlers } from '../../generated/operations.js';
-import { storageFailureCode } from '../db/storageFailure.js';
+import { storageFailureCode, storageUnavailableReason } from '../db/storageFailure.js';
 import { probeReadiness } from '../db/readinessProbe.js';
 import { AppError } from '../http/appError.js';
 import type { DatabasePort } from '../db/databasePort.js';
@@ -17,10 +17,19 @@ type OperationalHandlers = Pick<
   'getLandingPage' | 'getHealth' | 'getReadiness' | 'getOpenApiDocument' | 'getAsyncApiDocument' | 'getApiDocs' | 'getAsyncApiDocs'
 >;
 
-export function createOperationalHandlers({ documents, database }: { documents: SpecDocuments; database: DatabasePort }): OperationalHandlers {
+export function createOperationalHandlers({
+  documents,
+  database,
+  signInPath = null,
+}: {
+  documents: SpecDocuments;
+  database: DatabasePort;
+  /** the OpenID Connect sign-in's start, when configured: the landing page then shows "Sign in" */
+  signInPath?: string | null;
+}): OperationalHandlers {
   const asyncapiPage = renderAsyncapiPage(documents.asyncapi);
   const info = apiInfoOf(documents.openapi);
-  const landing = { data: landingPageData(info), html: renderLandingPage(info) };
+  const landing = { data: landingPageData(info), html: renderLandingPage(info, signInPath) };
   const openapiFor = servedOpenapi(documents.openapiYaml);
   return {
     getLandingPage: (_request, ctx) =>
@@ -33,8 +42,11 @@ export function createOperationalHandlers({ documents, database }: { documents: 
         await probeReadiness(database.engine);
       } catch (error) {
         const code = storageFailureCode(error);
-        ctx.log.warn({ err: error, code }, 'readiness: the database does not take writes');
-        throw new AppError('COMMON503', code ? `The database does not take writes (${(error as Error).message}).` : 'The database is not reachable.');
+        ctx.log.warn({ err: error, code }, 'readiness: the database cannot serve requests');
+        if (!code) throw new AppError('COMMON503', 'The database is not reachable.');
+        // SQLite: the write probe failed; PostgreSQL: the server did not answer.
+        const what = database.dialect === 'sqlite' ? 'does not take writes' : 'does not answer';
+        throw new AppError('COMMON503', `The database ${what} (${storageUnavailableReason(error)}).`);
       }
       return { status: 200, body: { status: 'UP' } };
     },

@@ -2,8 +2,10 @@
 // generated/asyncapi.ts and every payload is checked with the generated validator before it leaves
 // (a violation throws in strict mode, is logged otherwise). Each message is appended to its plan
 // log (planLog.ts), which delivers it: the schedule and errors channels of a plan to the plan's
-// log, the chat channel to the room's. A generation run passes its RunToken; its terminal message
-// (chat COMPLETED or CANCELLED, errors AI002) closes the run in both logs.
+// log, the chat channel to the room's. A generation run publishes through forRun: its messages
+// carry the run's token (a newer run or attempt refuses an older one's), and its terminal message
+// (chat COMPLETED or CANCELLED, errors AI002) ends the run in both logs. Everything else (edits,
+// chat answers, refused chat messages) uses chat/schedule/error and continues the current epoch.
 import { channelAddress, channels, type ChannelName, type ChannelParameters, type ChannelPayloads } from '../../generated/asyncapi.js';
 import { messageValidators } from '../../generated/validators.js';
 import type { ResponseValidationMode } from '../config.js';
@@ -43,6 +45,11 @@ export interface RunPublishers {
   chat(payload: ChannelPayloads['chatStream']): void;
   schedule(payload: ChannelPayloads['scheduleUpdates']): void;
   error(payload: ChannelPayloads['errors']): void;
+  /**
+   * Why a message of this run was refused by its log, once one was: `fenced` (a newer run or
+   * attempt wrote: this writer is a zombie and should stop) or `closed` (the run had ended).
+   */
+  readonly refused: 'fenced' | 'closed' | null;
 }
 
 const terminalChat = new Set(['COMPLETED', 'CANCELLED']);
@@ -73,7 +80,7 @@ export function createPublishers(log: PlanLog, mode: ResponseValidationMode, log
     payload: ChannelPayloads[C],
     stream: string,
     /** a generation run's message; a terminal one closes the run in `sibling`, the plan's other log, too */
-    run?: { token: RunToken; terminal: boolean; sibling: string },
+    run?: { token: RunToken; terminal: boolean; sibling: string; onRefused: (reason: 'fenced' | 'closed') => void },
   ): void {
     const destination = channelAddress(channel, parameters);
     check(channel, destination, payload);
@@ -81,6 +88,7 @@ export function createPublishers(log: PlanLog, mode: ResponseValidationMode, log
     const appended = log.append(stream, { memberId, destination, body: JSON.stringify(payload) }, run).then((outcome: AppendOutcome) => {
       if (outcome.appended) return;
       stats.refused++;
+      run?.onRefused(outcome.reason);
       logger.warn({ channel, destination, run: run?.token, reason: outcome.reason }, 'message of an ended or superseded generation run not published');
     });
     track(appended.catch((error: unknown) => logger.error({ err: error, channel, destination }, 'message could not be published')));
@@ -98,12 +106,22 @@ export function createPublishers(log: PlanLog, mode: ResponseValidationMode, log
     forRun(plan, token) {
       const { memberId, tripPlanId, chatRoomId } = plan;
       const [planLog, roomLog] = [planStream(tripPlanId), roomStream(chatRoomId)];
+      let refused: RunPublishers['refused'] = null;
+      const onRefused = (reason: 'fenced' | 'closed') => (refused ??= reason);
       return {
         chat: (payload) =>
-          publish('chatStream', memberId, { chatRoomId }, payload, roomLog, { token, terminal: terminalChat.has(payload.messageStreamType), sibling: planLog }),
-        schedule: (payload) => publish('scheduleUpdates', memberId, { tripPlanId }, payload, planLog, { token, terminal: false, sibling: roomLog }),
+          publish('chatStream', memberId, { chatRoomId }, payload, roomLog, {
+            token,
+            terminal: terminalChat.has(payload.messageStreamType),
+            sibling: planLog,
+            onRefused,
+          }),
+        schedule: (payload) => publish('scheduleUpdates', memberId, { tripPlanId }, payload, planLog, { token, terminal: false, sibling: roomLog, onRefused }),
         error: (payload) =>
-          publish('errors', memberId, { chatRoomId }, errorOf(payload), planLog, { token, terminal: payload.code === 'AI002', sibling: roomLog }),
+          publish('errors', memberId, { chatRoomId }, errorOf(payload), planLog, { token, terminal: payload.code === 'AI002', sibling: roomLog, onRefused }),
+        get refused() {
+          return refused;
+        },
       };
     },
     startRun(plan) {

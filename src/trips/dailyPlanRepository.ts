@@ -55,19 +55,28 @@ export function findDay(db: DatabasePort, tripPlanId: number, dayNumber: number)
 
 /** Saves one generated day in its own transaction (a crash later keeps it); stops in visit order. */
 export function insertDay(db: DatabasePort, tripPlanId: number, day: PlannedDay, transportation: Transportation): Promise<DayWithStops> {
+  return db.tx((q) => insertDayWith(db, q, tripPlanId, day, transportation));
+}
+
+/** insertDay's statements on a transaction the caller holds (the generation runner fences it). */
+export async function insertDayWith(
+  db: DatabasePort,
+  q: PgQueries,
+  tripPlanId: number,
+  day: PlannedDay,
+  transportation: Transportation,
+): Promise<DayWithStops> {
   const { dailyPlans, scheduledPlaces } = db.t;
-  return db.tx(async (q) => {
-    const [row] = await q
-      .insert(dailyPlans)
-      .values({ tripPlanId, dayNumber: day.dayNumber, date: day.date, title: day.title, description: day.description })
-      .returning({ id: dailyPlans.id });
-    if (day.stops.length > 0) {
-      await q.insert(scheduledPlaces).values(day.stops.map((stop, i) => ({ ...stop, visitOrder: i + 1, transportation, dailyPlanId: row!.id })));
-    }
-    const saved = await findDayWith(db, q, tripPlanId, day.dayNumber);
-    if (!saved) throw new Error(`day ${row!.id} vanished`);
-    return saved;
-  });
+  const [row] = await q
+    .insert(dailyPlans)
+    .values({ tripPlanId, dayNumber: day.dayNumber, date: day.date, title: day.title, description: day.description })
+    .returning({ id: dailyPlans.id });
+  if (day.stops.length > 0) {
+    await q.insert(scheduledPlaces).values(day.stops.map((stop, i) => ({ ...stop, visitOrder: i + 1, transportation, dailyPlanId: row!.id })));
+  }
+  const saved = await findDayWith(db, q, tripPlanId, day.dayNumber);
+  if (!saved) throw new Error(`day ${row!.id} vanished`);
+  return saved;
 }
 
 /**

@@ -5,6 +5,7 @@
 import { sql } from 'drizzle-orm';
 import type { DatabasePort } from '../db/databasePort.js';
 import { inTransaction, outsideTransaction } from '../db/plainStatements.js';
+import type { RunToken } from '../realtime/planLog.js';
 
 /**
  * Start (openapi.yaml, startTripPlanGeneration): from PENDING, FAILED or CANCELLED to GENERATING as
@@ -26,15 +27,15 @@ export function startGeneration(port: DatabasePort, tripPlanId: number, nowMs: n
 }
 
 /**
- * Cancel: GENERATING to CANCELLED; false when nothing runs (409 TRIP106). The runner that owns the
+ * Cancel: GENERATING to CANCELLED, returning the run it ended; undefined when nothing runs (409 TRIP106). The runner that owns the
  * job, on any instance, sees it at its next fenced write or heartbeat and stops writing.
  */
-export function cancelGeneration(port: DatabasePort, tripPlanId: number, nowMs: number): Promise<boolean> {
+export function cancelGeneration(port: DatabasePort, tripPlanId: number, nowMs: number): Promise<RunToken | undefined> {
   return outsideTransaction(port, async (s) => {
-    const moved = await s.rows(sql`
+    const [ended] = await s.rows<RunToken>(sql`
       UPDATE trip_plan SET generation_status = 'CANCELLED', updated_at = ${nowMs}, gen_owner = NULL, gen_lease_until = NULL
       WHERE id = ${tripPlanId} AND generation_status = 'GENERATING'
-      RETURNING id`);
-    return moved.length === 1;
+      RETURNING gen_run AS "run", gen_attempt AS "attempt"`);
+    return ended;
   });
 }

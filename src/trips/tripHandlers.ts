@@ -14,17 +14,16 @@ import type { Transportation } from '../itinerary/travel.js';
 import type { Publishers } from '../realtime/publishers.js';
 import { listDays } from './dailyPlanRepository.js';
 import { announceDayEdit } from './dayEditAnnouncement.js';
+import { cancelGeneration, startGeneration } from './generationRequests.js';
 import { applyDayEdit } from './savedDayEdits.js';
 import { toDailyPlanResponse, toTripPlanDetailResponse, toTripPlanResponse } from './tripPlanMappers.js';
 import { addDays, defaultTitle } from '../itinerary/tripDates.js';
 import {
-  beginGeneration,
   deleteTripPlan,
   findOwnTripPlan,
   findOwnListCursor,
   insertTripPlan,
   listOwnTripPlans,
-  transitionStatus,
   updateTripPlanTitle,
   type TripSort,
 } from './tripPlanRepository.js';
@@ -112,8 +111,10 @@ export function createTripHandlers({ db, clock, events, regions, publishers }: T
 
     async startTripPlanGeneration({ path }, ctx) {
       const plan = await ownPlan(db, ctx, path.tripPlanId);
-      if (!(await beginGeneration(db, plan.id, clock()))) {
-        throw new AppError('TRIP106', `The trip plan cannot be started while it is ${plan.generationStatus === 'GENERATING' ? 'generating' : 'completed'}.`);
+      if (!(await startGeneration(db, plan.id, clock()))) {
+        // Read again: a concurrent start (on any instance) may have won since the plan was read.
+        const status = (await ownPlan(db, ctx, path.tripPlanId)).generationStatus;
+        throw new AppError('TRIP106', `The trip plan cannot be started while it is ${status === 'COMPLETED' ? 'completed' : 'generating'}.`);
       }
       events.publish('tripPlanGenerationRequested', {
         chatRoomId: plan.chatRoomId,
@@ -133,10 +134,15 @@ export function createTripHandlers({ db, clock, events, regions, publishers }: T
 
     async cancelTripPlanGeneration({ path }, ctx) {
       const plan = await ownPlan(db, ctx, path.tripPlanId);
-      if (!(await transitionStatus(db, plan.id, ['GENERATING'], 'CANCELLED', clock()))) {
-        throw new AppError('TRIP106', 'No generation is running for this trip plan.');
-      }
-      events.publish('tripPlanGenerationCancelRequested', { tripPlanId: plan.id, memberId: plan.memberId, chatRoomId: plan.chatRoomId, reason: 'cancel' });
+      const ended = await cancelGeneration(db, plan.id, clock());
+      if (!ended) throw new AppError('TRIP106', 'No generation is running for this trip plan.');
+      events.publish('tripPlanGenerationCancelRequested', {
+        tripPlanId: plan.id,
+        memberId: plan.memberId,
+        chatRoomId: plan.chatRoomId,
+        reason: 'cancel',
+        ...ended,
+      });
       return { status: 200, body: { message: 'Trip plan generation cancelled.' } };
     },
 
@@ -149,7 +155,14 @@ export function createTripHandlers({ db, clock, events, regions, publishers }: T
     async deleteTripPlan({ path }, ctx) {
       const plan = await ownPlan(db, ctx, path.tripPlanId);
       if (plan.generationStatus === 'GENERATING') {
-        events.publish('tripPlanGenerationCancelRequested', { tripPlanId: plan.id, memberId: plan.memberId, chatRoomId: plan.chatRoomId, reason: 'delete' });
+        const ended = { run: plan.genRun, attempt: plan.genAttempt };
+        events.publish('tripPlanGenerationCancelRequested', {
+          tripPlanId: plan.id,
+          memberId: plan.memberId,
+          chatRoomId: plan.chatRoomId,
+          reason: 'delete',
+          ...ended,
+        });
       }
       await deleteTripPlan(db, plan.id);
       return { status: 204 };

@@ -1,6 +1,6 @@
 // Trip plans and their chat rooms. Every read is scoped to the owner: another member's plan is
 // simply not found. Lists use keyset paging on (member, field, id) indexes: no OFFSET.
-import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { DatabasePort, PgQueries } from '../db/databasePort.js';
 import { prepared } from '../db/preparedStatements.js';
 import type { tripPlans } from '../db/schema.pg.js';
@@ -85,41 +85,6 @@ export function findOwnTripPlanRow(db: DatabasePort, memberId: number, tripPlanI
   });
 }
 
-/** Moves the plan from one of `from` to `to`; false when it was not in any of them (a race lost). */
-export function transitionStatus(
-  db: DatabasePort,
-  tripPlanId: number,
-  from: GenerationStatus[],
-  to: GenerationStatus,
-  nowMs: number,
-  failureCode: string | null = null,
-): Promise<boolean> {
-  const { tripPlans } = db.t;
-  return db.run(async (q) => {
-    const moved = await q
-      .update(tripPlans)
-      .set({ generationStatus: to, updatedAt: nowMs, failureCode })
-      .where(and(eq(tripPlans.id, tripPlanId), inArray(tripPlans.generationStatus, from)))
-      .returning({ id: tripPlans.id });
-    return moved.length === 1;
-  });
-}
-
-/** Start: drop the days of an earlier run and mark the plan GENERATING, atomically. */
-export function beginGeneration(db: DatabasePort, tripPlanId: number, nowMs: number): Promise<boolean> {
-  const { tripPlans, dailyPlans } = db.t;
-  return db.tx(async (q) => {
-    const moved = await q
-      .update(tripPlans)
-      .set({ generationStatus: 'GENERATING', updatedAt: nowMs, failureCode: null })
-      .where(and(eq(tripPlans.id, tripPlanId), inArray(tripPlans.generationStatus, ['PENDING', 'FAILED', 'CANCELLED'])))
-      .returning({ id: tripPlans.id });
-    if (moved.length !== 1) return false;
-    await q.delete(dailyPlans).where(eq(dailyPlans.tripPlanId, tripPlanId));
-    return true;
-  });
-}
-
 export function updateTripPlanTitle(db: DatabasePort, tripPlanId: number, title: string, nowMs: number): Promise<void> {
   const { tripPlans } = db.t;
   return db.run(async (q) => void (await q.update(tripPlans).set({ title, updatedAt: nowMs }).where(eq(tripPlans.id, tripPlanId))));
@@ -129,16 +94,4 @@ export function updateTripPlanTitle(db: DatabasePort, tripPlanId: number, title:
 export function deleteTripPlan(db: DatabasePort, tripPlanId: number): Promise<void> {
   const { tripPlans } = db.t;
   return db.run(async (q) => void (await q.delete(tripPlans).where(eq(tripPlans.id, tripPlanId))));
-}
-
-export function markInterruptedGenerationsFailed(db: DatabasePort, nowMs: number): Promise<number[]> {
-  const { tripPlans } = db.t;
-  return db.run(async (q) => {
-    const rows = await q
-      .update(tripPlans)
-      .set({ generationStatus: 'FAILED', failureCode: 'AI002', updatedAt: nowMs })
-      .where(eq(tripPlans.generationStatus, 'GENERATING'))
-      .returning({ id: tripPlans.id });
-    return rows.map((row) => row.id);
-  });
 }

@@ -1,10 +1,11 @@
 // The bundled catalogue: its data is sound, it mirrors into the place table with stable ids, and
 // region names typed by users resolve to region ids.
 import { asc, eq } from 'drizzle-orm';
-import { afterAll, describe, expect, it } from 'vitest';
-import { openSqliteDatabasePort } from '../../src/db/openDatabasePort.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabasePort } from '../../src/db/databasePort.js';
 import { catalogueRegions, knownRegionNames, parseCatalogueFile, resolveRegion } from '../../src/catalogue/placeCatalogue.js';
 import { placesOfRegion, syncCatalogue } from '../../src/catalogue/placeRepository.js';
+import { openTestDatabasePort } from '../support/testDatabase.js';
 
 const regionIds = ['busan', 'gangneung', 'gyeongju', 'jeju', 'jeonju', 'seoul'];
 
@@ -64,8 +65,12 @@ describe('catalogue data', () => {
 });
 
 describe('syncCatalogue', () => {
-  const db = openSqliteDatabasePort(':memory:');
-  const { places } = db.t;
+  let db!: DatabasePort;
+  let places!: DatabasePort['t']['places'];
+  beforeAll(async () => {
+    db = await openTestDatabasePort();
+    places = db.t.places;
+  });
   afterAll(() => db.close());
   const total = catalogueRegions().reduce((sum, r) => sum + r.places.length, 0);
   const snapshot = () => db.run((q) => q.select({ id: places.id, key: places.key }).from(places).orderBy(asc(places.id)).execute());

@@ -6,13 +6,13 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveJwtSecret } from '../../src/auth/jwtSecret.js';
 import { roleForEmail } from '../../src/auth/roles.js';
-import { ConfigError, isLoopback, loadConfig } from '../../src/config.js';
+import { ConfigError, describeDatabase, isLoopback, loadConfig } from '../../src/config.js';
 
 describe('configuration', () => {
   it('has defaults that work on a fresh clone', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ env: 'development', port: 8080, planner: 'offline', devLoginEnabled: true, responseValidation: 'log', jwtSecret: null });
-    expect(config.databaseFile).toBe(path.resolve('data', 'trip-itinerary.sqlite'));
+    expect(config.database).toEqual({ engine: 'sqlite', file: path.resolve('data', 'trip-itinerary.sqlite') });
   });
 
   it.each([
@@ -23,7 +23,13 @@ describe('configuration', () => {
     [{ RESPONSE_VALIDATION: 'sometimes' }, /RESPONSE_VALIDATION/],
     [{ PLANNER: 'magic' }, /PLANNER/],
     [{ PLANNER: 'openai' }, /OPENAI_API_KEY/],
-    [{ DATABASE_URL: 'postgres://localhost/trips' }, /SQLite/],
+    [{ DATABASE_URL: 'postgres://localhost/trips' }, /JWT_SECRET is required with a PostgreSQL DATABASE_URL/],
+    [{ DATABASE_URL: 'mysql://localhost/trips' }, /DATABASE_URL="mysql:\/\/localhost\/trips" is not accepted; expected a PostgreSQL URL/],
+    [{ DATABASE_URL: 'postgres://', JWT_SECRET: 'x'.repeat(32) }, /DATABASE_URL="postgres:\/\/" is not accepted/],
+    [
+      { DATABASE_URL: 'postgres://localhost/trips', JWT_SECRET: 'x'.repeat(32), DATABASE_POOL_MAX: '0' },
+      /DATABASE_POOL_MAX="0" is not accepted; expected an integer from 1/,
+    ],
     [{ NODE_ENV: 'staging' }, /NODE_ENV="staging" is not accepted; expected development, test, production/],
     [{ NODE_ENV: 'Production' }, /NODE_ENV="Production"/],
     [{ PORT: '70000' }, /PORT="70000" is not accepted; expected an integer from 0 to 65535/],
@@ -44,6 +50,25 @@ describe('configuration', () => {
   ])('refuses %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('DATABASE_URL postgres:// or postgresql:// is PostgreSQL with a pool of DATABASE_POOL_MAX (10); anything else a SQLite file', () => {
+    const secret = { JWT_SECRET: 'x'.repeat(32) };
+    expect(loadConfig({ ...secret, DATABASE_URL: 'postgres://u:pw@db.example.com:5432/trips' }).database).toEqual({
+      engine: 'postgres',
+      url: 'postgres://u:pw@db.example.com:5432/trips',
+      poolMax: 10,
+    });
+    expect(loadConfig({ ...secret, DATABASE_URL: 'postgresql://db/trips', DATABASE_POOL_MAX: '3' }).database).toMatchObject({ engine: 'postgres', poolMax: 3 });
+    expect(loadConfig({ DATABASE_URL: 'sqlite:trips.sqlite' }).database).toEqual({ engine: 'sqlite', file: path.resolve('trips.sqlite') });
+    expect(loadConfig({ DATABASE_URL: ':memory:' }).database).toEqual({ engine: 'sqlite', file: ':memory:' });
+  });
+
+  it('never echoes the password of a DATABASE_URL, in a refusal or in the description of the database', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://admin:hunter2@db/trips' })).toThrow(/DATABASE_URL="mysql:\/\/admin:\*\*\*@db\/trips"/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://admin:hunter2@db/trips' })).not.toThrow(/hunter2/);
+    const { database } = loadConfig({ DATABASE_URL: 'postgres://admin:hunter2@db/trips', JWT_SECRET: 'x'.repeat(32) });
+    expect(describeDatabase(database)).toBe('postgres://admin:***@db/trips');
   });
 
   it('never echoes a secret in a refusal', () => {

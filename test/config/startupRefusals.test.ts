@@ -53,7 +53,11 @@ describe.concurrent('a bad setting refuses to start with one line naming it', { 
     [{ DATABASE_URL: '/proc/kmsg' }, /DATABASE_URL="\/proc\/kmsg" is not accepted; expected a path outside \/proc and \/sys/],
     [{ DATA_DIR: '/proc/self' }, /DATA_DIR="\/proc\/self" is not accepted; expected a path outside \/proc and \/sys/],
     [{ DATABASE_URL: someDir }, /DATABASE_URL=".*" is not accepted; expected a regular file/],
-    [{ DATABASE_URL: 'postgres://db/trips' }, /DATABASE_URL="postgres:\/\/db\/trips" is not accepted; expected a SQLite file/],
+    [{ DATABASE_URL: 'postgres://db/trips' }, /JWT_SECRET is required with a PostgreSQL DATABASE_URL/],
+    [
+      { DATABASE_URL: 'postgres://postgres:hunter2@127.0.0.1:1/test', JWT_SECRET: 'x'.repeat(40) },
+      /DATABASE_URL: the PostgreSQL database postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/test cannot be used \(ECONNREFUSED/,
+    ],
   ])('%j', async (env, message) => {
     expect(await refusal(env)).toMatch(message);
   });

@@ -471,9 +471,9 @@ describe('cancel, failure and crash recovery', () => {
     ).toHaveLength(1);
   });
 
-  it('marks a plan left GENERATING by a crash as FAILED at the next start', async () => {
+  it('a plan left GENERATING by a crash is not touched by the next start while its lease runs; once it ran out, the sweeper fails it (AI002)', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trip-crash-'));
-    const env = { DATABASE_URL: path.join(dir, 'db.sqlite') };
+    const env = { DATABASE_URL: path.join(dir, 'db.sqlite'), GENERATION_SWEEP_MS: '20' };
     const never: Planner = {
       name: 'never',
       async *plan(_request, signal) {
@@ -489,12 +489,18 @@ describe('cancel, failure and crash recovery', () => {
     );
     // The process dies: no status update is written. (A graceful stop would mark it FAILED itself,
     // so the database goes first, as in a kill.)
-    await first.app.services.database.close();
+    void first.app.services.database.close();
     await first.stop();
     const second = await startTestServer(env);
     servers.push(second);
-    const detail = bodyOf(await second.request('GET', `/api/v1/trips/${plan.tripPlanId}`, { token: plan.accessToken }), 'getTripPlan', 200).data;
-    expect(detail.generationStatus).toBe('FAILED');
+    const status = async () =>
+      bodyOf(await second.request('GET', `/api/v1/trips/${plan.tripPlanId}`, { token: plan.accessToken }), 'getTripPlan', 200).data.generationStatus;
+    // The lease (GENERATION_LEASE_MS, 30 s) may belong to a live instance: the start-up and the
+    // sweeps of the next 100 ms (every 20 ms) leave it alone.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await status()).toBe('GENERATING');
+    second.advance(30_001);
+    await expect.poll(status, { timeout: 10_000 }).toBe('FAILED');
     expect((await second.request('POST', `/api/v1/trips/${plan.tripPlanId}`, { token: plan.accessToken })).status).toBe(200);
     fs.rmSync(dir, { recursive: true, force: true });
   });

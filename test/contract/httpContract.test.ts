@@ -18,7 +18,9 @@ import { useMiddlewareStack } from '../../src/http/middlewareStack.js';
 import { registerOperations } from '../../src/http/operationRouter.js';
 import type { RequestContext } from '../../src/http/requestContext.js';
 import { fillTemplate, mapPlaceholders } from '../../src/text/fillTemplate.js';
+import { startOidcHarness, type OidcHarness } from '../support/oidcHarness.js';
 import { heldPlanner } from '../support/plannerStubs.js';
+import { scriptedBrowser, type ScriptedBrowser } from '../support/scriptedBrowser.js';
 import { createSecondOpinion, type SecondOpinion } from '../support/secondOpinion.js';
 import { bodyOf, errorCodeOf, errorOf } from '../support/responseBody.js';
 import { seedItinerary } from '../support/seedItinerary.js';
@@ -80,8 +82,12 @@ function pathOf(op: OperationFact, values: Record<string, number | string>): str
   return fillTemplate(op.path, values);
 }
 
+/** The local OpenID Connect provider the main app signs in with (test/auth/oidcSignIn.test.ts has the flows). */
+let oidc: OidcHarness;
+
 beforeAll(async () => {
   secondOpinion = await createSecondOpinion();
+  oidc = await startOidcHarness();
 });
 
 afterAll(async () => {
@@ -89,7 +95,23 @@ afterAll(async () => {
     expect(app.app.checker.violations, 'responses that broke the spec (strict mode)').toEqual([]);
     await app.close();
   }
+  await oidc.stop();
 });
+
+/** A browser whose requests to the service go through `t.request`, so every response is observed. */
+function observedBrowser(t: TestApp): ScriptedBrowser {
+  return scriptedBrowser(oidc.origin, async (pathAndQuery, init) => {
+    const res = await t.request(init.method, pathAndQuery, { headers: init.headers, rawBody: init.body });
+    return new Response(res.status === 204 ? null : res.text, { status: res.status, headers: res.headers });
+  });
+}
+
+/** The redirect back from the provider for `login`, opened: the callback's response. */
+async function completedSignIn(t: TestApp, login: string, change?: (callback: URL) => URL): Promise<Response> {
+  const browser = observedBrowser(t);
+  const callback = await browser.signInAtProvider(login);
+  return browser.open(change ? change(callback) : callback);
+}
 
 describe('the spec replayed against the app', () => {
   let t: TestApp;
@@ -102,7 +124,7 @@ describe('the spec replayed against the app', () => {
 
   beforeAll(async () => {
     // Generations stay running until cancelled, so cancel and the 409s are reachable.
-    t = await newApp({}, { planner: heldPlanner() });
+    t = await newApp(oidc.env, { planner: heldPlanner() });
     member = await t.signIn('traveller@example.com', 'Min-ji');
     other = await t.signIn('someone.else@example.com');
     admin = await t.signInAdmin('admin@example.com');
@@ -129,10 +151,13 @@ describe('the spec replayed against the app', () => {
       if ('chatRoomId' in body) body.chatRoomId = plan.chatRoomId; // the example's 42 is someone else's room here
       const token = op.requiredRole ? admin.accessToken : member.accessToken;
       const res = await t.request(op.method.toUpperCase(), pathOf(op, ids()), { token: op.secured ? token : undefined, body });
-      const success = op.responses.find((r) => r.status < 300)!.status;
+      const success = op.responses.find((r) => r.status < 400)!.status;
       if (operationId === 'reissueToken') {
         // The example token is not signed by this server: the documented answer is 401 AUTH004.
         expect([res.status, errorCodeOf(res)]).toEqual([401, 'AUTH004']);
+      } else if (operationId === 'exchangeOidcSignInCode') {
+        // Nor is the example's one-time code one of its sign-ins: 400 AUTH027.
+        expect([res.status, errorCodeOf(res)]).toEqual([400, 'AUTH027']);
       } else {
         expect(res.status, res.text).toBe(success);
       }
@@ -142,12 +167,26 @@ describe('the spec replayed against the app', () => {
   describe('every operation answers its documented success with valid parameters', () => {
     it.each(operations.map((op) => op.operationId))('%s', async (operationId) => {
       const op = byId.get(operationId)!;
-      const success = op.responses.find((r) => r.status < 300)!.status;
+      const success = op.responses.find((r) => r.status < 400)!.status;
       const token = op.requiredRole ? admin.accessToken : member.accessToken;
       let body: unknown;
       if (op.body) body = structuredClone(op.body.examples[0]!.value);
       if (operationId === 'swapScheduledPlaces') body = { chatRoomId: plan.chatRoomId, visitOrderA: 1, visitOrderB: 3 };
       if (operationId === 'reissueToken') body = { refreshToken: member.refreshToken };
+      if (operationId === 'startOidcSignIn') {
+        const res = await t.request('GET', '/api/v1/auth/oidc/login', { query: { returnTo: '/' } });
+        expect(res.status, res.text).toBe(302);
+        expect(res.headers.get('location')).toMatch(new RegExp(`^${oidc.idp.issuer}/`));
+        return;
+      }
+      if (operationId === 'completeOidcSignIn' || operationId === 'exchangeOidcSignInCode') {
+        const done = await completedSignIn(t, 'alice');
+        expect(done.status).toBe(302);
+        const code = new URLSearchParams(new URL(done.headers.get('location')!).hash.slice(1)).get('oidcCode');
+        const res = await t.request('POST', '/api/v1/auth/oidc/token', { body: { code } });
+        expect(res.status, res.text).toBe(200);
+        return;
+      }
       if (operationId === 'deleteTripPlan') {
         const fresh = bodyOf(await t.request('POST', '/api/v1/trips', { token, body: busanTrip }), 'createTripPlanSession', 201).data;
         expect((await t.request('DELETE', `/api/v1/trips/${fresh.tripPlanId}`, { token })).status).toBe(204);
@@ -230,6 +269,10 @@ describe('the spec replayed against the app', () => {
           body: op.body?.examples[0]?.value,
         });
         expect(errorOf(res).errors?.[0]?.field).toBe(`path.${pathParams[0]!.name}`);
+      } else if (operationId === 'startOidcSignIn' || operationId === 'completeOidcSignIn') {
+        const name = operationId === 'startOidcSignIn' ? 'returnTo' : 'state';
+        res = await t.request('GET', pathOf(op, ids()), { query: { [name]: '' } });
+        expect(errorOf(res).errors).toEqual([{ field: `query.${name}`, rejectedValue: '', message: 'must NOT have fewer than 1 characters' }]);
       } else if (op.body) {
         res = await t.request(op.method.toUpperCase(), pathOf(op, ids()), {
           token: op.secured ? token : undefined,
@@ -265,6 +308,21 @@ describe('the spec replayed against the app', () => {
       const op = byId.get(operationId)!;
       const res = await t.request(op.method.toUpperCase(), pathOf(op, { promptId: 999_999 }), { token: admin.accessToken, body: op.body?.examples[0]?.value });
       expect([res.status, errorCodeOf(res)]).toEqual([404, 'AI005']);
+    });
+
+    it('completeOidcSignIn: 400 AUTH022 for another state, 401 AUTH026 when the person declines, 403 AUTH025 for an unverified e-mail', async () => {
+      const forged = await completedSignIn(t, 'alice', (callback) => {
+        callback.searchParams.set('state', 'forged');
+        return callback;
+      });
+      expect(forged.status).toBe(400);
+      const declined = await completedSignIn(t, 'alice', (callback) => {
+        callback.searchParams.delete('code');
+        callback.searchParams.set('error', 'access_denied');
+        return callback;
+      });
+      expect(declined.status).toBe(401);
+      expect((await completedSignIn(t, 'bob')).status).toBe(403);
     });
 
     it('swapScheduledPlaces: 404 TRIP103 for a missing day and TRIP104 for a missing stop', async () => {

@@ -55,7 +55,7 @@ describe('generation queue fairness', () => {
     for (const id of [...busy, single!]) planner.finish(id);
     await t.app.worker.idle();
     expect(planner.started).toEqual([busy[0], busy[1], single, ...busy.slice(2)]);
-    expect(t.app.worker.stats()).toMatchObject({ completed: 21, failed: 0 });
+    expect(await t.app.worker.stats()).toMatchObject({ completed: 21, failed: 0 });
   });
 
   it('at most GENERATION_CONCURRENCY_PER_USER runs of one member at once, even with free slots', async () => {
@@ -65,7 +65,7 @@ describe('generation queue fairness', () => {
     const [b1] = await startPlans(t, 'b@example.com', 1);
     await planner.waitForStarts(3);
     expect(planner.started).toEqual([a1, a2, b1]);
-    expect(t.app.worker.stats()).toMatchObject({ running: 3, queued: 1 });
+    expect(await t.app.worker.stats()).toMatchObject({ running: 3, queued: 1 });
 
     planner.finish(b1!);
     await expect.poll(() => t.app.worker.stats()).toMatchObject({ running: 2, queued: 1, completed: 1 });

@@ -6,7 +6,6 @@ import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import type { DatabasePort } from '../../src/db/databasePort.js';
 import { outsideTransaction } from '../../src/db/plainStatements.js';
-import { insertPlannedDay } from '../../src/generation/generatedWrites.js';
 import {
   claimGeneration,
   fencedWrite,
@@ -18,6 +17,7 @@ import {
 } from '../../src/generation/generationLeases.js';
 import { countWaitingGenerations, failWaitingGenerations, sweepExpiredLeases } from '../../src/generation/generationSweep.js';
 import type { PlannedDay } from '../../src/itinerary/plannedDay.js';
+import { insertDayWith } from '../../src/trips/dailyPlanRepository.js';
 import { cancelGeneration, startGeneration } from '../../src/trips/generationRequests.js';
 import { describeOnBothEngines } from '../support/bothEngines.js';
 
@@ -117,9 +117,9 @@ describeOnBothEngines(
       const { tripPlanId } = await addPlan(port(), await addMember(port(), 'restart@example.com'));
       await startGeneration(port(), tripPlanId, T0);
       const job = (await claimGeneration(port(), rules('a', T0)))!;
-      expect((await fencedWrite(port(), job.lease, T0, LEASE_MS, (s) => insertPlannedDay(s, tripPlanId, day(1, placeId), 'WALKING'))).held).toBe(true);
-      expect(await cancelGeneration(port(), tripPlanId, T0 + 1)).toBe(true);
-      expect(await cancelGeneration(port(), tripPlanId, T0 + 1)).toBe(false);
+      expect((await fencedWrite(port(), job.lease, T0, LEASE_MS, (q) => insertDayWith(port(), q, tripPlanId, day(1, placeId), 'WALKING'))).held).toBe(true);
+      expect(await cancelGeneration(port(), tripPlanId, T0 + 1)).toEqual({ run: 1, attempt: 1 });
+      expect(await cancelGeneration(port(), tripPlanId, T0 + 1)).toBeUndefined();
       expect(await dayIds(port(), tripPlanId)).toHaveLength(1);
       expect(await startGeneration(port(), tripPlanId, T0 + 2)).toBe(true);
       expect(await dayIds(port(), tripPlanId)).toEqual([]);
@@ -165,14 +165,14 @@ describeOnBothEngines(
       expect(heir.lease).toEqual({ tripPlanId, run: 1, attempt: 2, owner: 'heir' });
 
       // The zombie wakes up with a clock that says its lease is still on: the attempt fences it.
-      const zombieWrite = await fencedWrite(port(), zombie.lease, T0 + 1000, LEASE_MS, (s) => insertPlannedDay(s, tripPlanId, day(1, placeId), 'WALKING'));
+      const zombieWrite = await fencedWrite(port(), zombie.lease, T0 + 1000, LEASE_MS, (q) => insertDayWith(port(), q, tripPlanId, day(1, placeId), 'WALKING'));
       expect(zombieWrite).toEqual({ held: false });
       expect(await renewLease(port(), zombie.lease, late, LEASE_MS)).toBe(false);
       expect(await finishGeneration(port(), zombie.lease, late, 'COMPLETED')).toBe(false);
       expect(await releaseLease(port(), zombie.lease, late)).toBe(false);
       expect(await dayIds(port(), tripPlanId)).toEqual([]);
 
-      const heirWrite = await fencedWrite(port(), heir.lease, late, LEASE_MS, (s) => insertPlannedDay(s, tripPlanId, day(1, placeId), 'WALKING'));
+      const heirWrite = await fencedWrite(port(), heir.lease, late, LEASE_MS, (q) => insertDayWith(port(), q, tripPlanId, day(1, placeId), 'WALKING'));
       expect(heirWrite.held).toBe(true);
       expect(await dayIds(port(), tripPlanId)).toHaveLength(1);
     });
@@ -194,8 +194,8 @@ describeOnBothEngines(
       const { tripPlanId } = await addPlan(port(), await addMember(port(), 'cancel@example.com'));
       await startGeneration(port(), tripPlanId, T0);
       const job = (await claimGeneration(port(), rules('owner', T0)))!;
-      expect(await cancelGeneration(port(), tripPlanId, T0 + 10)).toBe(true);
-      expect(await fencedWrite(port(), job.lease, T0 + 20, LEASE_MS, (s) => insertPlannedDay(s, tripPlanId, day(1, placeId), 'WALKING'))).toEqual({
+      expect(await cancelGeneration(port(), tripPlanId, T0 + 10)).toEqual({ run: 1, attempt: 1 });
+      expect(await fencedWrite(port(), job.lease, T0 + 20, LEASE_MS, (q) => insertDayWith(port(), q, tripPlanId, day(1, placeId), 'WALKING'))).toEqual({
         held: false,
       });
       expect(await renewLease(port(), job.lease, T0 + 20, LEASE_MS)).toBe(false);
@@ -216,7 +216,10 @@ describeOnBothEngines(
       await startGeneration(port(), waiting.tripPlanId, T0 + LEASE_MS);
 
       const swept = await sweepExpiredLeases(port(), { nowMs: T0 + LEASE_MS + 1, takeover: 'fail', maxAttempts: 2 });
-      expect(swept).toEqual({ requeued: [], failed: [{ tripPlanId: expired.tripPlanId, memberId, chatRoomId: expired.chatRoomId }] });
+      expect(swept).toEqual({
+        requeued: [],
+        failed: [{ tripPlanId: expired.tripPlanId, memberId, chatRoomId: expired.chatRoomId, token: { run: 1, attempt: 2 } }],
+      });
       expect(await planState(port(), expired.tripPlanId)).toMatchObject({ status: 'FAILED', failureCode: 'AI002', owner: null });
       expect(await planState(port(), live.tripPlanId)).toMatchObject({ status: 'GENERATING', owner: 'alive' });
       expect(await planState(port(), waiting.tripPlanId)).toMatchObject({ status: 'GENERATING', owner: null });
@@ -232,7 +235,7 @@ describeOnBothEngines(
       await startGeneration(port(), tripPlanId, T0);
       const first = (await claimGeneration(port(), rules('first', T0)))!;
       expect(first.savedDays).toBe(0);
-      for (const n of [1, 2]) await fencedWrite(port(), first.lease, T0, LEASE_MS, (s) => insertPlannedDay(s, tripPlanId, day(n, placeId), 'WALKING'));
+      for (const n of [1, 2]) await fencedWrite(port(), first.lease, T0, LEASE_MS, (q) => insertDayWith(port(), q, tripPlanId, day(n, placeId), 'WALKING'));
       const saved = await dayIds(port(), tripPlanId);
 
       let now = T0 + LEASE_MS + 1;
@@ -252,7 +255,7 @@ describeOnBothEngines(
       now += LEASE_MS + 1;
       expect(await sweepExpiredLeases(port(), { nowMs: now, takeover: 'resume', maxAttempts: 2 })).toEqual({
         requeued: [],
-        failed: [{ tripPlanId, memberId, chatRoomId }],
+        failed: [{ tripPlanId, memberId, chatRoomId, token: { run: 1, attempt: 3 } }],
       });
       expect(await planState(port(), tripPlanId)).toMatchObject({ status: 'FAILED', failureCode: 'AI002' });
       expect(await dayIds(port(), tripPlanId)).toEqual(saved);
@@ -295,7 +298,9 @@ describeOnBothEngines(
       await startGeneration(port(), held.tripPlanId, T0);
       await claimGeneration(port(), rules('a', T0));
       await startGeneration(port(), waiting.tripPlanId, T0);
-      expect(await failWaitingGenerations(port(), T0)).toEqual([{ tripPlanId: waiting.tripPlanId, memberId, chatRoomId: waiting.chatRoomId }]);
+      expect(await failWaitingGenerations(port(), T0)).toEqual([
+        { tripPlanId: waiting.tripPlanId, memberId, chatRoomId: waiting.chatRoomId, token: { run: 1, attempt: 1 } },
+      ]);
       expect((await planState(port(), held.tripPlanId))!.status).toBe('GENERATING');
     });
   },

@@ -14,8 +14,8 @@ import { startGenerationRunner, type GenerationRunner } from '../../src/generati
 import type { Planner } from '../../src/generation/planner.js';
 import type { PlannedDay } from '../../src/itinerary/plannedDay.js';
 import { createLogger } from '../../src/logger.js';
+import type { RunToken } from '../../src/realtime/planLog.js';
 import type { Publishers } from '../../src/realtime/publishers.js';
-import type { DayWithStops } from '../../src/trips/dailyPlanRepository.js';
 import { cancelGeneration, startGeneration } from '../../src/trips/generationRequests.js';
 import { describeOnBothEngines } from '../support/bothEngines.js';
 
@@ -25,22 +25,28 @@ const POLL = { timeout: 20_000, interval: 20 };
 interface Sent {
   channel: 'chat' | 'schedule' | 'error';
   payload: Record<string, unknown>;
+  /** the run the message was sent as; null outside any run */
+  token: RunToken | null;
 }
 
+/** Records what is sent and as which run (the plan log's fencing is its own tests' subject). */
 function recordingPublishers(): Publishers & { sent: Sent[] } {
   const sent: Sent[] = [];
-  const run = {
-    chat: (payload: Record<string, unknown>) => void sent.push({ channel: 'chat', payload }),
-    schedule: (payload: Record<string, unknown>) => void sent.push({ channel: 'schedule', payload }),
-    error: (payload: Record<string, unknown>) => void sent.push({ channel: 'error', payload }),
-  };
+  const as = (token: RunToken | null) => ({
+    chat: (payload: Record<string, unknown>) => void sent.push({ channel: 'chat', payload, token }),
+    schedule: (payload: Record<string, unknown>) => void sent.push({ channel: 'schedule', payload, token }),
+    error: (payload: Record<string, unknown>) => void sent.push({ channel: 'error', payload, token }),
+    refused: null,
+  });
   return {
     sent,
-    chat: (_m, _c, payload) => run.chat(payload),
-    schedule: (_m, _t, payload) => run.schedule(payload),
-    error: (_to, payload) => run.error(payload),
-    forRun: () => run,
-    startRun: () => run,
+    chat: (_m, _c, payload) => as(null).chat(payload),
+    schedule: (_m, _t, payload) => as(null).schedule(payload),
+    error: (_to, payload) => as(null).error(payload),
+    forRun: (_plan, token) => as(token),
+    startRun: () => {
+      throw new Error('the lease runner sends as the run and attempt of its lease, never as a run of its own numbering');
+    },
     stats: { published: 0, refused: 0 },
     settled: () => Promise.resolve(),
   };
@@ -75,17 +81,6 @@ function plannerOf(options: { holdAfter?: number } = {}): Planner & { runs: numb
       yield `Day ${day.dayNumber}: `;
       yield 'the sea.';
     },
-  };
-}
-
-function readDayOf(port: () => DatabasePort) {
-  return async (tripPlanId: number, dayNumber: number): Promise<DayWithStops | undefined> => {
-    const [row] = await outsideTransaction(port(), (s) =>
-      s.rows<Omit<DayWithStops, 'stops'>>(sql`
-        SELECT id, trip_plan_id AS "tripPlanId", day_number AS "dayNumber", date, title, description FROM daily_plan
-        WHERE trip_plan_id = ${tripPlanId} AND day_number = ${dayNumber}`),
-    );
-    return row && { ...row, stops: [] };
   };
 }
 
@@ -145,7 +140,6 @@ describeOnBothEngines('generation runner', (port) => {
       publishers,
       log,
       clock,
-      readDay: readDayOf(port),
       concurrency: options.concurrency ?? 4,
       concurrencyPerMember: 2,
       jobs,
@@ -208,6 +202,7 @@ describeOnBothEngines('generation runner', (port) => {
       { id: expect.any(Number) as number, dayNumber: 3 },
     ]);
     expect(generatedDays(heir.publishers.sent), 'day 1 is not announced again').toEqual([2, 3]);
+    expect(heir.publishers.sent.every((m) => m.token?.attempt === 2)).toBe(true);
 
     frozenPlanner.release();
     await frozen.idle();
@@ -231,7 +226,12 @@ describeOnBothEngines('generation runner', (port) => {
     const sweeper = runner({ events, planner: plannerOf(), owner: 'sweeper', concurrency: 0 });
     await vi.waitFor(async () => expect(await state(port(), dead.tripPlanId)).toMatchObject({ status: 'FAILED', failureCode: 'AI002' }), POLL);
     expect(sweeper.publishers.sent).toEqual([
-      { channel: 'error', payload: expect.objectContaining({ code: 'AI002', path: `/user/sub/errors/${dead.chatRoomId}` }) as unknown },
+      {
+        channel: 'error',
+        payload: expect.objectContaining({ code: 'AI002', path: `/user/sub/errors/${dead.chatRoomId}` }) as unknown,
+        // One attempt past the dead owner's: anything it still sends is refused by the plan log.
+        token: { run: 1, attempt: 2 },
+      },
     ]);
     expect(await state(port(), alive.tripPlanId)).toMatchObject({ status: 'GENERATING', owner: 'elsewhere' });
   });
@@ -244,20 +244,23 @@ describeOnBothEngines('generation runner', (port) => {
     const plan = await addPlan(port(), 'cancel@example.com');
     await start(events, plan);
     await vi.waitFor(() => expect(generatedDays(local.publishers.sent)).toEqual([1]), POLL);
-    expect(await cancelGeneration(port(), plan.tripPlanId, now)).toBe(true);
-    events.publish('tripPlanGenerationCancelRequested', { ...plan, reason: 'cancel' });
+    const ended = await cancelGeneration(port(), plan.tripPlanId, now);
+    expect(ended).toEqual({ run: 1, attempt: 1 });
+    events.publish('tripPlanGenerationCancelRequested', { ...plan, reason: 'cancel', ...ended! });
     await vi.waitFor(() => expect(local.publishers.sent.at(-1)?.payload.messageStreamType).toBe('CANCELLED'), POLL);
     await local.idle();
     expect(local.publishers.sent.filter((m) => m.payload.messageStreamType === 'CANCELLED')).toHaveLength(1);
+    expect(local.publishers.sent.every((m) => m.token?.run === 1 && m.token.attempt === 1)).toBe(true);
 
     const remote = await addPlan(port(), 'remote@example.com');
     await startGeneration(port(), remote.tripPlanId, now);
     await local.stop();
     await claimGeneration(port(), { owner: 'elsewhere', nowMs: now, leaseMs: 1000, perMemberLimit: 2, runningHere: new Set(), lastStartedByMember: new Map() });
     const here = runner({ events, planner, owner: 'here', concurrency: 0 });
-    expect(await cancelGeneration(port(), remote.tripPlanId, now)).toBe(true);
-    events.publish('tripPlanGenerationCancelRequested', { ...remote, reason: 'cancel' });
+    const endedElsewhere = await cancelGeneration(port(), remote.tripPlanId, now);
+    events.publish('tripPlanGenerationCancelRequested', { ...remote, reason: 'cancel', ...endedElsewhere! });
     await vi.waitFor(() => expect(here.publishers.sent.map((m) => m.payload.messageStreamType)).toEqual(['CANCELLED']), POLL);
+    expect(here.publishers.sent[0]!.token, 'the run held elsewhere is closed by it').toEqual({ run: 1, attempt: 1 });
   });
 
   it('stop with takeover fail: the run ends FAILED with AI002; on a single-process engine the waiting jobs too', async () => {

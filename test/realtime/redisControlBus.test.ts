@@ -9,7 +9,7 @@ import { createRedisEventBus } from '../../src/events/redisEventBus.js';
 import { describeOnRedis, freshRedisSpace } from '../support/redis.js';
 import { eventually } from './planLogContract.js';
 
-const cancel: DomainEvents['tripPlanGenerationCancelRequested'] = { tripPlanId: 4, memberId: 7, chatRoomId: 5, reason: 'cancel' };
+const cancel: DomainEvents['tripPlanGenerationCancelRequested'] = { tripPlanId: 4, memberId: 7, chatRoomId: 5, reason: 'cancel', run: 2, attempt: 1 };
 
 describeOnRedis('the Redis control channel', () => {
   const cleanups: (() => Promise<void>)[] = [];

@@ -1,8 +1,13 @@
-// Replay on SUBSCRIBE in the embedded default (asyncapi.yaml, "Late subscribers and reconnects"):
-// a late subscriber with x-replay gets the whole run, a reconnect with x-since what it missed, a
-// lost history x-recovered false, and a plain SUBSCRIBE nothing old. Every frame is also checked
-// against the spec (documented headers only).
+// Replay on SUBSCRIBE (asyncapi.yaml, "Late subscribers and reconnects") through the real STOMP
+// endpoint, on the embedded plan log and on the Redis one (the app's planLog port; skipped with a
+// printed reason when Redis does not answer): a late subscriber with x-replay gets the whole run,
+// a reconnect with x-since what it missed, a lost history x-recovered false, and a plain SUBSCRIBE
+// nothing old. Every frame is also checked against the spec (documented headers only).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logger.js';
+import type { AppPorts } from '../../src/app.js';
+import { createRedisPlanLog } from '../../src/realtime/redisPlanLog.js';
+import { describeOnRedis, freshRedisSpace, type FreshRedisSpace } from '../support/redis.js';
 import { frameProblems } from '../support/documentedFrames.js';
 import { openRawStomp } from '../support/rawStompSocket.js';
 import { connectStomp, wsUrl, type ReceivedMessage, type StompTestClient } from '../support/stompTestClient.js';
@@ -23,9 +28,27 @@ const field = (m: ReceivedMessage, name: 'messageStreamType' | 'code' | 'type'):
 const isEnd = (m: ReceivedMessage) =>
   field(m, 'messageStreamType') === 'COMPLETED' || field(m, 'messageStreamType') === 'CANCELLED' || field(m, 'code') === 'AI002';
 
-describe('replay on SUBSCRIBE (embedded plan log)', () => {
+/** The app's plan log for a suite, and what to clean up after it. */
+type PlanLogPort = () => Promise<{ port?: AppPorts['planLog']; done: () => Promise<void> }>;
+
+const embedded: PlanLogPort = () => Promise.resolve({ done: () => Promise.resolve() });
+
+const onRedis: PlanLogPort = async () => {
+  const space: FreshRedisSpace = await freshRedisSpace();
+  const log = createLogger('silent');
+  return {
+    port: (broker) => createRedisPlanLog({ url: space.url, broker, historySize: 1000, historyTtlSeconds: 3600, log, keyPrefix: space.keyPrefix }),
+    done: () => space.drop(),
+  };
+};
+
+describe('replay on SUBSCRIBE (embedded plan log)', () => replaySuite(embedded));
+describeOnRedis('replay on SUBSCRIBE (Redis plan log)', () => replaySuite(onRedis));
+
+function replaySuite(planLog: PlanLogPort): void {
   let s: TestServer;
   let token: string;
+  let done: () => Promise<void>;
   const clients: StompTestClient[] = [];
   const connect = async () => {
     const client = await connectStomp(wsUrl(s.url), token);
@@ -47,12 +70,15 @@ describe('replay on SUBSCRIBE (embedded plan log)', () => {
   }
 
   beforeAll(async () => {
-    s = await startTestServer({ PLANNER_DELAY_MS: '1' });
+    const log = await planLog();
+    done = log.done;
+    s = await startTestServer({ PLANNER_DELAY_MS: '1' }, log.port ? { planLog: log.port } : {});
     token = (await s.signIn('replay@example.com')).accessToken;
   });
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.disconnect()));
     await s.stop();
+    await done();
   });
 
   it('numbers a run 1, 2, 3 ... across schedule and errors, and the chat on its own, each message with its epoch', async () => {
@@ -81,8 +107,9 @@ describe('replay on SUBSCRIBE (embedded plan log)', () => {
     await generateWatched(plan);
     const plain = await connect();
     for (const destination of destinationsOf(plan)) await plain.subscribe(destination);
-    // A later frame's RECEIPT: anything the subscriptions were sent has arrived before it.
+    // A new message on the errors channel: anything old the subscriptions were sent came before it.
     await plain.send(`/pub/chat/${plan.chatRoomId}/message`, '{"content":" "}');
+    await plain.waitFor((m) => field(m, 'code') === 'CHAT102');
     expect(plain.messages.map((m) => field(m, 'code'))).toEqual(['CHAT102']);
     expect(plain.frames.find((f) => f.command === 'RECEIPT' && 'x-recovered' in f.headers)).toBeUndefined();
   });
@@ -115,6 +142,7 @@ describe('replay on SUBSCRIBE (embedded plan log)', () => {
     const errors = destinationsOf(plan)[2]!;
     expect(await lost.subscribeReplaying(errors, { 'x-since': 'restarted:12' })).toMatchObject({ recovered: 'false' });
     await lost.send(`/pub/chat/${plan.chatRoomId}/message`, '{"content":" "}');
+    await lost.waitFor((m) => field(m, 'code') === 'CHAT102');
     expect(lost.messages.map((m) => field(m, 'code'))).toEqual(['CHAT102']);
     expect(lost.frames.flatMap((f) => frameProblems(f))).toEqual([]);
   });
@@ -172,4 +200,4 @@ describe('replay on SUBSCRIBE (embedded plan log)', () => {
       expect(raw.errorCode()).toBe('WS102');
     }
   });
-});
+}

@@ -345,7 +345,7 @@ describe('npm run spec:diff', () => {
 
     const failing = run('HEAD~1', '--fail-on-breaking');
     expect(failing.code).toBe(1);
-    expect(failing.output).toContain('getTripPlan GET /api/v1/trips/{tripPlanId} responses 400, 401, 404, 429, 500 body: data.path');
+    expect(failing.output).toContain('getTripPlan GET /api/v1/trips/{tripPlanId} responses 400, 401, 404, 429, 500, 503 body: data.path');
     expect(failing.output).toContain('channel errors /user/sub/errors/{chatRoomId} receive ErrorResponse payload: path');
     expect(failing.output).toMatch(/FAIL: specs\/asyncapi\.yaml/);
     // The internal document of the ref was found and bundled against the ref's openapi.yaml.

@@ -16,14 +16,18 @@ export interface FreshPostgresDatabase {
   drop(): Promise<void>;
 }
 
-export async function freshPostgresDatabase(): Promise<FreshPostgresDatabase> {
+/**
+ * A new database of this run: empty, or with `migrated`, a copy of the run's template (migrations
+ * applied, the catalogue synced), which is what a test app starts on.
+ */
+export async function freshPostgresDatabase(options: { migrated?: boolean } = {}): Promise<FreshPostgresDatabase> {
   if (!postgresForTests.available) throw new Error(`PostgreSQL is not available: ${postgresForTests.reason}`);
-  const { adminUrl, runPrefix } = postgresForTests;
+  const { adminUrl, runPrefix, template } = postgresForTests;
   const name = `${runPrefix}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE "${name}"`);
+    await admin.query(`CREATE DATABASE "${name}"${options.migrated ? ` TEMPLATE "${template}"` : ''}`);
   } finally {
     await admin.end();
   }

@@ -6,8 +6,18 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { syncCatalogue } from '../../src/catalogue/placeRepository.js';
+import { openDatabasePort } from '../../src/db/openDatabasePort.js';
 
-export type PostgresForTests = { available: true; adminUrl: string; runPrefix: string } | { available: false; reason: string };
+export type PostgresForTests =
+  | {
+      available: true;
+      adminUrl: string;
+      runPrefix: string;
+      /** a database of this run, migrated and with the catalogue synced: fresh app databases are copies of it */
+      template: string;
+    }
+  | { available: false; reason: string };
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -44,6 +54,29 @@ export async function dropDatabasesUnder(url: string, prefix: string): Promise<v
   }
 }
 
+/**
+ * Migrates a database once per run and syncs the catalogue into it, so a test app's database is a
+ * copy (CREATE DATABASE … TEMPLATE) instead of a migration and a catalogue sync of its own.
+ */
+async function createTemplate(url: string, name: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  const templateUrl = new URL(url);
+  templateUrl.pathname = `/${name}`;
+  const port = await openDatabasePort({ engine: 'postgres', url: templateUrl.toString(), poolMax: 2 });
+  try {
+    await syncCatalogue(port);
+  } finally {
+    // No connection may stay open to a template that CREATE DATABASE copies.
+    await port.close();
+  }
+}
+
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
   const where = new URL(adminUrl).host;
   const reason = await whyPostgresDoesNotAnswer(adminUrl);
@@ -56,6 +89,13 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     return undefined;
   }
   const runPrefix = `trip_${randomBytes(4).toString('hex')}`;
-  project.provide('postgres', { available: true, adminUrl, runPrefix });
+  const template = `${runPrefix}_template`;
+  try {
+    await createTemplate(adminUrl, template);
+  } catch (error) {
+    await dropDatabasesUnder(adminUrl, runPrefix);
+    throw error;
+  }
+  project.provide('postgres', { available: true, adminUrl, runPrefix, template });
   return () => dropDatabasesUnder(adminUrl, runPrefix);
 }

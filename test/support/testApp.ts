@@ -8,6 +8,7 @@ import { routeFor } from '../../src/http/operationRouter.js';
 import { createApp, type App, type AppPorts } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { openDatabasePort } from '../../src/db/openDatabasePort.js';
+import { testAppDatabase } from './testDatabase.js';
 
 export interface TestResponse<T = unknown> {
   status: number;
@@ -64,9 +65,11 @@ export interface TestAppOptions extends Partial<AppPorts> {
 
 export async function startTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   let now = Date.parse('2026-11-22T09:00:00Z');
-  const config = testConfig(env);
+  // A test that names its database (a SQLite file) gets it; the others get one of the test engine.
+  const database = env.DATABASE_URL === undefined ? await testAppDatabase() : null;
+  const config = testConfig(database ? { ...env, DATABASE_URL: database.url } : env);
   const { observe, front, ...ports } = options;
-  const app = await createApp(config, await openDatabasePort(config), { clock: () => now, ...ports });
+  const app = await createApp(config, await openDatabasePort(config.database), { clock: () => now, ...ports });
   const http = front ? front(app) : app.hono;
 
   async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse<T>> {
@@ -113,7 +116,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
     signIn,
     // There is no public API for granting ADMIN; this is what `npm run token -- --admin` does.
     signInAdmin: async (email) => (await app.services.auth.signIn({ email, provider: 'DEV', role: 'ADMIN' })).tokens,
-    close: () => app.close(),
+    close: () => app.close().finally(() => database?.drop()),
   };
 }
 

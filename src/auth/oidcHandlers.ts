@@ -1,0 +1,29 @@
+// Handlers of the OpenID Connect sign-in operations (absent when OIDC is not configured: app.ts).
+import type { Handlers } from '../../generated/operations.js';
+import type { RequestContext } from '../http/requestContext.js';
+import { OIDC_LOGIN_COOKIE, type OidcSignIn } from './oidcSignIn.js';
+
+type OidcHandlers = Pick<Handlers<RequestContext>, 'startOidcSignIn' | 'completeOidcSignIn' | 'exchangeOidcSignInCode'>;
+
+/** `oidc` null: the operations are left out of the server, so these handlers are never called. */
+export function createOidcHandlers({ oidc }: { oidc: OidcSignIn | null }): OidcHandlers {
+  const signIn = () => {
+    if (!oidc) throw new Error('OpenID Connect sign-in is not configured; its operations must be disabled');
+    return oidc;
+  };
+  return {
+    async startOidcSignIn({ query }) {
+      const { location, setCookie } = await signIn().start(query.returnTo);
+      return { status: 302, headers: { Location: location, 'Set-Cookie': setCookie, 'Cache-Control': 'no-store' } };
+    },
+
+    async completeOidcSignIn({ query }, ctx) {
+      const { location, setCookie } = await signIn().complete(ctx.cookie(OIDC_LOGIN_COOKIE), query, ctx.log);
+      return { status: 302, headers: { Location: location, 'Set-Cookie': setCookie, 'Cache-Control': 'no-store' } };
+    },
+
+    async exchangeOidcSignInCode({ body }) {
+      return { status: 200, body: await signIn().exchange(body.code), headers: { 'Cache-Control': 'no-store' } };
+    },
+  };
+}

@@ -1,0 +1,161 @@
+// OpenID Connect sign-in, authorization code + PKCE (openapi.yaml: startOidcSignIn,
+// completeOidcSignIn, exchangeOidcSignInCode). The pending sign-in (state, nonce, PKCE verifier,
+// returnTo) is a database row found by the hash of a random cookie, so any instance can complete it
+// and only the browser that started it can. The tokens never travel in a URL: the callback hands
+// the browser a one-time code in the fragment, which it exchanges for the token pair by POST.
+import crypto from 'node:crypto';
+import * as client from 'openid-client';
+import type { components } from '../../generated/openapi.js';
+import { schemaValidators } from '../../generated/validators.js';
+import type { OidcSettings } from '../config.js';
+import type { DatabasePort } from '../db/databasePort.js';
+import { AppError } from '../http/appError.js';
+import type { Logger } from '../logger.js';
+import type { AuthService } from './authService.js';
+import { signInFailure } from './oidcFailures.js';
+import { savePendingLogin, takePendingLogin } from './oidcPendingLoginRepository.js';
+import type { OidcProvider } from './oidcProvider.js';
+import { resolveReturnTo } from './oidcReturnTo.js';
+import { saveSignInCode, takeSignInCode } from './oidcSignInCodeRepository.js';
+import { roleForOidcSignIn } from './roles.js';
+
+type TokenResponse = components['schemas']['TokenResponse'];
+
+export const OIDC_LOGIN_COOKIE = 'oidc_login';
+const COOKIE_PATH = '/api/v1/auth/oidc';
+const PENDING_LOGIN_MS = 10 * 60_000;
+const SIGN_IN_CODE_MS = 60_000;
+const NAME_MAX = 50;
+const isEmail = schemaValidators.openapi.DevLoginRequest;
+
+export interface CallbackParameters {
+  code?: string;
+  state?: string;
+  iss?: string;
+  error?: string;
+}
+
+export interface OidcSignIn {
+  /** the provider's authorization URL and the cookie tying the pending sign-in to the browser */
+  start(returnTo: string | undefined): Promise<{ location: string; setCookie: string }>;
+  /** signs the member in; the URL to send the browser to (returnTo#oidcCode=…) and the cookie's removal */
+  complete(cookie: string | undefined, parameters: CallbackParameters, log: Logger): Promise<{ location: string; setCookie: string }>;
+  /** the token pair of a one-time code; AUTH027 when it is unknown, used or expired */
+  exchange(code: string): Promise<TokenResponse>;
+}
+
+const sha256 = (value: string) => crypto.createHash('sha256').update(value).digest('base64url');
+
+export function createOidcSignIn(deps: {
+  settings: OidcSettings;
+  adminEmails: readonly string[];
+  provider: OidcProvider;
+  db: DatabasePort;
+  auth: AuthService;
+  clock: () => number;
+}): OidcSignIn {
+  const { settings, provider, db, auth, clock } = deps;
+  const secure = new URL(settings.redirectUri).protocol === 'https:';
+  const cookie = (value: string, maxAgeSeconds: number) =>
+    `${OIDC_LOGIN_COOKIE}=${value}; Path=${COOKIE_PATH}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+
+  async function takeLogin(cookieValue: string | undefined, state: string | undefined) {
+    const login = cookieValue ? await takePendingLogin(db, sha256(cookieValue)) : undefined;
+    if (!login || login.expiresAt <= clock() || state !== login.state) throw new AppError('AUTH022');
+    return login;
+  }
+
+  async function identify(configuration: client.Configuration, parameters: CallbackParameters, login: { state: string; nonce: string; codeVerifier: string }) {
+    const callbackUrl = new URL(settings.redirectUri);
+    for (const name of ['code', 'state', 'iss'] as const) if (parameters[name] !== undefined) callbackUrl.searchParams.set(name, parameters[name]);
+    const tokens = await client.authorizationCodeGrant(configuration, callbackUrl, {
+      pkceCodeVerifier: login.codeVerifier,
+      expectedState: login.state,
+      expectedNonce: login.nonce,
+      idTokenExpected: true,
+    });
+    const claims = tokens.claims()!;
+    // Providers put e-mail and name in the ID token only when asked; userinfo always has them.
+    const userinfo = configuration.serverMetadata().userinfo_endpoint ? await client.fetchUserInfo(configuration, tokens.access_token, claims.sub) : {};
+    return { claims: claims as Record<string, unknown> & { iss: string; sub: string }, profile: { ...claims, ...userinfo } as Record<string, unknown> };
+  }
+
+  return {
+    async start(returnTo) {
+      const back = resolveReturnTo(returnTo, settings);
+      const configuration = await provider.configuration();
+      const browserKey = crypto.randomBytes(32).toString('base64url');
+      const login = {
+        id: sha256(browserKey),
+        state: client.randomState(),
+        nonce: client.randomNonce(),
+        codeVerifier: client.randomPKCECodeVerifier(),
+        returnTo: back,
+        createdAt: clock(),
+        expiresAt: clock() + PENDING_LOGIN_MS,
+      };
+      const location = client.buildAuthorizationUrl(configuration, {
+        redirect_uri: settings.redirectUri,
+        scope: settings.scopes,
+        response_type: 'code',
+        code_challenge: await client.calculatePKCECodeChallenge(login.codeVerifier),
+        code_challenge_method: 'S256',
+        state: login.state,
+        nonce: login.nonce,
+      });
+      await savePendingLogin(db, login, clock());
+      return { location: location.href, setCookie: cookie(browserKey, PENDING_LOGIN_MS / 1000) };
+    },
+
+    async complete(cookieValue, parameters, log) {
+      const login = await takeLogin(cookieValue, parameters.state);
+      const outcome = await (async () => {
+        if (parameters.error !== undefined) {
+          const error = /^[\w.-]{1,64}$/.test(parameters.error) ? parameters.error : 'error';
+          throw new AppError('AUTH026', `The identity provider refused the sign-in (${error}).`);
+        }
+        return identify(await provider.configuration(), parameters, login);
+      })().catch((error: unknown) => {
+        const failure = signInFailure(error);
+        if (!failure) throw error;
+        log.warn({ err: error, code: failure.code }, 'OpenID Connect sign-in refused');
+        throw failure;
+      });
+
+      const { claims, profile } = outcome;
+      const email = typeof profile.email === 'string' ? profile.email.trim().toLowerCase() : '';
+      if (!isEmailAddress(email)) throw new AppError('AUTH025', 'The identity provider gave no usable e-mail address for this account.');
+      // Some providers send the flag as the string "true".
+      const emailVerified = profile.email_verified === true || profile.email_verified === 'true';
+      if (settings.requireVerifiedEmail && !emailVerified) throw new AppError('AUTH025');
+      const role = roleForOidcSignIn({ email, emailVerified, claims }, deps.adminEmails, settings.adminClaim);
+      const { member, sessionId } = await auth.signIn({
+        email,
+        name: displayName(profile, email),
+        provider: 'OIDC',
+        role,
+        account: { issuer: claims.iss, subject: claims.sub },
+      });
+
+      const code = crypto.randomBytes(32).toString('base64url');
+      await saveSignInCode(db, { id: sha256(code), sessionId, createdAt: clock(), expiresAt: clock() + SIGN_IN_CODE_MS }, clock());
+      log.info({ memberId: member.id, role, issuer: claims.iss }, 'signed in with OpenID Connect');
+      return { location: `${login.returnTo}#oidcCode=${code}`, setCookie: cookie('', 0) };
+    },
+
+    async exchange(code) {
+      const entry = await takeSignInCode(db, sha256(code));
+      if (!entry || entry.expiresAt <= clock()) throw new AppError('AUTH027');
+      return auth.tokensOfNewSession(entry.sessionId);
+    },
+  };
+}
+
+/** The spec's rule for a member's e-mail (format and length, as dev-login checks it), so getMe can answer with it. */
+const isEmailAddress = (email: string) => isEmail({ email });
+
+/** The provider's name for the person, at most 50 characters; else the e-mail's local part. */
+function displayName(profile: Record<string, unknown>, email: string): string {
+  const given = [profile.name, profile.preferred_username, profile.nickname].find((v): v is string => typeof v === 'string' && v.trim() !== '');
+  return [...(given?.trim() ?? email.split('@')[0]!)].slice(0, NAME_MAX).join('');
+}

@@ -1,0 +1,327 @@
+// OpenID Connect sign-in end to end without the internet: the local provider (oidc-provider,
+// scripts/idp) on 127.0.0.1, the service in process (or on a real port for STOMP), and a
+// cookie-aware scripted browser through the whole redirect chain (openapi.yaml: startOidcSignIn,
+// completeOidcSignIn, exchangeOidcSignInCode).
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { eq } from 'drizzle-orm';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { components } from '../../generated/openapi.js';
+import { startServer } from '../../src/server.js';
+import { freshPostgresDatabase } from '../support/postgres.js';
+import { testEngine } from '../support/testDatabase.js';
+import { freePort, startOidcHarness, type OidcHarness } from '../support/oidcHarness.js';
+import { scriptedBrowser, type ScriptedBrowser } from '../support/scriptedBrowser.js';
+import { connectStomp, wsUrl } from '../support/stompTestClient.js';
+import { busanTrip, startTestApp, type TestApp, type TestAppOptions } from '../support/testApp.js';
+
+type Schemas = components['schemas'];
+/** What the calls below answer: the envelope of a success or of an error. */
+type Answer<T> = { data: T & Partial<Schemas['ErrorResponse']> };
+type TokensAnswer = Answer<Schemas['TokenResponse']>;
+type MemberAnswer = Answer<Schemas['MemberResponse']>;
+
+let harness: OidcHarness;
+const cleanups: (() => Promise<void>)[] = [];
+
+beforeAll(async () => {
+  harness = await startOidcHarness();
+});
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+  await harness.stop();
+});
+
+async function service(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
+  const t = await startTestApp({ ...harness.env, ...env }, options);
+  cleanups.push(() => t.close());
+  return t;
+}
+
+function browserOn(t: TestApp): ScriptedBrowser {
+  return scriptedBrowser(harness.origin, (pathAndQuery, init) => Promise.resolve(t.http.request(pathAndQuery, init)));
+}
+
+/** The one-time code of a callback's redirect, and where it points. */
+function codeOf(response: Response): { code: string; target: string } {
+  expect(response.status).toBe(302);
+  const location = new URL(response.headers.get('location')!);
+  const code = new URLSearchParams(location.hash.slice(1)).get('oidcCode');
+  expect(code).toMatch(/^[\w-]{43}$/);
+  return { code: code!, target: `${location.origin}${location.pathname}${location.search}` };
+}
+
+async function errorOf(response: Response): Promise<[number, string]> {
+  const body = (await response.json()) as { data: { code: string } };
+  return [response.status, body.data.code];
+}
+
+/** Signs `login` in through the provider and exchanges the code: the token pair. */
+async function signInAs(t: TestApp, login: string): Promise<{ accessToken: string; refreshToken: string }> {
+  const browser = browserOn(t);
+  const { code } = codeOf(await browser.open(await browser.signInAtProvider(login)));
+  const exchanged = await t.request<TokensAnswer>('POST', '/api/v1/auth/oidc/token', { body: { code } });
+  expect(exchanged.status, exchanged.text).toBe(200);
+  return exchanged.body.data;
+}
+
+/** Changes the pending sign-in of `browser` in the database (what an attacker without it cannot do). */
+async function tamperPendingLogin(t: TestApp, browser: ScriptedBrowser, change: { codeVerifier?: string; nonce?: string }): Promise<void> {
+  const { db } = t.app.services;
+  const id = crypto.createHash('sha256').update(browser.serviceCookie('oidc_login')!).digest('base64url');
+  const changed = await db.run((q) => q.update(db.t.oidcPendingLogins).set(change).where(eq(db.t.oidcPendingLogins.id, id)).returning());
+  expect(changed).toHaveLength(1);
+}
+
+describe('sign-in with the provider', () => {
+  it('the full redirect chain signs the member in; the one-time code gives the token pair once', async () => {
+    const t = await service();
+    const browser = browserOn(t);
+    const callback = await browser.signInAtProvider('alice', '/trips?view=list');
+    expect(callback.searchParams.get('code')).toBeTruthy();
+    expect(browser.serviceCookie('oidc_login')).toBeDefined();
+
+    const done = await browser.open(callback);
+    const { code, target } = codeOf(done);
+    expect(target).toBe(`${harness.origin}/trips?view=list`);
+    expect(browser.serviceCookie('oidc_login')).toBeUndefined();
+
+    const exchanged = await t.request<TokensAnswer>('POST', '/api/v1/auth/oidc/token', { body: { code } });
+    expect(exchanged.status, exchanged.text).toBe(200);
+    const me = await t.request<MemberAnswer>('GET', '/api/v1/members/me', { token: exchanged.body.data.accessToken });
+    expect(me.body.data).toMatchObject({ email: 'alice@example.com', name: 'Alice Kim', provider: 'OIDC', role: 'MEMBER' });
+
+    const again = await t.request<TokensAnswer>('POST', '/api/v1/auth/oidc/token', { body: { code } });
+    expect([again.status, again.body.data.code]).toEqual([400, 'AUTH027']);
+  });
+
+  it('the authorization request uses PKCE S256, state and nonce, and the pending sign-in cookie is httpOnly', async () => {
+    const t = await service();
+    const start = await t.request<Answer<unknown>>('GET', '/api/v1/auth/oidc/login');
+    expect(start.status).toBe(302);
+    const authorization = new URL(start.headers.get('location')!);
+    expect(authorization.origin).toBe(harness.idp.issuer);
+    for (const name of ['state', 'nonce', 'code_challenge']) expect(authorization.searchParams.get(name)).toMatch(/^[\w-]{20,}$/);
+    expect(authorization.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(authorization.searchParams.get('scope')).toBe('openid email profile');
+    expect(start.headers.get('set-cookie')).toMatch(/^oidc_login=[\w-]{43}; Path=\/api\/v1\/auth\/oidc; Max-Age=600; HttpOnly; SameSite=Lax$/);
+  });
+
+  it('a member is its provider account: the second sign-in finds it and refreshes name and e-mail; a dev-login of the same e-mail is someone else', async () => {
+    const t = await service();
+    const local = await t.signIn('carol@example.com', 'Carol Local');
+    harness.idp.accounts.set('carol', { email: 'carol@example.com', emailVerified: true, name: 'Carol' });
+    const first = await t.request<MemberAnswer>('GET', '/api/v1/members/me', { token: (await signInAs(t, 'carol')).accessToken });
+    harness.idp.accounts.set('carol', { email: 'carol.new@example.com', emailVerified: true, name: 'Carol Renamed' });
+    const second = await t.request<MemberAnswer>('GET', '/api/v1/members/me', { token: (await signInAs(t, 'carol')).accessToken });
+    const localMe = await t.request<MemberAnswer>('GET', '/api/v1/members/me', { token: local.accessToken });
+
+    expect(second.body.data.id).toBe(first.body.data.id);
+    expect(second.body.data).toMatchObject({ email: 'carol.new@example.com', name: 'Carol Renamed', provider: 'OIDC' });
+    expect(localMe.body.data).toMatchObject({ email: 'carol@example.com', name: 'Carol Local', provider: 'DEV' });
+    expect(localMe.body.data.id).not.toBe(first.body.data.id);
+  });
+
+  it('returnTo: a path or an allowed origin; another origin, a scheme-relative URL or a fragment is 400 COMMON001', async () => {
+    const t = await service({ OIDC_RETURN_TO_ORIGINS: 'https://app.example.com' });
+    expect((await t.request<Answer<unknown>>('GET', '/api/v1/auth/oidc/login', { query: { returnTo: 'https://app.example.com/signed-in' } })).status).toBe(302);
+    for (const returnTo of ['https://evil.example.com/', '//evil.example.com/x', '/\\evil.example.com', '/page#x', 'javascript:alert(1)']) {
+      const res = await t.request<Answer<unknown>>('GET', '/api/v1/auth/oidc/login', { query: { returnTo } });
+      expect([res.status, res.body.data.code, res.body.data.errors?.[0]?.field], returnTo).toEqual([400, 'COMMON001', 'query.returnTo']);
+    }
+  });
+});
+
+describe('refused sign-ins', () => {
+  it("a state other than the sign-in's is 400 AUTH022, and the pending sign-in is used up", async () => {
+    const t = await service();
+    const browser = browserOn(t);
+    const callback = await browser.signInAtProvider('alice');
+    const forged = new URL(callback);
+    forged.searchParams.set('state', 'forged-state-value');
+    expect(await errorOf(await browser.open(forged))).toEqual([400, 'AUTH022']);
+    expect(await errorOf(await browser.open(callback))).toEqual([400, 'AUTH022']);
+  });
+
+  it("a callback without the browser's cookie (another browser) is 400 AUTH022", async () => {
+    const t = await service();
+    const browser = browserOn(t);
+    const callback = await browser.signInAtProvider('alice');
+    browser.dropServiceCookies();
+    expect(await errorOf(await browser.open(callback))).toEqual([400, 'AUTH022']);
+  });
+
+  it('a pending sign-in older than 10 minutes is 400 AUTH022', async () => {
+    const t = await service();
+    const browser = browserOn(t);
+    const callback = await browser.signInAtProvider('alice');
+    t.advance(10 * 60_000 + 1);
+    expect(await errorOf(await browser.open(callback))).toEqual([400, 'AUTH022']);
+  });
+
+  it('a PKCE verifier that does not match the challenge is refused by the provider: 401 AUTH023', async () => {
+    const t = await service();
+    const browser = browserOn(t);
+    const callback = await browser.signInAtProvider('alice');
+    await tamperPendingLogin(t, browser, { codeVerifier: crypto.randomBytes(32).toString('base64url') });
+    expect(await errorOf(await browser.open(callback))).toEqual([401, 'AUTH023']);
+  });
+
+  it("an ID token whose nonce is not the sign-in's is 401 AUTH023", async () => {
+    const t = await service();
+    const browser = browserOn(t);
+    const callback = await browser.signInAtProvider('alice');
+    await tamperPendingLogin(t, browser, { nonce: 'another-nonce' });
+    expect(await errorOf(await browser.open(callback))).toEqual([401, 'AUTH023']);
+  });
+
+  it('a replayed authorization code is refused by the provider: 401 AUTH023', async () => {
+    const t = await service();
+    const browser = browserOn(t);
+    const first = await browser.signInAtProvider('alice');
+    codeOf(await browser.open(first));
+    // A new sign-in of the same browser, completed with the code already redeemed.
+    const second = await browser.signInAtProvider('alice');
+    const replay = new URL(second);
+    replay.searchParams.set('code', first.searchParams.get('code')!);
+    expect(await errorOf(await browser.open(replay))).toEqual([401, 'AUTH023']);
+  });
+
+  it('an ID token with a broken signature is 401 AUTH024', async () => {
+    const breakIdToken: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (!String(input instanceof Request ? input.url : input).endsWith('/token')) return response;
+      const body = (await response.json()) as { id_token: string };
+      const [header, payload, signature] = body.id_token.split('.');
+      const flipped = `${signature!.slice(0, 10)}${signature![10] === 'A' ? 'B' : 'A'}${signature!.slice(11)}`;
+      return Response.json({ ...body, id_token: `${header}.${payload}.${flipped}` }, { status: response.status });
+    };
+    const t = await service({}, { identityProviderFetch: breakIdToken });
+    const browser = browserOn(t);
+    expect(await errorOf(await browser.open(await browser.signInAtProvider('alice')))).toEqual([401, 'AUTH024']);
+  });
+
+  it('the person declining at the provider is 401 AUTH026', async () => {
+    const t = await service();
+    const browser = browserOn(t);
+    const callback = await browser.signInAtProvider('alice');
+    const declined = new URL(`${callback.origin}${callback.pathname}`);
+    declined.searchParams.set('error', 'access_denied');
+    declined.searchParams.set('state', callback.searchParams.get('state')!);
+    const res = await browser.open(declined);
+    const body = (await res.json()) as { data: { code: string; message: string } };
+    expect([res.status, body.data.code, body.data.message]).toEqual([401, 'AUTH026', 'The identity provider refused the sign-in (access_denied).']);
+  });
+
+  it('an e-mail the provider has not verified is 403 AUTH025, unless OIDC_REQUIRE_VERIFIED_EMAIL=false', async () => {
+    const strict = await service();
+    const browser = browserOn(strict);
+    expect(await errorOf(await browser.open(await browser.signInAtProvider('bob')))).toEqual([403, 'AUTH025']);
+
+    const lenient = await service({ OIDC_REQUIRE_VERIFIED_EMAIL: 'false', ADMIN_EMAILS: 'bob@example.com' });
+    const me = await lenient.request<MemberAnswer>('GET', '/api/v1/members/me', { token: (await signInAs(lenient, 'bob')).accessToken });
+    // In ADMIN_EMAILS, but unverified: that proves nothing, so no ADMIN.
+    expect(me.body.data).toMatchObject({ email: 'bob@example.com', role: 'MEMBER' });
+  });
+
+  it('an unreachable provider is 503 AUTH021 with Retry-After; everything else is served', async () => {
+    const nobody = await freePort();
+    const t = await service({ OIDC_ISSUER: `http://127.0.0.1:${nobody}` });
+    const res = await t.request<Answer<unknown>>('GET', '/api/v1/auth/oidc/login');
+    expect([res.status, res.body.data.code]).toEqual([503, 'AUTH021']);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await t.request('GET', '/healthz')).status).toBe(200);
+    expect((await t.request<MemberAnswer>('GET', '/api/v1/members/me', { token: (await t.signIn('still@example.com')).accessToken })).status).toBe(200);
+  });
+});
+
+describe('roles', () => {
+  it('ADMIN for a verified e-mail in ADMIN_EMAILS, or for the claim named by OIDC_ADMIN_CLAIM; MEMBER otherwise', async () => {
+    const byEmail = await service({ ADMIN_EMAILS: 'alice@example.com' });
+    expect((await byEmail.request<MemberAnswer>('GET', '/api/v1/members/me', { token: (await signInAs(byEmail, 'alice')).accessToken })).body.data.role).toBe(
+      'ADMIN',
+    );
+
+    harness.idp.accounts.set('dora', { email: 'dora@example.com', emailVerified: true, name: 'Dora', claims: { roles: ['viewer', 'admin'] } });
+    harness.idp.accounts.set('eve', { email: 'eve@example.com', emailVerified: true, name: 'Eve', claims: { roles: ['viewer'] } });
+    const byClaim = await service({ OIDC_ADMIN_CLAIM: 'roles' });
+    const dora = await signInAs(byClaim, 'dora');
+    expect((await byClaim.request<MemberAnswer>('GET', '/api/v1/members/me', { token: dora.accessToken })).body.data.role).toBe('ADMIN');
+    expect((await byClaim.request('GET', '/api/v1/admin/prompts', { token: dora.accessToken })).status).toBe(200);
+    const eve = await signInAs(byClaim, 'eve');
+    expect((await byClaim.request<MemberAnswer>('GET', '/api/v1/members/me', { token: eve.accessToken })).body.data.role).toBe('MEMBER');
+  });
+});
+
+describe('across instances and transports', () => {
+  it('a sign-in started on one instance completes on another of the same database', async () => {
+    let shared: string;
+    if (testEngine === 'postgres') {
+      const database = await freshPostgresDatabase({ migrated: true });
+      cleanups.push(() => database.drop());
+      shared = database.url;
+    } else {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oidc-two-instances-'));
+      cleanups.push(() => Promise.resolve(fs.rmSync(dir, { recursive: true, force: true })));
+      shared = path.join(dir, 'shared.sqlite');
+    }
+    const env = { DATABASE_URL: shared };
+    const a = await service(env);
+    const b = await service(env);
+    let instance = a;
+    const browser = scriptedBrowser(harness.origin, (pathAndQuery, init) => Promise.resolve(instance.http.request(pathAndQuery, init)));
+    const callback = await browser.signInAtProvider('alice');
+    instance = b;
+    const { code } = codeOf(await browser.open(callback));
+    const exchanged = await a.request<TokensAnswer>('POST', '/api/v1/auth/oidc/token', { body: { code } });
+    expect(exchanged.status, exchanged.text).toBe(200);
+    expect((await b.request<MemberAnswer>('GET', '/api/v1/members/me', { token: exchanged.body.data.accessToken })).body.data.email).toBe('alice@example.com');
+  });
+
+  it('the access token works on HTTP and STOMP; logout revokes it on both', async () => {
+    const t = await service({ STOMP_SESSION_CHECK_MS: '3600000' });
+    const server = await startServer({ ...t.app, hono: t.http }, harness.port);
+    cleanups.push(() => server.close());
+    const browser = scriptedBrowser(harness.origin, (pathAndQuery, init) => fetch(`${harness.origin}${pathAndQuery}`, { ...init, redirect: 'manual' }));
+    const { code } = codeOf(await browser.open(await browser.signInAtProvider('alice')));
+    const tokens = (await t.request<TokensAnswer>('POST', '/api/v1/auth/oidc/token', { body: { code } })).body.data;
+
+    const plan = await t.request<Answer<Schemas['ChannelIdResponse']>>('POST', '/api/v1/trips', { token: tokens.accessToken, body: busanTrip });
+    expect(plan.status).toBe(201);
+    const stomp = await connectStomp(wsUrl(server.url), tokens.accessToken);
+    expect(stomp.connected).toBe(true);
+    await stomp.subscribe(`/user/sub/schedule/${plan.body.data.tripPlanId}`, { timeoutMs: 20_000 });
+
+    expect((await t.request('POST', '/api/v1/auth/logout', { token: tokens.accessToken })).status).toBe(204);
+    expect((await stomp.waitForError(20_000)).headers['error-code']).toBe('WS002');
+    const after = await t.request<MemberAnswer>('GET', '/api/v1/members/me', { token: tokens.accessToken });
+    expect([after.status, after.body.data.code]).toEqual([401, 'AUTH001']);
+    const refused = await connectStomp(wsUrl(server.url), tokens.accessToken);
+    expect(refused.connected).toBe(false);
+    expect(refused.errors[0]?.headers['error-code']).toBe('WS001');
+  });
+
+  it('no code, state, one-time code or token reaches the logs', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const t = await service({}, { logger: pino({ level: 'trace' }, sink) });
+    const browser = browserOn(t);
+    const callback = await browser.signInAtProvider('alice');
+    const { code } = codeOf(await browser.open(callback));
+    const tokens = (await t.request<TokensAnswer>('POST', '/api/v1/auth/oidc/token', { body: { code } })).body.data;
+    const log = lines.join('');
+    expect(log).toContain('signed in with OpenID Connect');
+    for (const secret of [callback.searchParams.get('code')!, callback.searchParams.get('state')!, code, tokens.accessToken, tokens.refreshToken]) {
+      expect(log).not.toContain(secret);
+    }
+  });
+});
