@@ -88,7 +88,7 @@ async function addPlan(port: DatabasePort, email: string, duration = 3) {
   return outsideTransaction(port, async (s) => {
     const [member] = await s.rows<{ id: number }>(sql`
       INSERT INTO member (email, name, provider, created_at, updated_at) VALUES (${email}, ${email}, 'test', ${T0}, ${T0})
-      ON CONFLICT (email) DO UPDATE SET name = excluded.name RETURNING id`);
+      ON CONFLICT (email) WHERE oidc_subject IS NULL DO UPDATE SET name = excluded.name RETURNING id`);
     const [plan] = await s.rows<{ id: number }>(sql`
       INSERT INTO trip_plan (member_id, title, region, start_date, end_date, duration, people_count, themes, transportation, generation_status, created_at, updated_at)
       VALUES (${member!.id}, 'Trip', 'Busan', '2026-05-01', '2026-05-03', ${duration}, 2, ${'["RESTAURANT"]'}, 'WALKING', 'PENDING', ${T0}, ${T0}) RETURNING id`);

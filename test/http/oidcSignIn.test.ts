@@ -11,6 +11,7 @@ import { eq } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../generated/openapi.js';
+import { startLocalIdentityProvider } from '../../scripts/idp/localIdentityProvider.js';
 import { startServer } from '../../src/server.js';
 import { freshPostgresDatabase } from '../support/postgres.js';
 import { testEngine } from '../support/testDatabase.js';
@@ -236,6 +237,19 @@ describe('refused sign-ins', () => {
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await t.request('GET', '/healthz')).status).toBe(200);
     expect((await t.request<MemberAnswer>('GET', '/api/v1/members/me', { token: (await t.signIn('still@example.com')).accessToken })).status).toBe(200);
+  });
+});
+
+describe('discovery', () => {
+  it('a provider that comes up after the service is used as soon as it answers', async () => {
+    const port = await freePort();
+    const t = await service({ OIDC_ISSUER: `http://127.0.0.1:${port}` });
+    expect((await t.request('GET', '/api/v1/auth/oidc/login')).status).toBe(503);
+    const late = await startLocalIdentityProvider({ port, redirectUris: [harness.env.OIDC_REDIRECT_URI!] });
+    cleanups.push(() => late.stop());
+    const res = await t.request('GET', '/api/v1/auth/oidc/login');
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toMatch(new RegExp(`^http://127.0.0.1:${port}/`));
   });
 });
 

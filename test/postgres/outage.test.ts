@@ -40,19 +40,20 @@ async function eventually(probe: () => Promise<boolean>, timeoutMs = 20_000): Pr
 
 describe('PostgreSQL unavailable', () => {
   it('answers 503 COMMON503 with Retry-After while the database is away, /readyz DOWN, and recovers when it is back', async () => {
-    const created = bodyOf(await t.request('POST', '/api/v1/trips', { token, body: busanTrip }), 'createTripPlanSession', 201).data;
+    const { tripPlanId } = bodyOf(await t.request('POST', '/api/v1/trips', { token, body: busanTrip }), 'createTripPlanSession', 201).data;
     expect((await t.request('GET', '/readyz')).status).toBe(200);
 
     proxy.cut();
     for (const [method, path, body] of [
       ['GET', '/api/v1/trips', undefined],
-      ['GET', `/api/v1/trips/${created.tripPlanId}`, undefined],
+      ['GET', `/api/v1/trips/${tripPlanId}`, undefined],
       ['POST', '/api/v1/trips', busanTrip],
-      ['PATCH', `/api/v1/trips/${created.tripPlanId}`, { title: 'Lost' }],
+      ['PATCH', `/api/v1/trips/${tripPlanId}`, { title: 'Lost' }],
     ] as const) {
       const res = await t.request(method, path, { token, body });
       expect([res.status, errorCodeOf(res)], `${method} ${path}`).toEqual([503, 'COMMON503']);
       expect(res.headers.get('retry-after'), `${method} ${path}`).toMatch(/^[1-9][0-9]*$/);
+      // The driver's reason, never drizzle's wrapper with the statement and its parameters.
       expect(errorOf(res).message).not.toMatch(/select|insert|update|params/i);
     }
     const down = await t.request('GET', '/readyz');
@@ -61,8 +62,8 @@ describe('PostgreSQL unavailable', () => {
     proxy.restore();
     await eventually(async () => (await t.request('GET', '/readyz')).status === 200);
     const list = bodyOf(await t.request('GET', '/api/v1/trips', { token }), 'listTripPlans', 200).data;
-    expect(list.content.map((p) => p.id)).toEqual([created.tripPlanId]);
-    expect((await t.request('PATCH', `/api/v1/trips/${created.tripPlanId}`, { token, body: { title: 'Back' } })).status).toBe(204);
+    expect(list.content.map((p) => p.id)).toEqual([tripPlanId]);
+    expect((await t.request('PATCH', `/api/v1/trips/${tripPlanId}`, { token, body: { title: 'Back' } })).status).toBe(204);
     expect((await t.request('POST', '/api/v1/trips', { token, body: busanTrip })).status).toBe(201);
   });
 });
