@@ -775,7 +775,9 @@ export interface paths {
          *     full or read-only disk, an I/O error or a database at its size limit all report `503`, and
          *     the probe answers `200` again as soon as such a write succeeds. On PostgreSQL the instance
          *     answers only once its migrations are applied, and each call asks the server a query: `503`
-         *     while it cannot be reached, `200` again as soon as it answers.
+         *     while it cannot be reached, `200` again as soon as it answers. With `REDIS_URL` (several
+         *     instances), Redis must answer too: `503` while it does not (HTTP that needs only the
+         *     database keeps working meanwhile), `200` again once it is back.
          */
         get: operations["getReadiness"];
         put?: never;

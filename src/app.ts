@@ -44,7 +44,7 @@ export async function createApp(config: Config, database: DatabasePort, ports: P
   ]);
 
   const hono = new Hono<HttpEnv>();
-  useMiddlewareStack(hono, config, log, services.clock);
+  useMiddlewareStack(hono, config, log, services.clock, services.rateLimitStore ?? undefined);
   registerSwaggerUiAssets(hono);
   registerAsyncapiAssets(hono);
   const stomp = registerStompEndpoint(hono, stompEndpointDeps(services), log);
@@ -76,6 +76,7 @@ export async function createApp(config: Config, database: DatabasePort, ports: P
       await publishers.settled();
       stomp.closeAll();
       await planLog.close();
+      await services.redis?.close();
       await database.close();
     },
   };

@@ -17,6 +17,11 @@ export interface Config {
   dataDir: string;
   /** where the data lives: a SQLite file of this process (or ':memory:'), or a PostgreSQL database any number of instances share */
   database: DatabaseLocation;
+  /**
+   * null: one instance, real time in this process. Set: every instance of the PostgreSQL database
+   * shares the plan logs, the control channel and the rate limit through this Redis.
+   */
+  redis: { url: string; instanceCountHint: number } | null;
   /** null: generate one and keep it in dataDir (development and test only) */
   jwtSecret: string | null;
   accessTokenTtlSeconds: number;
@@ -222,6 +227,19 @@ const databaseUrl: Parser<DatabaseUrl> = {
   },
 };
 
+const redisUrl: Parser<string> = {
+  accepted: 'a Redis URL: redis://[user:password@]host[:port][/db] or rediss://… (db: a number, 0 when left out)',
+  parse(raw) {
+    if (!/^rediss?:\/\//i.test(raw)) return undefined;
+    try {
+      const url = new URL(raw);
+      return url.hostname && /^(\/(0|[1-9][0-9]{0,5})?)?$/.test(url.pathname) ? raw : undefined;
+    } catch {
+      return undefined;
+    }
+  },
+};
+
 /** A URL with its password (if any) replaced, for logs and messages; other text as it is. */
 export function redactedDatabaseUrl(raw: string): string {
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) return raw;
@@ -269,6 +287,21 @@ export const settings = {
     ),
   ),
   DATABASE_POOL_MAX: setting('DATABASE_POOL_MAX', integer(1, 1000), '10', 'PostgreSQL connections one instance may hold (ignored on SQLite)'),
+  REDIS_URL: withRedaction(
+    redactedDatabaseUrl,
+    setting(
+      'REDIS_URL',
+      redisUrl,
+      '(unset: real time in this process)',
+      'Redis shared by every instance of a PostgreSQL DATABASE_URL: the plan logs behind STOMP (replay, fan-out), cancel, new work and logout across instances, and the rate limit; its database number is used for every key. Refused with a SQLite DATABASE_URL',
+    ),
+  ),
+  INSTANCE_COUNT_HINT: setting(
+    'INSTANCE_COUNT_HINT',
+    integer(1, 1000),
+    '1',
+    'how many instances share REDIS_URL: while Redis is away, each allows RATE_LIMIT_PER_MINUTE / this per client address on its own',
+  ),
   JWT_SECRET: setting(
     'JWT_SECRET',
     text(4096, 32),
@@ -534,6 +567,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       `JWT_SECRET is required with a PostgreSQL DATABASE_URL (every instance must sign and verify with the same secret); expected ${settings.JWT_SECRET.accepted}.`,
     );
+  const redisLocation = read(env, s.REDIS_URL) ?? null;
+  // Instances on one Redis must share one database too, and a SQLite file cannot be shared by hosts.
+  if (redisLocation !== null && database.engine === 'sqlite')
+    throw new ConfigError('REDIS_URL needs a PostgreSQL DATABASE_URL: instances sharing Redis must share their database, and a SQLite file cannot be shared.');
   const devLoginEnabled = read(env, s.AUTH_DEV_LOGIN) ?? (nodeEnv === 'development' && isLoopback(host));
   if (nodeEnv === 'production' && devLoginEnabled)
     throw refuse(s.AUTH_DEV_LOGIN, env.AUTH_DEV_LOGIN!, 'false when NODE_ENV=production (dev-login signs anyone in)');
@@ -553,6 +590,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host,
     dataDir,
     database,
+    redis: redisLocation === null ? null : { url: redisLocation, instanceCountHint: read(env, s.INSTANCE_COUNT_HINT) ?? 1 },
     jwtSecret,
     accessTokenTtlSeconds: read(env, s.ACCESS_TOKEN_TTL_SECONDS) ?? 3600,
     refreshTokenTtlSeconds: read(env, s.REFRESH_TOKEN_TTL_SECONDS) ?? 30 * 24 * 3600,

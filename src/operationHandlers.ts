@@ -22,6 +22,11 @@ export function operationHandlers(services: Services): Handlers<RequestContext> 
     ...createChatHandlers(services),
     ...createPromptHandlers(services),
     ...createRegionHandlers(services),
-    ...createOperationalHandlers({ documents: loadSpecDocuments(), database: services.database, signInPath: services.oidc ? '/api/v1/auth/oidc/login' : null }),
+    ...createOperationalHandlers({
+      documents: loadSpecDocuments(),
+      database: services.database,
+      redis: services.redis,
+      signInPath: services.oidc ? '/api/v1/auth/oidc/login' : null,
+    }),
   };
 }

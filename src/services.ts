@@ -6,6 +6,7 @@ import { resolveJwtSecret } from './auth/jwtSecret.js';
 import { startOidcProvider, type OidcProvider } from './auth/oidcProvider.js';
 import { createOidcSignIn, type OidcSignIn } from './auth/oidcSignIn.js';
 import { startSessionPurge, type SessionPurge } from './auth/sessionPurge.js';
+import { createRedisSessionRevocations } from './auth/redisSessionRevocations.js';
 import { createInProcessSessionRevocations, type SessionRevocations } from './auth/sessionRevocations.js';
 import { createTokenSigner } from './auth/tokens.js';
 import type { PlannerRegions } from './catalogue/plannerRegions.js';
@@ -16,14 +17,18 @@ import { createChatService, type ChatService } from './chats/chatService.js';
 import type { Config } from './config.js';
 import type { DatabasePort } from './db/databasePort.js';
 import { createInProcessEventBus, type EventBus } from './events/eventBus.js';
+import { createRedisEventBus } from './events/redisEventBus.js';
 import { startGenerationRunner, type GenerationRunner } from './generation/generationRunner.js';
 import type { Planner } from './generation/planner.js';
 import { createChatAgent, createPlanner, createPlannerRegions } from './generation/plannerFactory.js';
+import type { RateLimitStore } from './http/rateLimitStore.js';
+import { createRedisRateLimitStore } from './http/redisRateLimitStore.js';
 import { createLogger, type Logger } from './logger.js';
 import { createInProcessBroker, type Broker } from './realtime/broker.js';
 import { createInMemoryPlanLog } from './realtime/inMemoryPlanLog.js';
 import { planStream, roomStream, type PlanLog } from './realtime/planLog.js';
 import { createPublishers, type Publishers } from './realtime/publishers.js';
+import { createRedisPlanLog } from './realtime/redisPlanLog.js';
 import type { registerStompEndpoint } from './realtime/stompEndpoint.js';
 import { findOwnTripPlanRow } from './trips/tripPlanRepository.js';
 
@@ -69,6 +74,48 @@ export interface Services {
   worker: GenerationRunner;
   chat: ChatService;
   sessionPurge: SessionPurge;
+  /** where the rate limit counts; null: in this instance's memory */
+  rateLimitStore: RateLimitStore | null;
+  /** with REDIS_URL: whether Redis answers (readiness), and closing its connections */
+  redis: { ready(): Promise<void>; close(): Promise<void> } | null;
+}
+
+/** The parts REDIS_URL shares between instances: plan logs, control channel (events, logouts), rate limit. */
+function redisParts(config: Config, redis: NonNullable<Config['redis']>, log: Logger, broker: Broker) {
+  const { url } = redis;
+  const warn = (what: string) => (error: unknown) => log.warn({ err: error }, `redis: ${what}`);
+  const planLog = createRedisPlanLog({ url, broker, historySize: config.realtime.historySize, historyTtlSeconds: config.realtime.historyTtlSeconds, log });
+  const events = createRedisEventBus({
+    url,
+    onListenerError: (error, name) => log.error({ err: error, event: name }, 'event listener failed'),
+    onBusError: warn('control channel (events)'),
+  });
+  const revocations = createRedisSessionRevocations({
+    url,
+    onListenerError: (error) => log.error({ err: error }, 'session revocation listener failed'),
+    onBusError: warn('control channel (logouts)'),
+  });
+  const rateLimitStore =
+    config.rateLimitPerWindow > 0
+      ? createRedisRateLimitStore({
+          url,
+          limit: config.rateLimitPerWindow,
+          windowSeconds: config.rateLimitWindowSeconds,
+          instances: redis.instanceCountHint,
+          onRedisError: warn('rate limit'),
+        })
+      : null;
+  return {
+    planLog,
+    events,
+    revocations,
+    rateLimitStore,
+    ready: () => planLog.ready(),
+    // The plan log is closed by the app after the last publish; these are the rest.
+    async close() {
+      await Promise.all([events.close(), revocations.close(), rateLimitStore?.close()]);
+    },
+  };
 }
 
 export async function createServices(config: Config, database: DatabasePort, ports: Partial<AppPorts> = {}): Promise<Services> {
@@ -77,8 +124,10 @@ export async function createServices(config: Config, database: DatabasePort, por
   const db = database;
   // Before anything starts that would need stopping if these fail.
   await syncCatalogue(db);
+  const broker = ports.broker ?? createInProcessBroker((error) => log.error({ err: error }, 'message delivery failed'));
+  const redis = config.redis ? redisParts(config, config.redis, log, broker) : null;
   const signer = createTokenSigner(resolveJwtSecret(config), { access: config.accessTokenTtlSeconds, refresh: config.refreshTokenTtlSeconds });
-  const revocations = createInProcessSessionRevocations((error) => log.error({ err: error }, 'session revocation listener failed'));
+  const revocations = redis?.revocations ?? createInProcessSessionRevocations((error) => log.error({ err: error }, 'session revocation listener failed'));
   const auth = createAuthService({
     db,
     signer,
@@ -90,12 +139,12 @@ export async function createServices(config: Config, database: DatabasePort, por
   const oidcProvider = config.oidc ? startOidcProvider(config.oidc, log, ports.identityProviderFetch) : null;
   const oidc =
     config.oidc && oidcProvider ? createOidcSignIn({ settings: config.oidc, adminEmails: config.adminEmails, provider: oidcProvider, db, auth, clock }) : null;
-  const events = ports.events ?? createInProcessEventBus((error, name) => log.error({ err: error, event: name }, 'event listener failed'));
+  const events = ports.events ?? redis?.events ?? createInProcessEventBus((error, name) => log.error({ err: error, event: name }, 'event listener failed'));
   const regions = createPlannerRegions(config);
   const sessionPurge = startSessionPurge({ db, clock, log, retentionDays: config.sessionRetentionDays, intervalMinutes: config.sessionPurgeIntervalMinutes });
-  const broker = ports.broker ?? createInProcessBroker((error) => log.error({ err: error }, 'message delivery failed'));
   const planLog =
     ports.planLog?.(broker) ??
+    redis?.planLog ??
     createInMemoryPlanLog({ broker, historySize: config.realtime.historySize, historyTtlMs: config.realtime.historyTtlSeconds * 1000, clock });
   const publishers = createPublishers(planLog, config.responseValidation, log);
   // No start-up step touches GENERATING plans: a live lease may belong to another instance, and
@@ -113,7 +162,27 @@ export async function createServices(config: Config, database: DatabasePort, por
     failWaitingOnStop: db.dialect === 'sqlite',
   });
   const chat = createChatService({ db, agent: ports.chatAgent ?? createChatAgent(config, db, log), publishers, log, clock });
-  return { config, database, db, log, clock, auth, oidc, oidcProvider, revocations, events, regions, broker, planLog, publishers, worker, chat, sessionPurge };
+  return {
+    config,
+    database,
+    db,
+    log,
+    clock,
+    auth,
+    oidc,
+    oidcProvider,
+    revocations,
+    events,
+    regions,
+    broker,
+    planLog,
+    publishers,
+    worker,
+    chat,
+    sessionPurge,
+    rateLimitStore: redis?.rateLimitStore ?? null,
+    redis: redis && { ready: () => redis.ready(), close: () => redis.close() },
+  };
 }
 
 /** What the STOMP endpoint works with: the services, and who owns which channel. */

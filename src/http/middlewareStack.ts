@@ -9,9 +9,11 @@ import type { Logger } from '../logger.js';
 import { AppError } from './appError.js';
 import type { HttpEnv } from './httpEnv.js';
 import { rateLimit } from './rateLimit.js';
+import type { RateLimitStore } from './rateLimitStore.js';
 import { requestLogging } from './requestLogging.js';
 
-export function useMiddlewareStack(app: Hono<HttpEnv>, config: Config, log: Logger, clock: () => number): void {
+/** `rateLimitStore`: where the rate limit counts (default: this instance's memory). */
+export function useMiddlewareStack(app: Hono<HttpEnv>, config: Config, log: Logger, clock: () => number, rateLimitStore?: RateLimitStore): void {
   app.use('*', requestLogging(log));
   app.use(
     '*',
@@ -29,6 +31,7 @@ export function useMiddlewareStack(app: Hono<HttpEnv>, config: Config, log: Logg
         limit: config.rateLimitPerWindow,
         windowSeconds: config.rateLimitWindowSeconds,
         clock,
+        store: rateLimitStore,
         clientKey: (c) => {
           try {
             return getConnInfo(c).remote.address ?? 'unknown';

@@ -27,7 +27,7 @@ export interface RedisRateLimitStore extends RateLimitStore {
 
 export function createRedisRateLimitStore(options: RedisRateLimitStoreOptions): RedisRateLimitStore {
   // No offline queue: while Redis is away a request must be counted by the insurance now, not wait.
-  const redis = new Redis(options.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  const redis = new Redis(options.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 500 });
   redis.on('error', options.onRedisError);
   const connected = new Promise<void>((resolve) => redis.once('ready', () => resolve()));
   const insuranceLimiter = new RateLimiterMemory({ points: Math.max(1, Math.floor(options.limit / options.instances)), duration: options.windowSeconds });

@@ -20,10 +20,13 @@ type OperationalHandlers = Pick<
 export function createOperationalHandlers({
   documents,
   database,
+  redis,
   signInPath = null,
 }: {
   documents: SpecDocuments;
   database: DatabasePort;
+  /** with REDIS_URL: resolves when Redis answers */
+  redis?: { ready(): Promise<void> } | null;
   /** the OpenID Connect sign-in's start, when configured: the landing page then shows "Sign in" */
   signInPath?: string | null;
 }): OperationalHandlers {
@@ -47,6 +50,12 @@ export function createOperationalHandlers({
         // SQLite: the write probe failed; PostgreSQL: the server did not answer.
         const what = database.dialect === 'sqlite' ? 'does not take writes' : 'does not answer';
         throw new AppError('COMMON503', `The database ${what} (${storageUnavailableReason(error)}).`);
+      }
+      try {
+        await redis?.ready();
+      } catch (error) {
+        ctx.log.warn({ err: error }, 'readiness: Redis does not answer');
+        throw new AppError('COMMON503', `Redis (REDIS_URL) does not answer (${error instanceof Error ? error.message : String(error)}).`);
       }
       return { status: 200, body: { status: 'UP' } };
     },

@@ -31,8 +31,8 @@ export interface Publishers {
   /** The publishers of one generation run of `plan`: fenced by `token`, closed by the run's terminal message. */
   forRun(plan: PlanAddress, token: RunToken): RunPublishers;
   /**
-   * A new run of `plan` numbered by this process (attempt 1): the embedded stand-in for the run and
-   * attempt a lease on the plan's row gives, enough while one process runs every generation.
+   * A new run of `plan` numbered by this process (attempt 1), for a writer without a lease on the
+   * plan's row (the mock); the service's runner passes its lease token to forRun.
    */
   startRun(plan: PlanAddress): RunPublishers;
   /** Counters since start, for benchmarks and tests. */

@@ -41,13 +41,15 @@ interface Followed {
 export interface RedisPlanLog extends PlanLog {
   /** how many logs this instance follows (diagnostics, tests) */
   followed(): number;
+  /** resolves when both connections are up and Redis answers; rejects with why not (readiness) */
+  ready(): Promise<void>;
 }
 
 export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
   const { broker, historySize, historyTtlSeconds, log } = options;
   const prefix = options.keyPrefix ?? 'rt:';
-  // Commands would wait for a connection forever by default; a publisher must learn that Redis is down.
-  const commands = new Redis(options.url, { maxRetriesPerRequest: 2, lazyConnect: false });
+  // Commands would wait for Redis forever by default; a publisher and /readyz must learn that it is away.
+  const commands = new Redis(options.url, { maxRetriesPerRequest: 2, commandTimeout: 2000 });
   const db = commands.options.db ?? 0;
   const subscriber = commands.duplicate({ connectionName: `${prefix}planlog-subscriber` });
   const followed = new Map<string, Followed>();
@@ -200,6 +202,12 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
       await Promise.allSettled([subscriber.quit(), commands.quit()]);
     },
     followed: () => followed.size,
+    async ready() {
+      // A command would wait in the offline queue while Redis is away: ask the connections first.
+      const down = [commands, subscriber].find((connection) => connection.status !== 'ready');
+      if (down) throw new Error(`the Redis connection is ${down.status}`);
+      await commands.ping();
+    },
   };
 }
 
