@@ -32,5 +32,28 @@ export default tseslint.config(
     files: ['test/support/plannerStubs.ts', 'test/contract/asyncContract.test.ts'],
     rules: { 'require-yield': 'off' },
   },
+  {
+    // Narrowed, for these files only: they still read JSON as `any` (spec documents they walk or edit
+    // in place, the fake OpenAI server's recorded requests, the stop test's answers from a child
+    // process). The other tests type it (bodyOf/errorOf in test/support/responseBody.ts, jsonAt and
+    // friends of the spec model); a file converted the same way leaves this list.
+    files: [
+      'test/specs/specDiff.test.ts',
+      'test/specs/sizeLimits.test.ts',
+      'test/specs/specExamples.test.ts',
+      'test/generation/openaiPlanner.test.ts',
+      'test/support/fakeOpenAiServer.ts',
+      'test/contract/openaiEndToEnd.test.ts',
+      'test/process/stop.test.ts',
+    ],
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+    },
+  },
   { files: ['**/*.js'], ...tseslint.configs.disableTypeChecked },
 );

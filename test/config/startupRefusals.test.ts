@@ -29,7 +29,7 @@ async function refusal(env: Record<string, string>): Promise<string> {
   const lines = exit.stderr.split('\n').filter(Boolean);
   expect(lines, exit.stderr).toHaveLength(1);
   expect(exit.code).toBe(78);
-  return JSON.parse(lines[0]!).msg as string;
+  return (JSON.parse(lines[0]!) as { msg: string }).msg;
 }
 
 const readOnly = unwritableFolder();

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Hono, type Context } from 'hono';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CheckName, PhaseName } from '../../conformance/runner/checks.js';
+import { objectOrEmpty, type Json, type JsonObject } from '../../conformance/specModel/index.js';
 import { runConformance } from '../../conformance/runner/runner.js';
 import { loadSpecIndex } from '../../conformance/runner/specIndex.js';
 import type { App } from '../../src/app.js';
@@ -89,11 +90,11 @@ const forward = (c: Context, app: App, request: Request = c.req.raw) => app.hono
 const json = (c: Context, status: number, data: unknown) => c.json(envelope(status, data), status as 200);
 
 /** A GET whose real answer, when it is a 200, is replaced by what `spoil` makes of its data. */
-const spoilGet = (route: string, spoil: (data: any, c: Context) => Response) =>
+const spoilGet = (route: string, spoil: (data: JsonObject, c: Context) => Response) =>
   inFront((front, app) =>
     front.get(route, async (c) => {
       const real = await forward(c, app);
-      return real.status === 200 ? spoil(((await real.json()) as { data: unknown }).data, c) : real;
+      return real.status === 200 ? spoil(objectOrEmpty(((await real.json()) as { data: Json }).data), c) : real;
     }),
   );
 

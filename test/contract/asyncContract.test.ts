@@ -20,6 +20,7 @@ import { connectStomp, wsUrl, type ConnectOptions, type ReceivedMessage, type St
 import { startTestServer, type TestServer } from '../support/testServer.js';
 import { busanTrip } from '../support/testApp.js';
 import { webSocketText } from '../support/webSocketText.js';
+import { bodyOf } from '../support/responseBody.js';
 
 type DailyPlan = AsyncSchemas['DailyPlanResponse'];
 
@@ -62,7 +63,10 @@ function expectValidMessages(messages: ReceivedMessage[]): void {
 
 async function planFor(s: TestServer, email: string, body: Record<string, unknown> = busanTrip) {
   const tokens = await s.signIn(email);
-  const plan = (await s.request('POST', '/api/v1/trips', { token: tokens.accessToken, body })).body.data as { tripPlanId: number; chatRoomId: number };
+  const plan = bodyOf(await s.request('POST', '/api/v1/trips', { token: tokens.accessToken, body }), 'createTripPlanSession', 201).data as {
+    tripPlanId: number;
+    chatRoomId: number;
+  };
   return { ...tokens, ...plan };
 }
 
@@ -149,15 +153,15 @@ describe('a 3-day generation over STOMP', () => {
 
   it('saved exactly the days it streamed, and the plan is COMPLETED', async () => {
     const streamed = c.messages.filter((m) => jsonAt(m.body, 'type') === 'DAILY_PLAN_GENERATED').map((m) => jsonAt(m.body, 'dailyPlan'));
-    const saved = (await s.request('GET', `/api/v1/trips/daily-plans/${plan.tripPlanId}`, { token: plan.accessToken })).body.data;
+    const saved = bodyOf(await s.request('GET', `/api/v1/trips/daily-plans/${plan.tripPlanId}`, { token: plan.accessToken }), 'listDailyPlans', 200).data;
     expect(saved).toEqual(streamed);
     expect(saved.map((d: { date: string }) => d.date)).toEqual(['2026-12-24', '2026-12-25', '2026-12-26']);
-    const detail = (await s.request('GET', `/api/v1/trips/${plan.tripPlanId}`, { token: plan.accessToken })).body.data;
+    const detail = bodyOf(await s.request('GET', `/api/v1/trips/${plan.tripPlanId}`, { token: plan.accessToken }), 'getTripPlan', 200).data;
     expect(detail).toMatchObject({ generationStatus: 'COMPLETED', isCompleted: true });
   });
 
   it('keeps the day summaries in the chat history, newest first', async () => {
-    const history = (await s.request('GET', `/api/v1/chats/${plan.chatRoomId}/messages`, { token: plan.accessToken })).body.data;
+    const history = bodyOf(await s.request('GET', `/api/v1/chats/${plan.chatRoomId}/messages`, { token: plan.accessToken }), 'listChatMessages', 200).data;
     const summaries = c.messages
       .filter((m) => jsonAt(m.body, 'messageStreamType') === 'CHAT' && jsonAt(m.body, 'isComplete') === true)
       .map((m) => jsonAt(m.body, 'message'));
@@ -174,30 +178,34 @@ describe('a 3-day generation over STOMP', () => {
   describe('chat on the generated plan', () => {
     it('swaps two stops on request: UPDATE_STARTED, UPDATED with the day, chat UPDATED, then the answer', async () => {
       const start = c.messages.length;
-      const [day1] = (await s.request('GET', `/api/v1/trips/daily-plans/${plan.tripPlanId}`, { token: plan.accessToken })).body.data;
+      const day1 = bodyOf(await s.request('GET', `/api/v1/trips/daily-plans/${plan.tripPlanId}`, { token: plan.accessToken }), 'listDailyPlans', 200).data[0]!;
       await c.send(`/pub/chat/${plan.chatRoomId}/message`, JSON.stringify({ content: 'Please swap stop 1 and 2 on day 1' }));
       await c.waitFor((m) => jsonAt(m.body, 'messageStreamType') === 'CHAT' && jsonAt(m.body, 'isComplete') === true && c.messages.indexOf(m) >= start);
       const after = c.messages.slice(start);
       expectValidMessages(after);
       expect(
         after
-          .map((m) => jsonAt(m.body, 'type') ?? `${jsonText(jsonAt(m.body, 'messageStreamType'))}:${jsonText(jsonAt(m.body, 'isComplete') === true)}`)
+          .map((m) => jsonAt(m.body, 'type') ?? `${jsonText(jsonAt(m.body, 'messageStreamType'))}:${jsonText(jsonAt(m.body, 'isComplete'))}`)
           .filter((t, i, all) => !(t === 'CHAT:false' && all[i - 1] === 'CHAT:false')),
       ).toEqual(['UPDATE_STARTED', 'UPDATED', 'UPDATED:true', 'CHAT:false', 'CHAT:true']);
       // expectValidMessages above checked every message against its schema.
       const updated = jsonAt(after.find((m) => jsonAt(m.body, 'type') === 'UPDATED')?.body, 'dailyPlan') as unknown as DailyPlan;
       const names = (day: { scheduledPlaces: { place: { name: string } }[] }) => day.scheduledPlaces.map((p) => p.place.name);
       expect(names(updated).slice(0, 2)).toEqual([names(day1)[1], names(day1)[0]]);
-      const [saved] = (await s.request('GET', `/api/v1/trips/daily-plans/${plan.tripPlanId}`, { token: plan.accessToken })).body.data;
+      const saved = bodyOf(await s.request('GET', `/api/v1/trips/daily-plans/${plan.tripPlanId}`, { token: plan.accessToken }), 'listDailyPlans', 200).data[0]!;
       expect(saved).toEqual(updated);
       // The description follows the edit: the new first stop is listed first.
       expect(saved.description).toContain('(edited)');
       const list = saved.description.slice(saved.description.indexOf('\n1. '));
       expect(list.indexOf(names(updated)[0]!)).toBeGreaterThan(0);
       expect(list.indexOf(names(updated)[0]!)).toBeLessThan(list.indexOf(names(updated)[1]!));
-      const history = (await s.request('GET', `/api/v1/chats/${plan.chatRoomId}/messages`, { token: plan.accessToken, query: { size: 2 } })).body.data.content;
-      expect(history.map((m: { messageType: string }) => m.messageType)).toEqual(['ASSISTANT', 'USER']);
-      expect(history[1].content).toBe('Please swap stop 1 and 2 on day 1');
+      const history = bodyOf(
+        await s.request('GET', `/api/v1/chats/${plan.chatRoomId}/messages`, { token: plan.accessToken, query: { size: 2 } }),
+        'listChatMessages',
+        200,
+      ).data.content;
+      expect(history.map((m) => m.messageType)).toEqual(['ASSISTANT', 'USER']);
+      expect(history[1]?.content).toBe('Please swap stop 1 and 2 on day 1');
     });
 
     it('replaces and removes stops without ever repeating a place', async () => {
@@ -207,7 +215,7 @@ describe('a 3-day generation over STOMP', () => {
         await c.waitFor((m) => jsonAt(m.body, 'messageStreamType') === 'CHAT' && jsonAt(m.body, 'isComplete') === true && c.messages.indexOf(m) >= start);
         expect(c.messages.slice(start).some((m) => jsonAt(m.body, 'type') === 'UPDATED')).toBe(true);
       }
-      const days = (await s.request('GET', `/api/v1/trips/daily-plans/${plan.tripPlanId}`, { token: plan.accessToken })).body.data;
+      const days = bodyOf(await s.request('GET', `/api/v1/trips/daily-plans/${plan.tripPlanId}`, { token: plan.accessToken }), 'listDailyPlans', 200).data;
       const ids = days.flatMap((d: { scheduledPlaces: { place: { id: number } }[] }) => d.scheduledPlaces.map((p) => p.place.id));
       expect(new Set(ids).size).toBe(ids.length);
       expectValidMessages(c.messages);
@@ -361,7 +369,7 @@ describe('the access token on the WebSocket upgrade request (asyncapi.yaml, secu
 
   it('accepts a CONNECT without Authorization when the upgrade request carried the token, as the member of that token', async () => {
     const plan = await planFor(s, 'upgrade@example.com');
-    const me = (await s.request('GET', '/api/v1/members/me', { token: plan.accessToken })).body.data as { id: number };
+    const me = bodyOf(await s.request('GET', '/api/v1/members/me', { token: plan.accessToken }), 'getMe', 200).data as { id: number };
     const c = await connect(s, null, { upgradeToken: plan.accessToken });
     expect(c.client.connected).toBe(true);
     expect(c.frames[0]).toMatchObject({ command: 'CONNECTED', headers: { 'user-name': String(me.id) } });
@@ -426,7 +434,9 @@ describe('cancel, failure and crash recovery', () => {
     const days = c.messages.filter((m) => jsonAt(m.body, 'type') === 'DAILY_PLAN_GENERATED').length;
     expect(days).toBeLessThan(5);
     expect(jsonAt(c.messages.at(-1)?.body, 'messageStreamType')).toBe('CANCELLED');
-    expect((await s.request('GET', `/api/v1/trips/${plan.tripPlanId}`, { token: plan.accessToken })).body.data.generationStatus).toBe('CANCELLED');
+    expect(bodyOf(await s.request('GET', `/api/v1/trips/${plan.tripPlanId}`, { token: plan.accessToken }), 'getTripPlan', 200).data.generationStatus).toBe(
+      'CANCELLED',
+    );
     expectValidMessages(c.messages);
     // A restart from CANCELLED runs again from day 1.
     expect((await s.request('POST', `/api/v1/trips/${plan.tripPlanId}`, { token: plan.accessToken })).status).toBe(200);
@@ -453,8 +463,12 @@ describe('cancel, failure and crash recovery', () => {
     expect(error.body).toMatchObject({ code: 'AI002', message: 'The planner ran out of ideas.', path: `/user/sub/errors/${plan.chatRoomId}`, errors: null });
     expect(c.messages.at(-1)).toBe(error);
     expectValidMessages(c.messages);
-    expect((await s.request('GET', `/api/v1/trips/${plan.tripPlanId}`, { token: plan.accessToken })).body.data.generationStatus).toBe('FAILED');
-    expect((await s.request('GET', `/api/v1/trips/daily-plans/${plan.tripPlanId}`, { token: plan.accessToken })).body.data).toHaveLength(1);
+    expect(bodyOf(await s.request('GET', `/api/v1/trips/${plan.tripPlanId}`, { token: plan.accessToken }), 'getTripPlan', 200).data.generationStatus).toBe(
+      'FAILED',
+    );
+    expect(
+      bodyOf(await s.request('GET', `/api/v1/trips/daily-plans/${plan.tripPlanId}`, { token: plan.accessToken }), 'listDailyPlans', 200).data,
+    ).toHaveLength(1);
   });
 
   it('a plan left GENERATING by a crash is not touched by the next start while its lease runs; once it ran out, the sweeper fails it (AI002)', async () => {
@@ -470,7 +484,9 @@ describe('cancel, failure and crash recovery', () => {
     const first = await startTestServer(env, { planner: never });
     const plan = await planFor(first, 'crash@example.com');
     await first.request('POST', `/api/v1/trips/${plan.tripPlanId}`, { token: plan.accessToken });
-    expect((await first.request('GET', `/api/v1/trips/${plan.tripPlanId}`, { token: plan.accessToken })).body.data.generationStatus).toBe('GENERATING');
+    expect(bodyOf(await first.request('GET', `/api/v1/trips/${plan.tripPlanId}`, { token: plan.accessToken }), 'getTripPlan', 200).data.generationStatus).toBe(
+      'GENERATING',
+    );
     // The process dies: no status update is written. (A graceful stop would mark it FAILED itself,
     // so the database goes first, as in a kill.)
     void first.app.services.database.close();
@@ -478,8 +494,7 @@ describe('cancel, failure and crash recovery', () => {
     const second = await startTestServer(env);
     servers.push(second);
     const status = async () =>
-      ((await second.request('GET', `/api/v1/trips/${plan.tripPlanId}`, { token: plan.accessToken })).body as { data: { generationStatus: string } }).data
-        .generationStatus;
+      bodyOf(await second.request('GET', `/api/v1/trips/${plan.tripPlanId}`, { token: plan.accessToken }), 'getTripPlan', 200).data.generationStatus;
     // The lease (GENERATION_LEASE_MS, 30 s) may belong to a live instance: the start-up and the
     // sweeps of the next 100 ms (every 20 ms) leave it alone.
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -10,6 +10,7 @@ import { seedItinerary } from '../support/seedItinerary.js';
 import { connectStomp, wsUrl, type ReceivedMessage, type StompTestClient } from '../support/stompTestClient.js';
 import { busanTrip } from '../support/testApp.js';
 import { startTestServer, type TestServer } from '../support/testServer.js';
+import { bodyOf } from '../support/responseBody.js';
 
 let s: TestServer;
 let c: StompTestClient;
@@ -19,7 +20,7 @@ let plan: { tripPlanId: number; chatRoomId: number };
 beforeAll(async () => {
   s = await startTestServer();
   token = (await s.signIn('editor@example.com')).accessToken;
-  plan = (await s.request('POST', '/api/v1/trips', { token, body: busanTrip })).body.data;
+  plan = bodyOf(await s.request('POST', '/api/v1/trips', { token, body: busanTrip }), 'createTripPlanSession', 201).data;
   await seedItinerary(s.app.services.db, plan.tripPlanId, busanTrip.startDate, 1);
   c = await connectStomp(wsUrl(s.url), token);
   await c.subscribe(`/user/sub/schedule/${plan.tripPlanId}`);
@@ -46,7 +47,7 @@ const shape = (messages: ReceivedMessage[]) =>
   );
 
 async function savedDay1() {
-  return (await s.request('GET', `/api/v1/trips/daily-plans/${plan.tripPlanId}`, { token })).body.data[0];
+  return bodyOf(await s.request('GET', `/api/v1/trips/daily-plans/${plan.tripPlanId}`, { token }), 'listDailyPlans', 200).data[0];
 }
 
 describe('a day edit is announced the same way by the HTTP swap and by a chat edit', () => {

@@ -10,6 +10,7 @@ import { startFakeOpenAiServer, type FakeOpenAiServer } from '../support/fakeOpe
 import { connectStomp, wsUrl, type StompTestClient } from '../support/stompTestClient.js';
 import { startTestServer, type TestServer } from '../support/testServer.js';
 import { busanTrip } from '../support/testApp.js';
+import { bodyOf } from '../support/responseBody.js';
 
 let fake: FakeOpenAiServer;
 let s: TestServer;
@@ -65,7 +66,11 @@ describe('PLANNER=openai through the app', () => {
       body: { promptType: 'SYSTEM', agentType: 'TRIP_AGENT', prompt: 'You plan trips for the conformance crew.' },
     });
     const tokens = await s.signIn('ai@example.com');
-    const plan = (await s.request('POST', '/api/v1/trips', { token: tokens.accessToken, body: { ...busanTrip, duration: 1 } })).body.data;
+    const plan = bodyOf(
+      await s.request('POST', '/api/v1/trips', { token: tokens.accessToken, body: { ...busanTrip, duration: 1 } }),
+      'createTripPlanSession',
+      201,
+    ).data;
     const busan = await placesOfRegion(s.app.services.db, 'busan');
     const sights = busan.filter((p) => p.kind === 'SIGHT');
     const restaurants = busan.filter((p) => p.kind === 'RESTAURANT');

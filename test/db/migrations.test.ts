@@ -20,7 +20,7 @@ const schemaOf = { sqlite: 'src/db/schema.ts', postgresql: 'src/db/schema.pg.ts'
 type Dialect = keyof typeof migrationsOf;
 type Journal = { entries: { idx: number; tag: string; when: number }[] };
 
-const journalOf = (folder: string): Journal => JSON.parse(fs.readFileSync(path.join(folder, 'meta/_journal.json'), 'utf8'));
+const journalOf = (folder: string): Journal => JSON.parse(fs.readFileSync(path.join(folder, 'meta/_journal.json'), 'utf8')) as Journal;
 const sha256 = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
 /** Every file under a folder, relative path → content. */

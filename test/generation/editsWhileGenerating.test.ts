@@ -14,6 +14,7 @@ import { gatedPlanner, type GatedPlanner } from '../support/plannerStubs.js';
 import { connectStomp, wsUrl, type ReceivedMessage, type StompTestClient } from '../support/stompTestClient.js';
 import { busanTrip } from '../support/testApp.js';
 import { startTestServer, type TestServer } from '../support/testServer.js';
+import { bodyOf, errorCodeOf } from '../support/responseBody.js';
 
 /** The offline chat agent, except that each decision waits until the test releases it. */
 function heldChatAgent() {
@@ -66,7 +67,7 @@ describe('edits while a plan is GENERATING', () => {
   /** A subscribed member with a 2-day plan whose run has saved day 1 and is held before day 2. */
   async function planHeldAfterDayOne(email: string) {
     const { accessToken: token } = await s.signIn(email);
-    const plan = (await s.request('POST', '/api/v1/trips', { token, body: { ...busanTrip, duration: 2 } })).body.data as {
+    const plan = bodyOf(await s.request('POST', '/api/v1/trips', { token, body: { ...busanTrip, duration: 2 } }), 'createTripPlanSession', 201).data as {
       tripPlanId: number;
       chatRoomId: number;
     };
@@ -81,7 +82,8 @@ describe('edits while a plan is GENERATING', () => {
     return { token, c, ...plan };
   }
 
-  const days = async (token: string, tripPlanId: number) => (await s.request('GET', `/api/v1/trips/daily-plans/${tripPlanId}`, { token })).body.data as any[];
+  const days = async (token: string, tripPlanId: number) =>
+    bodyOf(await s.request('GET', `/api/v1/trips/daily-plans/${tripPlanId}`, { token }), 'listDailyPlans', 200).data;
   const swap = (token: string, plan: { tripPlanId: number; chatRoomId: number }, dayNumber: number) =>
     s.request('PATCH', `/api/v1/trips/${plan.tripPlanId}/daily-plans/${dayNumber}/scheduled-places`, {
       token,
@@ -95,7 +97,7 @@ describe('edits while a plan is GENERATING', () => {
 
     for (const dayNumber of [1, 2]) {
       const refused = await swap(plan.token, plan, dayNumber);
-      expect([refused.status, refused.body.data.code], `day ${dayNumber}`).toEqual([409, 'TRIP106']);
+      expect([refused.status, errorCodeOf(refused)], `day ${dayNumber}`).toEqual([409, 'TRIP106']);
     }
     expect(await days(plan.token, plan.tripPlanId)).toEqual(savedDayOne);
 
@@ -122,7 +124,8 @@ describe('edits while a plan is GENERATING', () => {
     await plan.c.waitFor(onChat('COMPLETED'));
     expect((await days(plan.token, plan.tripPlanId))[0]).toEqual(before[0]);
     expect(plan.c.messages.some((m) => onSchedule('UPDATE_STARTED')(m) || onSchedule('UPDATED')(m))).toBe(false);
-    const history = (await s.request('GET', `/api/v1/chats/${plan.chatRoomId}/messages`, { token: plan.token })).body.data.content as { content: string }[];
+    const history = bodyOf(await s.request('GET', `/api/v1/chats/${plan.chatRoomId}/messages`, { token: plan.token }), 'listChatMessages', 200).data
+      .content as { content: string }[];
     expect(history.map((m) => m.content)).not.toContain('swap stop 1 and 2 on day 1');
   });
 
@@ -155,7 +158,7 @@ describe('edits while a plan is GENERATING', () => {
     expect((await s.request('PATCH', `/api/v1/trips/${plan.tripPlanId}`, { token: plan.token, body: { title: 'Renamed mid-run' } })).status).toBe(204);
     planner.finish(plan.tripPlanId);
     await plan.c.waitFor(onChat('COMPLETED'));
-    const detail = (await s.request('GET', `/api/v1/trips/${plan.tripPlanId}`, { token: plan.token })).body.data;
+    const detail = bodyOf(await s.request('GET', `/api/v1/trips/${plan.tripPlanId}`, { token: plan.token }), 'getTripPlan', 200).data;
     expect(detail).toMatchObject({ title: 'Renamed mid-run', generationStatus: 'COMPLETED' });
     expect(await days(plan.token, plan.tripPlanId)).toHaveLength(2);
   });

@@ -8,6 +8,7 @@ import { createOfflinePlanner } from '../../src/generation/offline/offlinePlanne
 import type { Planner } from '../../src/generation/planner.js';
 import { gatedPlanner, type GatedPlanner } from '../support/plannerStubs.js';
 import { busanTrip, startTestApp, type TestApp } from '../support/testApp.js';
+import { bodyOf } from '../support/responseBody.js';
 
 let t: TestApp | null = null;
 afterEach(async () => {
@@ -28,7 +29,7 @@ async function startPlans(t: TestApp, email: string, count: number): Promise<num
   const { accessToken: token } = await t.signIn(email);
   const ids: number[] = [];
   for (let i = 0; i < count; i++) {
-    const { tripPlanId } = (await t.request('POST', '/api/v1/trips', { token, body: { ...busanTrip, duration: 1 } })).body.data;
+    const { tripPlanId } = bodyOf(await t.request('POST', '/api/v1/trips', { token, body: { ...busanTrip, duration: 1 } }), 'createTripPlanSession', 201).data;
     expect((await t.request('POST', `/api/v1/trips/${tripPlanId}`, { token })).status).toBe(200);
     ids.push(tripPlanId);
   }

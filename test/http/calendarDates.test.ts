@@ -5,7 +5,8 @@
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readYaml } from '../../conformance/specModel/index.js';
+import { jsonAt, objectOrEmpty, readYaml } from '../../conformance/specModel/index.js';
+import { bodyOf, errorCodeOf, errorOf } from '../support/responseBody.js';
 import { busanTrip, startTestApp, type TestApp } from '../support/testApp.js';
 
 let t: TestApp;
@@ -33,8 +34,8 @@ describe('calendar dates', () => {
     '２０２６-01-05',
   ])('startDate %s is 400 COMMON001', async (startDate) => {
     const res = await create(startDate);
-    expect([res.status, res.body.data.code]).toEqual([400, 'COMMON001']);
-    expect(res.body.data.errors[0].field).toBe('body.startDate');
+    expect([res.status, errorCodeOf(res)]).toEqual([400, 'COMMON001']);
+    expect(errorOf(res).errors?.[0]?.field).toBe('body.startDate');
   });
 
   it('accepts real days, 29 February of a leap year included', async () => {
@@ -43,17 +44,21 @@ describe('calendar dates', () => {
 
   it('refuses a trip that would end after 9999-12-31, and keeps one that ends on it', async () => {
     const tooLate = await create('9999-12-31', 2);
-    expect(tooLate.body.data.errors).toEqual([
+    expect(errorOf(tooLate).errors).toEqual([
       { field: 'body.startDate', rejectedValue: '9999-12-31', message: 'the trip must end by 9999-12-31 (startDate + duration - 1)' },
     ]);
     const lastDay = await create('9999-12-30', 2);
     expect(lastDay.status).toBe(201);
-    const stored = await t.request('GET', `/api/v1/trips/${lastDay.body.data.tripPlanId}`, { token });
-    expect([stored.status, stored.body.data.startDate, stored.body.data.endDate]).toEqual([200, '9999-12-30', '9999-12-31']);
+    const stored = bodyOf(
+      await t.request('GET', `/api/v1/trips/${bodyOf(lastDay, 'createTripPlanSession', 201).data.tripPlanId}`, { token }),
+      'getTripPlan',
+      200,
+    );
+    expect([stored.data.startDate, stored.data.endDate]).toEqual(['9999-12-30', '9999-12-31']);
   });
 
   it('LocalDate in openapi.yaml rejects five-digit years and impossible months by its pattern alone', () => {
-    const localDate = (readYaml(path.resolve(import.meta.dirname, '../../specs/openapi.yaml')) as any).components.schemas.LocalDate;
+    const localDate = objectOrEmpty(jsonAt(readYaml(path.resolve(import.meta.dirname, '../../specs/openapi.yaml')), 'components', 'schemas', 'LocalDate'));
     expect(localDate.format).toBe('date');
     // An Ajv without formats, as a tool that treats `format` as an annotation would read it.
     const validate = new Ajv2020({ validateFormats: false }).compile({ type: localDate.type, maxLength: localDate.maxLength, pattern: localDate.pattern });

@@ -3,6 +3,7 @@
 // would coerce to an existing id. A documented query parameter holds one value (`style: form`,
 // `explode: true`): given twice it is 400 COMMON001; undocumented query parameters are ignored.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bodyOf, errorCodeOf, errorOf } from '../support/responseBody.js';
 import { busanTrip, startTestApp, type TestApp } from '../support/testApp.js';
 
 let t: TestApp;
@@ -16,9 +17,9 @@ beforeAll(async () => {
   token = (await t.signIn('canonical@example.com')).accessToken;
   admin = (await t.signInAdmin('canonical-admin@example.com')).accessToken;
   // A few plans, so that the id under test has two digits and every variant below could name it.
-  for (let i = 0; i < 11; i++) plan = (await t.request('POST', '/api/v1/trips', { token, body: busanTrip })).body.data;
-  promptId = (await t.request('POST', '/api/v1/admin/prompts', { token: admin, body: { promptType: 'SYSTEM', agentType: 'TRIP_AGENT', prompt: 'p' } })).body
-    .data.id;
+  for (let i = 0; i < 11; i++) plan = bodyOf(await t.request('POST', '/api/v1/trips', { token, body: busanTrip }), 'createTripPlanSession', 201).data;
+  const prompt = await t.request('POST', '/api/v1/admin/prompts', { token: admin, body: { promptType: 'SYSTEM', agentType: 'TRIP_AGENT', prompt: 'p' } });
+  promptId = bodyOf(prompt, 'createPromptTemplate', 201).data.id;
 });
 afterAll(() => t.close());
 
@@ -47,8 +48,8 @@ describe('integer parameters are canonical decimal', () => {
         token: name === 'promptId' ? admin : token,
         body: method === 'PATCH' ? { chatRoomId: plan.chatRoomId, visitOrderA: 1, visitOrderB: 2 } : undefined,
       });
-      expect([res.status, res.body.data?.code], `${method} ${url}`).toEqual([400, 'COMMON001']);
-      expect(res.body.data.errors, url).toEqual([{ field: `path.${name}`, rejectedValue: text, message: canonical }]);
+      expect([res.status, errorCodeOf(res)], `${method} ${url}`).toEqual([400, 'COMMON001']);
+      expect(errorOf(res).errors, url).toEqual([{ field: `path.${name}`, rejectedValue: text, message: canonical }]);
     }
   });
 
@@ -59,7 +60,7 @@ describe('integer parameters are canonical decimal', () => {
     ] as const) {
       for (const text of spellingsOf(id)) {
         const res = await t.request('GET', '/api/v1/trips', { token, query: { [name]: text } });
-        expect([res.status, res.body.data.errors], `${name}=${JSON.stringify(text)}`).toEqual([
+        expect([res.status, errorOf(res).errors], `${name}=${JSON.stringify(text)}`).toEqual([
           400,
           [{ field: `query.${name}`, rejectedValue: text, message: canonical }],
         ]);
@@ -69,7 +70,7 @@ describe('integer parameters are canonical decimal', () => {
 
   it('an id past 2^53 is refused as it was written, not as the number it rounds to', async () => {
     const res = await t.request('GET', '/api/v1/trips/9007199254740993', { token });
-    expect(res.body.data.errors).toEqual([{ field: 'path.tripPlanId', rejectedValue: '9007199254740993', message: 'must be <= 9007199254740991' }]);
+    expect(errorOf(res).errors).toEqual([{ field: 'path.tripPlanId', rejectedValue: '9007199254740993', message: 'must be <= 9007199254740991' }]);
   });
 });
 
@@ -81,13 +82,13 @@ describe('query parameters are given at most once', () => {
     ['cursor=1&size=2&cursor=1', 'query.cursor', ['1', '1']],
   ])('?%s is 400 COMMON001 naming the parameter', async (query, field, values) => {
     const res = await t.request('GET', `/api/v1/trips?${query}`, { token });
-    expect([res.status, res.body.data.code]).toEqual([400, 'COMMON001']);
-    expect(res.body.data.errors).toEqual([{ field, rejectedValue: values, message: 'must be given at most once' }]);
+    expect([res.status, errorCodeOf(res)]).toEqual([400, 'COMMON001']);
+    expect(errorOf(res).errors).toEqual([{ field, rejectedValue: values, message: 'must be given at most once' }]);
   });
 
   it('ignores query parameters the spec does not list, repeated or not', async () => {
     const res = await t.request('GET', '/api/v1/trips?size=2&utm_source=x&utm_source=y&_=123', { token });
     expect(res.status).toBe(200);
-    expect(res.body.data.size).toBe(2);
+    expect(bodyOf(res, 'listTripPlans', 200).data.size).toBe(2);
   });
 });

@@ -5,12 +5,13 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../src/http/jsonDepth.js';
+import { errorCodeOf, errorOf } from '../support/responseBody.js';
 import { busanTrip, startTestApp, type TestApp } from '../support/testApp.js';
 
 const logLines: { level: string; msg: string }[] = [];
 const logSink = new Writable({
   write(chunk, _encoding, done) {
-    logLines.push(JSON.parse(String(chunk)));
+    logLines.push(JSON.parse(String(chunk)) as { level: string; msg: string });
     done();
   },
 });
@@ -36,15 +37,15 @@ describe('deep JSON', () => {
     ['an unterminated body 100,000 deep', '['.repeat(100_000)],
   ])('%s is 400 COMMON002', async (_name, body) => {
     const res = await postRaw(body);
-    expect([res.status, res.body.data.code]).toEqual([400, 'COMMON002']);
+    expect([res.status, errorCodeOf(res)]).toEqual([400, 'COMMON002']);
     expect(res.text).not.toMatch(/at .*\.(?:ts|js):\d+/);
   });
 
   it(`accepts ${MAX_JSON_DEPTH} levels: a deep field is then a schema error, echoed in bounded form`, async () => {
     const body = JSON.stringify({ ...busanTrip, region: null }).replace('null', arrays(MAX_JSON_DEPTH - 1));
     const res = await postRaw(body);
-    expect([res.status, res.body.data.code]).toEqual([400, 'COMMON001']);
-    expect(res.body.data.errors).toContainEqual(expect.objectContaining({ field: 'body.region', message: 'must be string' }));
+    expect([res.status, errorCodeOf(res)]).toEqual([400, 'COMMON001']);
+    expect(errorOf(res).errors).toContainEqual(expect.objectContaining({ field: 'body.region', message: 'must be string' }));
   });
 
   it('does not count brackets inside strings, escaped quotes included', async () => {
@@ -52,7 +53,7 @@ describe('deep JSON', () => {
     expect(nestsDeeperThan(JSON.stringify({ region }), MAX_JSON_DEPTH)).toBe(false);
     const res = await postRaw(JSON.stringify({ ...busanTrip, region }));
     // Parsed and validated: it only fails later, as a region the planner does not know.
-    expect(res.body.data.code).toBe('TRIP107');
+    expect(errorCodeOf(res)).toBe('TRIP107');
   });
 
   it('logs no error for any of these user mistakes', () => {

@@ -2,13 +2,14 @@
 // sign-in (ADMIN_EMAILS, or the operator's token tool); a dev-login with an admin's address, even
 // one listed in ADMIN_EMAILS, is a MEMBER session.
 import { afterEach, describe, expect, it } from 'vitest';
+import { bodyOf, errorCodeOf } from '../support/responseBody.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 
 let t: TestApp;
 afterEach(() => t.close());
 
 const adminOnly = (token: string) => t.request('GET', '/api/v1/admin/prompts', { token });
-const me = async (token: string) => (await t.request('GET', '/api/v1/members/me', { token })).body.data;
+const me = async (token: string) => bodyOf(await t.request('GET', '/api/v1/members/me', { token }), 'getMe', 200).data;
 
 describe('dev-login never grants ADMIN', () => {
   it('a dev-login with the address of a member who holds an ADMIN session is a MEMBER session', async () => {
@@ -19,7 +20,7 @@ describe('dev-login never grants ADMIN', () => {
 
     const viaDevLogin = await t.signIn('boss@example.com');
     expect((await me(viaDevLogin.accessToken)).role).toBe('MEMBER');
-    expect((await adminOnly(viaDevLogin.accessToken)).body.data.code).toBe('COMMON403');
+    expect(errorCodeOf(await adminOnly(viaDevLogin.accessToken))).toBe('COMMON403');
     // The admin's own session keeps its role.
     expect((await adminOnly(admin.accessToken)).status).toBe(200);
   });
@@ -35,7 +36,8 @@ describe('dev-login never grants ADMIN', () => {
     t = await startTestApp();
     const admin = await t.signInAdmin('boss@example.com');
     const member = await t.signIn('boss@example.com');
-    const reissue = async (refreshToken: string) => (await t.request('POST', '/api/v1/auth/reissue', { body: { refreshToken } })).body.data.accessToken;
+    const reissue = async (refreshToken: string) =>
+      bodyOf(await t.request('POST', '/api/v1/auth/reissue', { body: { refreshToken } }), 'reissueToken', 200).data.accessToken;
     expect((await adminOnly(await reissue(admin.refreshToken))).status).toBe(200);
     expect((await adminOnly(await reissue(member.refreshToken))).status).toBe(403);
   });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonAt, type Json } from '../../conformance/specModel/index.js';
 import { asyncapiInitScript } from '../../src/operational/asyncapiPage.js';
 import { loadSpecDocuments } from '../../src/operational/specDocuments.js';
+import { bodyOf } from '../support/responseBody.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 
 let t: TestApp;
@@ -29,7 +30,7 @@ describe('GET / (landing page)', () => {
   });
 
   it('links Swagger UI, the AsyncAPI page, both specs and both probes, and every link answers 200 with its announced type', async () => {
-    const { links } = (await t.request('GET', '/')).body.data as { links: Record<string, { href: string; type: string }> };
+    const { links } = bodyOf(await t.request('GET', '/'), 'getLandingPage', 200).data;
     expect(Object.values(links).map((link) => link.href)).toEqual(['/docs', '/docs/asyncapi', '/openapi.yaml', '/asyncapi.yaml', '/healthz', '/readyz']);
     for (const link of Object.values(links)) {
       const res = await t.request('GET', link.href);

@@ -2,7 +2,8 @@
 // naming values, paths) are cut with the marker `...[truncated]`, and `errors` lists at most 20 fields.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boundedRejectedValue, fitErrorResponse, TRUNCATION_MARKER, truncateText } from '../../src/http/errorBodyLimits.js';
-import { busanTrip, startTestApp, type TestApp } from '../support/testApp.js';
+import { errorOf } from '../support/responseBody.js';
+import { busanTrip, startTestApp, type TestApp, type TestResponse } from '../support/testApp.js';
 
 const MAX_BYTES = 4096;
 let t: TestApp;
@@ -16,7 +17,7 @@ afterAll(() => t.close());
 const nested = (depth: number): unknown => (depth === 0 ? 'x'.repeat(10_000) : [nested(depth - 1)]);
 const manyKeys = (count: number, key: (i: number) => string) => Object.fromEntries(Array.from({ length: count }, (_, i) => [key(i), i]));
 
-const inputs: [string, () => Promise<{ status: number; text: string; body: any }>][] = [
+const inputs: [string, () => Promise<TestResponse>][] = [
   ['a 1 MiB string field', () => t.request('POST', '/api/v1/trips', { token, body: { ...busanTrip, region: 'x'.repeat(1_000_000) } })],
   [
     'a string of control characters (six bytes each as JSON)',
@@ -55,20 +56,20 @@ describe('error bodies are at most 4 KiB', () => {
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
     expect(Buffer.byteLength(res.text, 'utf8')).toBeLessThanOrEqual(MAX_BYTES);
-    expect(res.body.data.errors?.length ?? 0).toBeLessThanOrEqual(20);
+    expect(errorOf(res).errors?.length ?? 0).toBeLessThanOrEqual(20);
   });
 
   it('echoes a long value cut to 100 characters, ending with the marker', async () => {
     const res = await t.request('POST', '/api/v1/trips', { token, body: { ...busanTrip, region: 'x'.repeat(1_000_000) } });
-    expect(res.body.data.errors).toEqual([
+    expect(errorOf(res).errors).toEqual([
       { field: 'body.region', rejectedValue: `${'x'.repeat(86)}${TRUNCATION_MARKER}`, message: 'must NOT have more than 50 characters' },
     ]);
   });
 
   it('lists the first 20 failing fields and says how many there were', async () => {
     const res = await t.request('POST', '/api/v1/trips', { token, body: { ...busanTrip, ...manyKeys(30, (i) => `extra${i}`) } });
-    expect(res.body.data.errors).toHaveLength(20);
-    expect(res.body.data.message).toBe('Request validation failed. (30 problems; the first 20 are listed)');
+    expect(errorOf(res).errors).toHaveLength(20);
+    expect(errorOf(res).message).toBe('Request validation failed. (30 problems; the first 20 are listed)');
   });
 });
 

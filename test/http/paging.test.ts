@@ -1,6 +1,7 @@
 // Cursor paging walks every item exactly once, in exact order, for each sort; foreign or unknown
 // cursors are rejected.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bodyOf, errorOf } from '../support/responseBody.js';
 import { busanTrip, startTestApp, type TestApp, type TestResponse } from '../support/testApp.js';
 
 let t: TestApp;
@@ -14,7 +15,7 @@ beforeAll(async () => {
     // Start dates repeat (3 distinct) so ties are broken by id; creation instants repeat in pairs.
     const startDate = `2027-0${1 + (i % 3)}-15`;
     const res = await t.request('POST', '/api/v1/trips', { token, body: { ...busanTrip, startDate } });
-    created.push({ id: res.body.data.tripPlanId, startDate, createdAt: t.now() });
+    created.push({ id: bodyOf(res, 'createTripPlanSession', 201).data.tripPlanId, startDate, createdAt: t.now() });
     if (i % 2 === 1) t.advance(1000);
   }
 });
@@ -27,7 +28,7 @@ async function walk(sort: string, size: number): Promise<{ ids: number[]; pages:
   do {
     const res: TestResponse = await t.request('GET', '/api/v1/trips', { token, query: { size, sort, ...(cursor ? { cursor } : {}) } });
     expect(res.status).toBe(200);
-    const page: { content: { id: number }[]; nextCursor: number | null; hasNext: boolean; size: number } = res.body.data;
+    const page = bodyOf(res, 'listTripPlans', 200).data;
     expect(page.size).toBe(page.content.length);
     expect(page.hasNext).toBe(page.nextCursor !== null);
     if (page.hasNext) expect(page.nextCursor).toBe(page.content.at(-1)!.id);
@@ -55,30 +56,30 @@ describe('listTripPlans paging', () => {
 
   it('defaults to 10 per page, newest first', async () => {
     const res = await t.request('GET', '/api/v1/trips', { token });
-    expect(res.body.data.content.map((p: { id: number }) => p.id)).toEqual(expected('createdAt', -1).slice(0, 10));
+    expect(bodyOf(res, 'listTripPlans', 200).data.content.map((p) => p.id)).toEqual(expected('createdAt', -1).slice(0, 10));
   });
 
   it('ends with hasNext false and nextCursor null on an exact multiple', async () => {
     const first = await t.request('GET', '/api/v1/trips', { token, query: { size: 23 } });
-    expect(first.body.data).toMatchObject({ size: 23, hasNext: false, nextCursor: null });
+    expect(bodyOf(first, 'listTripPlans', 200).data).toMatchObject({ size: 23, hasNext: false, nextCursor: null });
   });
 
   it("rejects a cursor that is not one of the caller's plans with 400 COMMON001", async () => {
     const otherToken = (await t.signIn('other-pager@example.com')).accessToken;
     const res = await t.request('GET', '/api/v1/trips', { token: otherToken, query: { cursor: created[0]!.id } });
     expect(res.status).toBe(400);
-    expect(res.body.data.errors).toEqual([{ field: 'query.cursor', rejectedValue: created[0]!.id, message: 'is not the id of one of your trip plans' }]);
+    expect(errorOf(res).errors).toEqual([{ field: 'query.cursor', rejectedValue: created[0]!.id, message: 'is not the id of one of your trip plans' }]);
   });
 
   it('rejects a malformed sort', async () => {
     const res = await t.request('GET', '/api/v1/trips', { token, query: { sort: 'title:asc' } });
     expect(res.status).toBe(400);
-    expect(res.body.data.errors[0].field).toBe('query.sort');
+    expect(errorOf(res).errors?.[0]?.field).toBe('query.sort');
   });
 
   it("shows nobody else's plans", async () => {
     const otherToken = (await t.signIn('empty@example.com')).accessToken;
     const res = await t.request('GET', '/api/v1/trips', { token: otherToken });
-    expect(res.body.data).toEqual({ content: [], nextCursor: null, hasNext: false, size: 0 });
+    expect(bodyOf(res, 'listTripPlans', 200).data).toEqual({ content: [], nextCursor: null, hasNext: false, size: 0 });
   });
 });

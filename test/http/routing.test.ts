@@ -1,5 +1,6 @@
 // Routes outside the spec: unknown paths, wrong methods, CORS, request ids, docs assets.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorCodeOf } from '../support/responseBody.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 
 let t: TestApp;
@@ -19,12 +20,12 @@ describe('routing', () => {
     const res = await t.request('PUT', '/api/v1/trips/5');
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET, POST, DELETE, PATCH');
-    expect(res.body.data.code).toBe('COMMON405');
+    expect(errorCodeOf(res)).toBe('COMMON405');
     const list = await t.request('DELETE', '/api/v1/trips');
     expect([list.status, list.headers.get('allow')]).toEqual([405, 'GET, POST']);
     // A trailing slash is another path, not a wrong method.
     const slash = await t.request('GET', '/api/v1/trips/');
-    expect([slash.status, slash.body.data.code]).toEqual([404, 'COMMON404']);
+    expect([slash.status, errorCodeOf(slash)]).toEqual([404, 'COMMON404']);
   });
 
   it('sends RateLimit headers on every response and counts down', async () => {

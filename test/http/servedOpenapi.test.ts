@@ -7,6 +7,7 @@ import path from 'node:path';
 import YAML from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/testServer.js';
+import { jsonAt, objectOrEmpty, type Json } from '../../conformance/specModel/index.js';
 
 const written = fs.readFileSync(path.resolve(import.meta.dirname, '../../specs/openapi.yaml'), 'utf8');
 
@@ -24,8 +25,8 @@ function get(url: string, headers: Record<string, string> = {}): Promise<string>
 }
 
 const defaultsOf = (text: string) => {
-  const variables = YAML.parse(text).servers[0].variables as Record<string, { default: string }>;
-  return Object.fromEntries(Object.entries(variables).map(([name, v]) => [name, v.default]));
+  const variables = objectOrEmpty(jsonAt(YAML.parse(text) as Json, 'servers', 0, 'variables'));
+  return Object.fromEntries(Object.entries(variables).map(([name, v]) => [name, jsonAt(v, 'default')]));
 };
 
 let s: TestServer;

@@ -3,6 +3,7 @@
 // ones stay; a refresh token of a purged session still answers 401 AUTH004. The clock is the app's
 // injected one; the interval timer is vitest's fake one.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { errorCodeOf } from '../support/responseBody.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 
 const DAY = 86_400_000;
@@ -43,7 +44,7 @@ describe('session purge (SESSION_RETENTION_DAYS, SESSION_PURGE_INTERVAL_MINUTES)
     await purgeTick();
     expect(await sessionCount()).toBe(1);
     const replay = await reissue(loggedOut.refreshToken);
-    expect([replay.status, replay.body.data.code]).toEqual([401, 'AUTH004']);
+    expect([replay.status, errorCodeOf(replay)]).toEqual([401, 'AUTH004']);
     expect((await reissue(live.refreshToken)).status).toBe(200);
   });
 
@@ -55,7 +56,7 @@ describe('session purge (SESSION_RETENTION_DAYS, SESSION_PURGE_INTERVAL_MINUTES)
     t.advance(1 * DAY + 1);
     await purgeTick();
     expect(await sessionCount()).toBe(0);
-    expect((await reissue(expiring.refreshToken)).body.data.code).toBe('AUTH004');
+    expect(errorCodeOf(await reissue(expiring.refreshToken))).toBe('AUTH004');
   });
 
   it('purges a backlog larger than one batch in one run', async () => {

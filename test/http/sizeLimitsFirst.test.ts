@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { operationValidators, type ValidateFunction } from '../../generated/validators.js';
 import { busanTrip } from '../support/testApp.js';
 import { startTestServer, type TestServer } from '../support/testServer.js';
+import { type ErrorEnvelope } from '../support/responseBody.js';
 
 let t: TestServer;
 let token: string;
@@ -46,7 +47,7 @@ describe('size limits come first', () => {
   it('refuses 50,000 themes with 400 COMMON001 from the size guard; the full validator never runs', async () => {
     countFullValidatorCalls();
     const res = await post({ ...busanTrip, themes: manyThemes(50_000) });
-    const body = (await res.json()) as any;
+    const body = (await res.json()) as ErrorEnvelope;
     expect([res.status, body.data.code]).toEqual([400, 'COMMON001']);
     expect(body.data.errors).toEqual([expect.objectContaining({ field: 'body.themes', message: 'must NOT have more than 7 items' })]);
     expect(fullValidatorCalls).toBe(0);
@@ -55,10 +56,8 @@ describe('size limits come first', () => {
   it('refuses an over-long string the same way, listing only the values over a size limit', async () => {
     countFullValidatorCalls();
     const res = await post({ ...busanTrip, region: 'x'.repeat(200_000), duration: 0 });
-    const body = (await res.json()) as any;
-    expect(body.data.errors.map((e: { field: string; message: string }) => [e.field, e.message])).toEqual([
-      ['body.region', 'must NOT have more than 50 characters'],
-    ]);
+    const body = (await res.json()) as ErrorEnvelope;
+    expect(body.data.errors?.map((e) => [e.field, e.message])).toEqual([['body.region', 'must NOT have more than 50 characters']]);
     expect(fullValidatorCalls).toBe(0);
   });
 

@@ -5,6 +5,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findStaticAsset, type StaticAsset } from '../../src/operational/staticAssets.js';
 import { startTestServer, type TestServer } from '../support/testServer.js';
+import { type ErrorEnvelope } from '../support/responseBody.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -50,7 +51,7 @@ describe('static assets under /docs/assets', () => {
   it.each(notServed)('/docs/assets/%s is 404', async (name) => {
     const res = await getRaw(`/docs/assets/${name}`);
     expect(res.status).toBe(404);
-    expect(JSON.parse(res.body).data.code).toBe('COMMON404');
+    expect((JSON.parse(res.body) as ErrorEnvelope).data.code).toBe('COMMON404');
   });
 
   it('still serves the files it lists', async () => {

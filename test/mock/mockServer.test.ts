@@ -7,11 +7,13 @@ import {
   arrayOrEmpty,
   fillTemplate,
   jsonAt,
+  jsonText,
   numberOrUndefined,
   readOperations,
   readYaml,
   resolveObject,
   stringOrUndefined,
+  type Json,
 } from '../../conformance/specModel/index.js';
 import type { OperationId } from '../../generated/operations.js';
 import { routes } from '../../generated/routes.js';
@@ -52,7 +54,8 @@ async function call(operationId: string, headers: Record<string, string> = {}) {
     headers: { authorization: `Bearer ${token}`, ...(body && { 'content-type': 'application/json' }), ...headers },
   });
   const text = await res.text();
-  return { res, text, json: (res.headers.get('content-type') ?? '').includes('json') && text ? JSON.parse(text) : undefined };
+  const json = (res.headers.get('content-type') ?? '').includes('json') && text ? (JSON.parse(text) as Json) : undefined;
+  return { res, text, json };
 }
 
 /** Every documented status of every operation, with the names of its examples. */
@@ -95,9 +98,9 @@ describe('mock server: answers', () => {
 
   it('points Location at the resource the example body created, and the mock answers it', async () => {
     const plan = await call('createTripPlanSession');
-    expect(plan.res.headers.get('Location')).toBe(`/api/v1/trips/${plan.json.data.tripPlanId}`);
+    expect(plan.res.headers.get('Location')).toBe(`/api/v1/trips/${jsonText(jsonAt(plan.json, 'data', 'tripPlanId'))}`);
     const prompt = await call('createPromptTemplate');
-    expect(prompt.res.headers.get('Location')).toBe(`/api/v1/admin/prompts/${prompt.json.data.id}`);
+    expect(prompt.res.headers.get('Location')).toBe(`/api/v1/admin/prompts/${jsonText(jsonAt(prompt.json, 'data', 'id'))}`);
     for (const location of [plan.res.headers.get('Location')!, prompt.res.headers.get('Location')!]) {
       expect((await mock.hono.request(location, { headers: { authorization: `Bearer ${token}` } })).status, location).toBe(200);
     }
@@ -114,13 +117,13 @@ describe('mock server: answers', () => {
   it('answers Prefer: code=404 on getTripPlan with the TRIP101 example', async () => {
     const { res, json } = await call('getTripPlan', { prefer: 'code=404' });
     expect(res.status).toBe(404);
-    expect(json.data.code).toBe('TRIP101');
+    expect(jsonAt(json, 'data', 'code')).toBe('TRIP101');
   });
 
   it('answers Prefer: example=<name> with that example, finding its status by name', async () => {
     const { res, json } = await call('getTripPlan', { prefer: 'example=expiredToken' });
     expect(res.status).toBe(401);
-    expect(json.data.code).toBe('AUTH002');
+    expect(jsonAt(json, 'data', 'code')).toBe('AUTH002');
   });
 
   it('sends the required Retry-After of a documented 429', async () => {

@@ -173,7 +173,7 @@ describe('mock STOMP: the documented generation after a start over HTTP', () => 
     expect(chunks[0]).toBe(jsonAt(examples.ChatStreamDto?.chatChunk, 'message'));
     expect(chunks.join('')).toBe(jsonAt(full, 'message'));
     expect(jsonAt(full, 'message')).toBe(jsonAt(examples.ChatStreamDto?.chatFinal, 'message'));
-    expect(c.messages.at(-1)!.body).toMatchObject({ ...objectOrEmpty(examples.ChatStreamDto?.completed), timestamp: expect.any(String) });
+    expect(c.messages.at(-1)!.body).toMatchObject({ ...objectOrEmpty(examples.ChatStreamDto?.completed), timestamp: expect.any(String) as unknown });
   });
 
   it('streams the same days the mock answers over HTTP', async () => {
@@ -230,7 +230,7 @@ describe('mock STOMP: a run in progress', () => {
     expect(refused.body).toMatchObject({ code: 'TRIP106', path: '/pub/chat/5/message', errors: null });
     expect((await http(slow, 'POST', '/api/v1/trips/5/cancel')).status).toBe(200);
     const cancelled = await c.waitFor((msg) => jsonAt(msg.body, 'messageStreamType') === 'CANCELLED');
-    expect(cancelled.body).toMatchObject({ ...objectOrEmpty(examples.ChatStreamDto?.cancelled), timestamp: expect.any(String) });
+    expect(cancelled.body).toMatchObject({ ...objectOrEmpty(examples.ChatStreamDto?.cancelled), timestamp: expect.any(String) as unknown });
     await slow.mock.generation.idle();
     expect(sequence(c.messages)).toEqual(['error:TRIP106', 'chat:CANCELLED:full']);
     expectValidPayloads(c.messages);

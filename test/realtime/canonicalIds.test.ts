@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { matchChannel } from '../../generated/asyncapi.js';
 import { busanTrip } from '../support/testApp.js';
 import { openRawStomp } from '../support/rawStompSocket.js';
+import { bodyOf } from '../support/responseBody.js';
 import { startTestServer, type TestServer } from '../support/testServer.js';
 
 /** Texts that JavaScript's Number() reads as `id` but that are not its canonical form. */
@@ -19,7 +20,7 @@ describe('canonical ids in STOMP destinations', () => {
   beforeAll(async () => {
     s = await startTestServer();
     token = (await s.signIn('ids@example.com')).accessToken;
-    plan = (await s.request('POST', '/api/v1/trips', { token, body: busanTrip })).body.data;
+    plan = bodyOf(await s.request('POST', '/api/v1/trips', { token, body: busanTrip }), 'createTripPlanSession', 201).data;
     expect(plan.tripPlanId).toBeLessThan(10); // so that %3N is the percent-encoding of the id
   });
   afterAll(() => s.stop());
@@ -68,7 +69,7 @@ describe('canonical ids in STOMP destinations', () => {
       }
     }
     const history = await s.request('GET', `/api/v1/chats/${plan.chatRoomId}/messages`, { token });
-    expect(history.body.data.content).toEqual([]);
+    expect(bodyOf(history, 'listChatMessages', 200).data.content).toEqual([]);
   });
 
   it('the canonical id itself works', async () => {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { busanTrip } from '../support/testApp.js';
 import { openRawStomp } from '../support/rawStompSocket.js';
 import { startTestServer, type TestServer } from '../support/testServer.js';
+import { bodyOf, errorCodeOf } from '../support/responseBody.js';
 
 const sendFrame = (chatRoomId: number, receipt: string) =>
   `SEND\ndestination:/pub/chat/${chatRoomId}/message\nreceipt:${receipt}\ncontent-type:application/json\n\n{"content":"still there?"}\0`;
@@ -20,7 +21,7 @@ describe('a session that ends closes its STOMP connections at once', () => {
   it('logout: every connection of the session gets ERROR WS002 and a SEND after it is not accepted; another session stays', async () => {
     const leaving = await s.signIn('leaving@example.com');
     const staying = await s.signIn('leaving@example.com');
-    const { chatRoomId } = (await s.request('POST', '/api/v1/trips', { token: leaving.accessToken, body: busanTrip })).body.data;
+    const { chatRoomId } = bodyOf(await s.request('POST', '/api/v1/trips', { token: leaving.accessToken, body: busanTrip }), 'createTripPlanSession', 201).data;
     const tab1 = await openRawStomp(s.url, leaving.accessToken);
     const tab2 = await openRawStomp(s.url, leaving.accessToken);
     const otherSession = await openRawStomp(s.url, staying.accessToken);
@@ -42,13 +43,13 @@ describe('a session that ends closes its STOMP connections at once', () => {
 
   it('a replayed refresh token revokes the session: its connections get ERROR WS002 at once', async () => {
     const first = await s.signIn('replayed@example.com');
-    const rotated = (await s.request('POST', '/api/v1/auth/reissue', { body: { refreshToken: first.refreshToken } })).body.data;
-    const { chatRoomId } = (await s.request('POST', '/api/v1/trips', { token: rotated.accessToken, body: busanTrip })).body.data;
+    const rotated = bodyOf(await s.request('POST', '/api/v1/auth/reissue', { body: { refreshToken: first.refreshToken } }), 'reissueToken', 200).data;
+    const { chatRoomId } = bodyOf(await s.request('POST', '/api/v1/trips', { token: rotated.accessToken, body: busanTrip }), 'createTripPlanSession', 201).data;
     const connection = await openRawStomp(s.url, rotated.accessToken);
     expect(connection.frames[0]?.command).toBe('CONNECTED');
 
     const replay = await s.request('POST', '/api/v1/auth/reissue', { body: { refreshToken: first.refreshToken } });
-    expect([replay.status, replay.body.data.code]).toEqual([401, 'AUTH004']);
+    expect([replay.status, errorCodeOf(replay)]).toEqual([401, 'AUTH004']);
     connection.send(sendFrame(chatRoomId, 'after-revocation'));
     expect(await connection.receiptOrClose('after-revocation')).toBe('closed');
     expect(connection.errorCode()).toBe('WS002');

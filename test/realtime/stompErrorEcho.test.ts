@@ -7,6 +7,7 @@ import { TRUNCATION_MARKER } from '../../src/http/errorBodyLimits.js';
 import { busanTrip } from '../support/testApp.js';
 import { connectStomp, wsUrl } from '../support/stompTestClient.js';
 import { startTestServer, type TestServer } from '../support/testServer.js';
+import { bodyOf } from '../support/responseBody.js';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -29,7 +30,7 @@ describe('STOMP ERROR frames', () => {
 
   it('send an errors-channel message whose path names a long destination cut to 256 characters', async () => {
     const { accessToken } = await s.signIn('long-send@example.com');
-    const plan = (await s.request('POST', '/api/v1/trips', { token: accessToken, body: busanTrip })).body.data;
+    const plan = bodyOf(await s.request('POST', '/api/v1/trips', { token: accessToken, body: busanTrip }), 'createTripPlanSession', 201).data;
     const c = await connectStomp(wsUrl(s.url), accessToken);
     await c.subscribe(`/user/sub/errors/${plan.chatRoomId}`);
     await c.send(`/pub/chat/${plan.chatRoomId}/${'t'.repeat(7 * 1024)}`, JSON.stringify({ content: 'hi' }));

@@ -8,6 +8,7 @@ import { busanTrip } from '../support/testApp.js';
 import { openRawStomp, type RawStompSocket } from '../support/rawStompSocket.js';
 import { connectStomp, wsUrl, type StompTestClient } from '../support/stompTestClient.js';
 import { startTestServer, type TestServer } from '../support/testServer.js';
+import { bodyOf } from '../support/responseBody.js';
 
 const servers: TestServer[] = [];
 const sockets: RawStompSocket[] = [];
@@ -28,8 +29,9 @@ async function raw(s: TestServer, token: string): Promise<RawStompSocket> {
 async function memberWithPlans(s: TestServer, email: string, count: number) {
   const tokens = await s.signIn(email);
   const plans: { tripPlanId: number; chatRoomId: number }[] = [];
-  for (let i = 0; i < count; i++) plans.push((await s.request('POST', '/api/v1/trips', { token: tokens.accessToken, body: busanTrip })).body.data);
-  const memberId = (await s.request('GET', '/api/v1/members/me', { token: tokens.accessToken })).body.data.id as number;
+  for (let i = 0; i < count; i++)
+    plans.push(bodyOf(await s.request('POST', '/api/v1/trips', { token: tokens.accessToken, body: busanTrip }), 'createTripPlanSession', 201).data);
+  const memberId = bodyOf(await s.request('GET', '/api/v1/members/me', { token: tokens.accessToken }), 'getMe', 200).data.id;
   return { ...tokens, memberId, plans };
 }
 

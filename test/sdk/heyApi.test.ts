@@ -5,7 +5,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createClient } from '@hey-api/openapi-ts';
-import YAML from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureWarnings } from './consoleCapture.js';
 import { startWithPublishedSpecs, type PublishedSpecs } from './publishedSpecs.js';
@@ -13,6 +12,7 @@ import { expectScenario, type ScenarioProgram } from './scenarioExpectations.js'
 import { compile } from './strictCompile.js';
 import { stompRealtime } from './stompRealtime.js';
 import { checkTypedOperations, operationCount, type ProbeTarget } from './typedOperations.js';
+import { readYaml } from '../../conformance/specModel/index.js';
 
 const program = path.resolve(import.meta.dirname, '../fixtures/sdk/heyApiScenario.ts');
 
@@ -57,7 +57,7 @@ describe('@hey-api/openapi-ts on the published openapi.yaml', () => {
   });
 
   it('types the 2xx data and every error body of every operation', () => {
-    const openapi = YAML.parse(fs.readFileSync(specs.openapiFile, 'utf8'));
+    const openapi = readYaml(specs.openapiFile);
     const result = checkTypedOperations(openapi, workDir, ["import type * as G from './client/types.gen.js';"], heyApiType);
     expect(result.untyped).toEqual({});
     expect(result.typed.length).toBe(operationCount(openapi));

@@ -14,6 +14,7 @@ import { writePayloadCheck, type TypedPayloads } from './payloadCheck.js';
 import { startWithPublishedSpecs, type PublishedSpecs } from './publishedSpecs.js';
 import { compile } from './strictCompile.js';
 import { isChat, stompRealtime } from './stompRealtime.js';
+import { bodyOf } from '../support/responseBody.js';
 
 // modelina writes `import {X} from './X'`: extensionless and not type-only, which only a bundler
 // setup accepts (NodeNext wants `./X.js`, verbatimModuleSyntax wants `import type`).
@@ -25,7 +26,10 @@ const sentChatMessage = { content: '   ' };
 async function receiveScenarioMessages(specs: PublishedSpecs): Promise<ReceivedMessage[]> {
   const s = specs.server;
   const { accessToken } = await s.signIn('modelina@example.com');
-  const ids = (await s.request('POST', '/api/v1/trips', { token: accessToken, body: busanTrip })).body.data as { tripPlanId: number; chatRoomId: number };
+  const ids = bodyOf(await s.request('POST', '/api/v1/trips', { token: accessToken, body: busanTrip }), 'createTripPlanSession', 201).data as {
+    tripPlanId: number;
+    chatRoomId: number;
+  };
   const realtime = stompRealtime(s.url);
   try {
     const run = await realtime.subscribe({ accessToken, ...ids });

@@ -14,6 +14,7 @@ import { expectScenario, type ScenarioProgram } from './scenarioExpectations.js'
 import { compile } from './strictCompile.js';
 import { stompRealtime } from './stompRealtime.js';
 import { checkTypedOperations, operationCount, type ProbeTarget } from './typedOperations.js';
+import { jsonAt, objectOrEmpty, readYaml, type Json } from '../../conformance/specModel/index.js';
 
 const program = path.resolve(import.meta.dirname, '../fixtures/sdk/orvalScenario.ts');
 const orvalCli = path.resolve(import.meta.dirname, '../../node_modules/.bin/orval');
@@ -70,7 +71,7 @@ describe('orval on the published openapi.yaml', () => {
   });
 
   it('types the 2xx data and every error body of every operation', () => {
-    const openapi = YAML.parse(fs.readFileSync(specs.openapiFile, 'utf8'));
+    const openapi = readYaml(specs.openapiFile);
     const result = checkTypedOperations(openapi, workDir, ["import type * as G from './client/api.js';"], orvalType);
     expect(result.untyped).toEqual({});
     expect(result.typed.length).toBe(operationCount(openapi));
@@ -92,8 +93,8 @@ describe('orval on the published openapi.yaml', () => {
   });
 
   it('names the operations it cannot type, and reports its warnings: the 1.x envelopes (allOf over CommonResponse, CursorPage) came out never and unknown', async () => {
-    const openapi = YAML.parse(fs.readFileSync(specs.openapiFile, 'utf8'));
-    const schemas = openapi.components.schemas;
+    const openapi = readYaml(specs.openapiFile);
+    const schemas = objectOrEmpty(jsonAt(openapi, 'components', 'schemas'));
     const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
     // As openapi.yaml 1.0.0 wrote them.
     schemas.LegacyCommonResponse = {
@@ -111,7 +112,7 @@ describe('orval on the published openapi.yaml', () => {
         size: { type: 'integer' },
       },
     };
-    const legacyEnvelope = (data: object) => ({
+    const legacyEnvelope = (data: Json) => ({
       type: 'object',
       allOf: [ref('LegacyCommonResponse'), { type: 'object', required: ['success', 'data'], properties: { success: { const: true }, data } }],
       unevaluatedProperties: false,
@@ -123,7 +124,7 @@ describe('orval on the published openapi.yaml', () => {
       unevaluatedProperties: false,
     };
     // 1.x also described its server; orval's validator rejects a description on a server variable.
-    openapi.servers[0].variables.port.description = 'Port of the service.';
+    objectOrEmpty(jsonAt(openapi, 'servers', 0, 'variables', 'port')).description = 'Port of the service.';
     const legacyDir = path.join(specs.dir, 'orval-legacy');
     const legacyFile = path.join(specs.dir, 'legacy-openapi.yaml');
     fs.writeFileSync(legacyFile, YAML.stringify(openapi));

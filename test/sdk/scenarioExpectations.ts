@@ -38,7 +38,7 @@ export function expectScenario(result: ScenarioResult, received: ReceivedMessage
   const [first, second] = result.ids.others;
   expect(result.login).toEqual({ status: 200, expiresIn: 3600 });
   expect(result.create).toEqual({ status: 201, location: `/api/v1/trips/${tripPlanId}` });
-  expect(result.start).toEqual({ status: 200, message: expect.any(String) });
+  expect(result.start).toEqual({ status: 200, message: expect.any(String) as unknown });
   // Newest first, two per page, followed through nextCursor to the last page.
   expect(result.list.pages).toEqual([[tripPlanId, second], [first]]);
 

@@ -8,10 +8,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
-import { valueAtPointer } from '../../src/text/jsonPointer.js';
+import { arrayOrEmpty, jsonAt, jsonText, objectOrEmpty, resolveObject, type JsonObject } from '../../conformance/specModel/index.js';
 import { clientCompilerOptions } from './strictCompile.js';
 
-type Json = any;
 type Method = 'get' | 'put' | 'post' | 'delete' | 'patch';
 const methods: Method[] = ['get', 'put', 'post', 'delete', 'patch'];
 
@@ -35,8 +34,8 @@ interface Probe extends ProbeTarget {
 }
 
 /** The number of operations of a document: what `typed.length` must reach. */
-export function operationCount(openapi: Json): number {
-  return Object.values<Json>(openapi.paths ?? {}).reduce((sum: number, item: Json) => sum + methods.filter((method) => item[method]).length, 0);
+export function operationCount(openapi: JsonObject): number {
+  return Object.values(objectOrEmpty(openapi.paths)).reduce((sum: number, item) => sum + methods.filter((method) => jsonAt(item, method)).length, 0);
 }
 
 export interface TypedOperations {
@@ -46,35 +45,29 @@ export interface TypedOperations {
   untyped: Record<string, string[]>;
 }
 
-const resolve = (spec: Json, node: Json): Json => {
-  let current = node;
-  while (current?.$ref) current = valueAtPointer(spec, current.$ref);
-  return current;
-};
-
-function probeTargets(openapi: Json): (ProbeTarget & { exampleCodes: string[] })[] {
+function probeTargets(openapi: JsonObject): (ProbeTarget & { exampleCodes: string[] })[] {
   const targets: (ProbeTarget & { exampleCodes: string[] })[] = [];
-  for (const [pathKey, item] of Object.entries<Json>(openapi.paths ?? {})) {
+  for (const [pathKey, item] of Object.entries(objectOrEmpty(openapi.paths))) {
     for (const method of methods) {
-      const op = item[method];
+      const op = jsonAt(item, method);
       if (!op) continue;
-      for (const [statusKey, rawResponse] of Object.entries<Json>(op.responses ?? {})) {
+      for (const [statusKey, rawResponse] of Object.entries(objectOrEmpty(jsonAt(op, 'responses')))) {
         const status = Number(statusKey);
-        const response = resolve(openapi, rawResponse);
-        const [contentType, media] = Object.entries<Json>(response.content ?? {})[0] ?? [];
+        const response = resolveObject(openapi, rawResponse);
+        const [contentType, media] = Object.entries(objectOrEmpty(response.content))[0] ?? [];
         if (!contentType) continue; // 204: nothing to type
         const kind: ProbeKind = status >= 400 ? 'error' : contentType === 'application/json' ? 'data' : 'body';
-        const exampleCodes = Object.values<Json>(media.examples ?? {})
-          .map((example) => resolve(openapi, example).value?.data?.code)
+        const exampleCodes = Object.values(objectOrEmpty(jsonAt(media, 'examples')))
+          .map((example) => jsonAt(resolveObject(openapi, example).value, 'data', 'code'))
           .filter((code): code is string => typeof code === 'string');
         targets.push({
-          operationId: op.operationId,
+          operationId: jsonText(jsonAt(op, 'operationId')),
           path: pathKey,
           method,
           status,
           contentType,
           kind,
-          mediaTypes: Object.keys(response.content).length,
+          mediaTypes: Object.keys(objectOrEmpty(response.content)).length,
           exampleCodes,
         });
       }
@@ -87,13 +80,14 @@ function probeTargets(openapi: Json): (ProbeTarget & { exampleCodes: string[] })
  * Property names whose schema admits any JSON value (e.g. FieldError.rejectedValue, which echoes
  * whatever was rejected): `unknown` is right there, also for the items of its array form.
  */
-function untypedOnPurpose(openapi: Json): Set<string> {
+function untypedOnPurpose(openapi: JsonObject): Set<string> {
   const constraining = ['type', '$ref', 'enum', 'const', 'oneOf', 'anyOf', 'allOf', 'items', 'properties'];
   const everyJsonType = ['string', 'number', 'boolean', 'null', 'array', 'object'];
-  const anyJson = (property: Json) => Array.isArray(property.type) && everyJsonType.every((type) => property.type.includes(type));
+  const anyJson = (property: JsonObject) => everyJsonType.every((type) => arrayOrEmpty(property.type).includes(type));
   const names = new Set<string>();
-  for (const schema of Object.values<Json>(openapi.components?.schemas ?? {})) {
-    for (const [name, property] of Object.entries<Json>(schema.properties ?? {})) {
+  for (const schema of Object.values(objectOrEmpty(jsonAt(openapi, 'components', 'schemas')))) {
+    for (const [name, raw] of Object.entries(objectOrEmpty(jsonAt(schema, 'properties')))) {
+      const property = objectOrEmpty(raw);
       if (!constraining.some((keyword) => keyword in property) || anyJson(property)) names.add(name);
     }
   }
@@ -141,7 +135,7 @@ function codeProblems(checker: ts.TypeChecker, body: ts.Type, exampleCodes: stri
  * built by `expressionOf`, and judges every alias. `imports` are the probe file's import lines.
  */
 export function checkTypedOperations(
-  openapi: Json,
+  openapi: JsonObject,
   dir: string,
   imports: string[],
   expressionOf: (target: ProbeTarget) => string,

@@ -12,7 +12,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Planner } from '../../src/generation/planner.js';
 import { connectStomp, wsUrl, type StompTestClient } from '../support/stompTestClient.js';
 import { capDatabaseSize, makeImmutable, smallTmpfs, sqliteConnection } from '../support/storageFaults.js';
-import { busanTrip } from '../support/testApp.js';
+import { bodyOf, errorCodeOf, errorOf } from '../support/responseBody.js';
+import { busanTrip, type TestResponse } from '../support/testApp.js';
 import { startTestServer, type TestServer } from '../support/testServer.js';
 
 const cleanups: (() => unknown)[] = [];
@@ -38,20 +39,20 @@ async function stomp(s: TestServer, token: string): Promise<StompTestClient> {
   return client;
 }
 
-function expectStorageUnavailable(res: { status: number; headers: Headers; body: any }): void {
-  expect([res.status, res.body.data.code]).toEqual([503, 'COMMON503']);
+function expectStorageUnavailable(res: TestResponse): void {
+  expect([res.status, errorCodeOf(res)]).toEqual([503, 'COMMON503']);
   expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
-  expect(res.body.data.message).toMatch(/nothing was saved/);
+  expect(errorOf(res).message).toMatch(/nothing was saved/);
 }
 
 async function userMessagesOf(s: TestServer, token: string, chatRoomId: number): Promise<string[]> {
   const contents: string[] = [];
   let cursor: number | null = null;
   do {
-    const page: any = await s.request('GET', `/api/v1/chats/${chatRoomId}/messages`, { token, query: cursor ? { size: 100, cursor } : { size: 100 } });
-    expect(page.status).toBe(200);
-    contents.push(...page.body.data.content.filter((m: any) => m.messageType === 'USER').map((m: any) => m.content));
-    cursor = page.body.data.nextCursor;
+    const res: TestResponse = await s.request('GET', `/api/v1/chats/${chatRoomId}/messages`, { token, query: cursor ? { size: 100, cursor } : { size: 100 } });
+    const page = bodyOf(res, 'listChatMessages', 200).data;
+    contents.push(...page.content.filter((m) => m.messageType === 'USER').map((m) => m.content));
+    cursor = page.nextCursor;
   } while (cursor !== null);
   return contents;
 }
@@ -62,13 +63,13 @@ describe('storage failures: a write commits or the client is told it did not', (
     const { accessToken } = await s.signIn('filler@example.com');
     expect((await s.request('GET', '/readyz')).status).toBe(200);
     const created: number[] = [];
-    const first = (await s.request('POST', '/api/v1/trips', { token: accessToken, body: busanTrip })).body.data.tripPlanId;
+    const first = bodyOf(await s.request('POST', '/api/v1/trips', { token: accessToken, body: busanTrip }), 'createTripPlanSession', 201).data.tripPlanId;
     created.push(first);
     const cap = capDatabaseSize(sqliteConnection(s.app.services.database));
     let refused: Awaited<ReturnType<typeof s.request>> | undefined;
     for (let i = 0; i < 2000 && !refused; i++) {
       const res = await s.request('POST', '/api/v1/trips', { token: accessToken, body: busanTrip });
-      if (res.status === 201) created.push(res.body.data.tripPlanId);
+      if (res.status === 201) created.push(bodyOf(res, 'createTripPlanSession', 201).data.tripPlanId);
       else refused = res;
     }
     expect(refused, 'the database never filled up').toBeDefined();
@@ -79,10 +80,10 @@ describe('storage failures: a write commits or the client is told it did not', (
     // Every 201 is a stored plan, and the refused one left nothing behind.
     const listed = await s.request('GET', '/api/v1/trips', { token: accessToken, query: { size: 100 } });
     const ids: number[] = [];
-    for (let page = listed; ;) {
-      ids.push(...page.body.data.content.map((p: any) => p.id));
-      if (page.body.data.nextCursor === null) break;
-      page = await s.request('GET', '/api/v1/trips', { token: accessToken, query: { size: 100, cursor: page.body.data.nextCursor } });
+    for (let page = bodyOf(listed, 'listTripPlans', 200).data; ;) {
+      ids.push(...page.content.map((p) => p.id));
+      if (page.nextCursor === null) break;
+      page = bodyOf(await s.request('GET', '/api/v1/trips', { token: accessToken, query: { size: 100, cursor: page.nextCursor } }), 'listTripPlans', 200).data;
     }
     expect(ids.sort((a, b) => a - b)).toEqual(created);
 
@@ -94,7 +95,7 @@ describe('storage failures: a write commits or the client is told it did not', (
   it('a chat SEND the full database cannot store gets ERROR WS503 with its receipt-id and no RECEIPT; the history holds exactly the receipted messages', async () => {
     const s = await serverOn(tempDir());
     const { accessToken } = await s.signIn('chatty@example.com');
-    const plan = (await s.request('POST', '/api/v1/trips', { token: accessToken, body: busanTrip })).body.data;
+    const plan = bodyOf(await s.request('POST', '/api/v1/trips', { token: accessToken, body: busanTrip }), 'createTripPlanSession', 201).data;
     const client = await stomp(s, accessToken);
     const cap = capDatabaseSize(sqliteConnection(s.app.services.database));
 
@@ -143,7 +144,11 @@ describe('storage failures: a write commits or the client is told it did not', (
     };
     s = await serverOn(tempDir(), planner);
     const { accessToken } = await s.signIn('generator@example.com');
-    const plan = (await s.request('POST', '/api/v1/trips', { token: accessToken, body: { ...busanTrip, duration: 5 } })).body.data;
+    const plan = bodyOf(
+      await s.request('POST', '/api/v1/trips', { token: accessToken, body: { ...busanTrip, duration: 5 } }),
+      'createTripPlanSession',
+      201,
+    ).data;
     const client = await stomp(s, accessToken);
     await client.subscribe(`/user/sub/schedule/${plan.tripPlanId}`);
     await client.subscribe(`/user/sub/chat/${plan.chatRoomId}`);
@@ -159,9 +164,9 @@ describe('storage failures: a write commits or the client is told it did not', (
 
     cap!.lift();
     const days = await s.request('GET', `/api/v1/trips/daily-plans/${plan.tripPlanId}`, { token: accessToken });
-    expect(days.body.data.map((d: any) => d.dayNumber)).toEqual([1, 2]);
+    expect(bodyOf(days, 'listDailyPlans', 200).data.map((d) => d.dayNumber)).toEqual([1, 2]);
     const after = await s.request('GET', `/api/v1/trips/${plan.tripPlanId}`, { token: accessToken });
-    expect(after.body.data.generationStatus).toBe('FAILED');
+    expect(bodyOf(after, 'getTripPlan', 200).data.generationStatus).toBe('FAILED');
   });
 
   describe('database files the OS refuses to write (chattr +i)', () => {
@@ -169,7 +174,7 @@ describe('storage failures: a write commits or the client is told it did not', (
       const dir = tempDir();
       const s = await serverOn(dir);
       const { accessToken } = await s.signIn('reader@example.com');
-      const plan = (await s.request('POST', '/api/v1/trips', { token: accessToken, body: busanTrip })).body.data;
+      const plan = bodyOf(await s.request('POST', '/api/v1/trips', { token: accessToken, body: busanTrip }), 'createTripPlanSession', 201).data;
       const client = await stomp(s, accessToken);
       const file = path.join(dir, 'trips.sqlite');
       const immutable = makeImmutable([file, `${file}-wal`]);
@@ -189,10 +194,10 @@ describe('storage failures: a write commits or the client is told it did not', (
       immutable.restore();
       expect((await s.request('GET', '/readyz')).status).toBe(200);
       const login = await s.request('POST', '/api/v1/auth/dev-login', { body: { email: 'newcomer@example.com' } });
-      expect(login.status).toBe(200);
-      expect((await s.request('GET', '/api/v1/members/me', { token: login.body.data.accessToken })).body.data.email).toBe('newcomer@example.com');
+      const { accessToken: newcomer } = bodyOf(login, 'devLogin', 200).data;
+      expect(bodyOf(await s.request('GET', '/api/v1/members/me', { token: newcomer }), 'getMe', 200).data.email).toBe('newcomer@example.com');
       expect(await userMessagesOf(s, accessToken, plan.chatRoomId)).toEqual([]);
-      expect((await s.request('GET', `/api/v1/trips/${plan.tripPlanId}`, { token: accessToken })).body.data.title).not.toBe('Renamed');
+      expect(bodyOf(await s.request('GET', `/api/v1/trips/${plan.tripPlanId}`, { token: accessToken }), 'getTripPlan', 200).data.title).not.toBe('Renamed');
     });
   });
 
@@ -203,7 +208,7 @@ describe('storage failures: a write commits or the client is told it did not', (
       cleanups.push(() => tmpfs.unmount());
       const s = await serverOn(tmpfs.dir);
       const { accessToken } = await s.signIn('full@example.com');
-      const plan = (await s.request('POST', '/api/v1/trips', { token: accessToken, body: busanTrip })).body.data;
+      const plan = bodyOf(await s.request('POST', '/api/v1/trips', { token: accessToken, body: busanTrip }), 'createTripPlanSession', 201).data;
       const client = await stomp(s, accessToken);
       tmpfs.fill();
 

@@ -19,7 +19,7 @@ export function bodyOf<K extends OperationId, S extends DocumentedStatus<K>>(res
   return response.body as ResponseBody<K, S>;
 }
 
-type ErrorEnvelope = components['schemas']['ErrorEnvelope'];
+export type ErrorEnvelope = components['schemas']['ErrorEnvelope'];
 
 /** The `data` of an error response (every documented 4xx and 5xx body is an ErrorEnvelope). */
 export function errorOf(response: TestResponse<unknown>): ErrorEnvelope['data'] {

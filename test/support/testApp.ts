@@ -10,7 +10,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { openDatabasePort } from '../../src/db/openDatabasePort.js';
 import { testAppDatabase } from './testDatabase.js';
 
-export interface TestResponse<T = any> {
+export interface TestResponse<T = unknown> {
   status: number;
   headers: Headers;
   /** parsed JSON when the response is JSON, else the text ('' when empty) */
@@ -35,7 +35,7 @@ export interface TestApp {
   config: Config;
   now(): number;
   advance(ms: number): void;
-  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>;
+  request<T = unknown>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>;
   signIn(email: string, name?: string): Promise<{ accessToken: string; refreshToken: string }>;
   signInAdmin(email: string): Promise<{ accessToken: string; refreshToken: string }>;
   close(): Promise<void>;

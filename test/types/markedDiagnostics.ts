@@ -7,7 +7,7 @@ import ts from 'typescript';
 const tsconfig = path.resolve(import.meta.dirname, '../../tsconfig.json');
 
 export function diagnosticsOf(file: string): { line: number; text: string }[] {
-  const { config } = ts.readConfigFile(tsconfig, (file) => ts.sys.readFile(file));
+  const config: unknown = ts.readConfigFile(tsconfig, (file) => ts.sys.readFile(file)).config;
   const { options } = ts.parseJsonConfigFileContent(config, ts.sys, path.dirname(tsconfig));
   const program = ts.createProgram([file], { ...options, noEmit: true });
   const source = program.getSourceFile(file)!;
