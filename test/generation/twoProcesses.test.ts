@@ -135,7 +135,8 @@ describeOnPostgres('generation jobs across two server processes', { timeout: 4 *
   });
 
   it('restarting one process does not touch the job the other one runs', async () => {
-    const a = await startInstance({});
+    // A's run must outlast two starts of B even on a loaded machine: slow summaries keep it going.
+    const a = await startInstance({ PLANNER_DELAY_MS: '250' });
     const plan = await runningPlan(a, 'untouched@example.com');
     let b = await startInstance({});
     b.child.kill('SIGTERM');
