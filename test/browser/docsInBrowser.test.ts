@@ -5,15 +5,14 @@
 // Without /usr/bin/chromium these tests are skipped with a one-line reason; `.ci/run` installs it.
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { chromiumAvailable, launchHeadlessChromium } from '../support/headlessChromium.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { componentName, jsonAt, objectOrEmpty } from '../../conformance/specModel/index.js';
 import { loadSpecDocuments } from '../../src/operational/specDocuments.js';
 import { startTestServer, type TestServer } from '../support/testServer.js';
 
-const executablePath = '/usr/bin/chromium';
-const haveChromium = fs.existsSync(executablePath);
-if (!haveChromium) console.warn(`test/browser skipped: ${executablePath} is missing (apt-get install -y chromium)`);
+const haveChromium = chromiumAvailable('test/browser');
 
 const screenshots = path.resolve(import.meta.dirname, '../../.tmp/screenshots');
 /** Payloads that are plain text (the ERROR frame's body): nothing in them to expand. */
@@ -39,11 +38,7 @@ describe.skipIf(!haveChromium)('the docs in a browser', { timeout: 90_000 }, () 
   beforeAll(async () => {
     fs.mkdirSync(screenshots, { recursive: true });
     server = await startTestServer();
-    browser = await chromium.launch({
-      executablePath,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    browser = await launchHeadlessChromium();
   });
 
   afterAll(async () => {

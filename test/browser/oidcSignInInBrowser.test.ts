@@ -5,16 +5,14 @@
 // against the service); a console error, a page error or an outside request of the service's own
 // page fails the test.
 // Without /usr/bin/chromium it is skipped with a one-line reason; `.ci/run` installs it.
-import fs from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { chromiumAvailable, launchHeadlessChromium } from '../support/headlessChromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { startOidcHarness, type OidcHarness } from '../support/oidcHarness.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 
-const executablePath = '/usr/bin/chromium';
-const haveChromium = fs.existsSync(executablePath);
-if (!haveChromium) console.warn(`test/browser/oidcSignInInBrowser skipped: ${executablePath} is missing (apt-get install -y chromium)`);
+const haveChromium = chromiumAvailable('test/browser/oidcSignInInBrowser');
 
 // A browser on a shared 2-core machine: generous timeouts; nothing here measures time.
 describe.skipIf(!haveChromium)('signing in with the identity provider in a browser', { timeout: 120_000 }, () => {
@@ -27,11 +25,7 @@ describe.skipIf(!haveChromium)('signing in with the identity provider in a brows
     harness = await startOidcHarness();
     t = await startTestApp(harness.env);
     server = await startServer(t.app, harness.port);
-    browser = await chromium.launch({
-      executablePath,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    browser = await launchHeadlessChromium();
   });
 
   afterAll(async () => {

@@ -12,7 +12,7 @@ import type { App } from '../../src/app.js';
 import { AppError } from '../../src/http/appError.js';
 import { envelope, renderError } from '../../src/http/envelope.js';
 import type { HttpEnv } from '../../src/http/httpEnv.js';
-import { createInProcessBroker } from '../../src/realtime/broker.js';
+import { createInProcessBroker, type Broker } from '../../src/realtime/broker.js';
 import type { LogPosition } from '../../src/realtime/planLog.js';
 import { findTripPlanById } from '../../src/trips/tripPlanRepository.js';
 import { toTripPlanDetailResponse } from '../../src/trips/tripPlanMappers.js';
@@ -22,6 +22,18 @@ import { startTestServer, type TestServer } from '../support/testServer.js';
 const root = path.resolve(import.meta.dirname, '../..');
 const spec = loadSpecIndex(path.join(root, 'specs/openapi.yaml'), path.join(root, 'specs/asyncapi.yaml'));
 const servers: TestServer[] = [];
+
+/** A broker that delivers what `alter` makes of each message: a server breaking the AsyncAPI contract on purpose. */
+function brokerAltering(alter: (destination: string, body: string, position: LogPosition) => { body: string; position: LogPosition }): Broker {
+  const broker = createInProcessBroker(() => {});
+  return {
+    ...broker,
+    publish: (memberId: number, destination: string, body: string, position: LogPosition) => {
+      const altered = alter(destination, body, position);
+      return broker.publish(memberId, destination, altered.body, altered.position);
+    },
+  };
+}
 afterAll(async () => {
   for (const s of servers) await s.stop();
 });
@@ -190,14 +202,10 @@ const variants: { name: string; options: TestAppOptions; phases: PhaseName[]; ch
   {
     name: 'a chat message of the wrong shape goes out on STOMP',
     options: {
-      broker: (() => {
-        const broker = createInProcessBroker(() => {});
-        return {
-          ...broker,
-          publish: (memberId: number, destination: string, body: string, position: LogPosition) =>
-            broker.publish(memberId, destination, destination.includes('/chat/') ? body.replace('"isComplete"', '"complete"') : body, position),
-        };
-      })(),
+      broker: brokerAltering((destination, body, position) => ({
+        body: destination.includes('/chat/') ? body.replace('"isComplete"', '"complete"') : body,
+        position,
+      })),
     },
     phases: ['async'],
     check: 'message_valid',
@@ -206,14 +214,7 @@ const variants: { name: string; options: TestAppOptions; phases: PhaseName[]; ch
   {
     name: 'live messages carry other positions than the history has',
     options: {
-      broker: (() => {
-        const broker = createInProcessBroker(() => {});
-        return {
-          ...broker,
-          publish: (memberId: number, destination: string, body: string, position: LogPosition) =>
-            broker.publish(memberId, destination, body, { ...position, offset: position.offset + 1 }),
-        };
-      })(),
+      broker: brokerAltering((_destination, body, position) => ({ body, position: { ...position, offset: position.offset + 1 } })),
     },
     phases: ['async'],
     check: 'message_replay',
