@@ -136,7 +136,9 @@ async function main(): Promise<number> {
   out('');
   out(`load average at the end: ${loadLine()}`);
   out('setup = login + create + connect + subscribe of all users; run = first start POST to last COMPLETED; runs/s and msgs/s over the run;');
-  out("p50/p99 = start POST -> that user's COMPLETED; msg p50/p99 = start POST -> arrival, over every MESSAGE frame of every user;");
+  out(
+    "p50/p99 = start POST -> that user's COMPLETED; deliver p50/p99 = payload timestamp (set as the server publishes) -> arrival, over every chat MESSAGE of every user (one machine, one clock);",
+  );
   out(
     'lost = by payload order (generationSequence.ts); gaps, disorder = by x-offset; RSS of the server holding the WebSockets (A of two) in MiB before the WebSockets (after login + create), with them, after the run;',
   );
@@ -156,8 +158,8 @@ async function main(): Promise<number> {
         'msgs/s',
         'p50 ms',
         'p99 ms',
-        'msg p50',
-        'msg p99',
+        'deliver p50',
+        'deliver p99',
         'lost',
         'gaps',
         'disorder',

@@ -53,7 +53,7 @@ export interface LevelResult {
   outOfOrder: number;
   /** frames without a usable x-epoch/x-offset, or from a second epoch */
   badOffsetHeaders: number;
-  /** start POST -> arrival of every MESSAGE frame, ascending */
+  /** publish (payload timestamp) -> arrival of every chat MESSAGE frame, ascending */
   deliveryMs: Float64Array;
   errorMessages: number;
   timedOut: boolean;
@@ -165,7 +165,7 @@ async function runOnFreshServer(settings: LevelSettings, dir: string): Promise<L
     const completedUsers = users.filter((u) => u.startedAt !== undefined && u.completedAt !== undefined);
     const firstStart = Math.min(...users.filter((u) => u.startedAt !== undefined).map((u) => u.startedAt!));
     const lastCompleted = Math.max(...completedUsers.map((u) => u.completedAt!));
-    const deliveryMs = Float64Array.from(users.flatMap((u) => (u.startedAt === undefined ? [] : u.arrivals.map((at) => at - u.startedAt!)))).sort();
+    const deliveryMs = Float64Array.from(users.flatMap((u) => u.deliveriesMs)).sort();
     const sequences = users.flatMap((u) => [u.planOffsets, u.chatOffsets]);
     return {
       users: settings.users,

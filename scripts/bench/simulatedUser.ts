@@ -22,8 +22,9 @@ export interface SimulatedUser {
   /** x-offset order of the plan's sequence (schedule + errors) and of the chat room's */
   readonly planOffsets: OffsetSequence;
   readonly chatOffsets: OffsetSequence;
-  /** performance.now() at each MESSAGE frame's arrival */
-  readonly arrivals: number[];
+  /** per chat MESSAGE: wall-clock arrival minus the payload's timestamp, set by the server as it
+   * published (ms; server and clients share this machine's clock) */
+  readonly deliveriesMs: number[];
   /** performance.now() when its start POST was issued, and when its COMPLETED arrived */
   startedAt?: number;
   completedAt?: number;
@@ -32,7 +33,7 @@ export interface SimulatedUser {
 }
 
 export function newUser(email: string, trip: TripPlanCreateRequest): SimulatedUser {
-  return { email, trip, received: [], errors: [], frames: 0, planOffsets: newOffsetSequence(), chatOffsets: newOffsetSequence(), arrivals: [] };
+  return { email, trip, received: [], errors: [], frames: 0, planOffsets: newOffsetSequence(), chatOffsets: newOffsetSequence(), deliveriesMs: [] };
 }
 
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -64,7 +65,6 @@ export async function connectAndSubscribe(url: string, user: SimulatedUser, onFi
     user.connection = connection;
     const arrived = (sequence: OffsetSequence, headers: Readonly<Record<string, string>>) => {
       user.frames++;
-      user.arrivals.push(performance.now());
       recordOffset(sequence, headers);
     };
     await connection.subscribe('scheduleUpdates', { tripPlanId: user.tripPlanId }, (payload, headers) => {
@@ -73,6 +73,7 @@ export async function connectAndSubscribe(url: string, user: SimulatedUser, onFi
     });
     await connection.subscribe('chatStream', { chatRoomId: user.chatRoomId }, (payload, headers) => {
       arrived(user.chatOffsets, headers);
+      user.deliveriesMs.push(Date.now() - Date.parse(payload.timestamp));
       user.received.push({ channel: 'chatStream', payload });
       if (payload.messageStreamType === 'COMPLETED') {
         user.completedAt = performance.now();
