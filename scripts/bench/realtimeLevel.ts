@@ -1,15 +1,16 @@
-// One level of the realtime benchmark: a fresh server (child process, fresh database) and `users`
-// simulated users in this process. Setup in batches (HTTP, then STOMP), every start POST issued at
-// once, then wait for every COMPLETED or the level's deadline. Reads the server's RSS before the
-// WebSockets, with them, and after the run.
+// One level of the realtime benchmark: a fresh deployment (one instance or two, see
+// realtimeDeployment.ts; fresh databases) and `users` simulated users in this process. Setup in batches (HTTP, then STOMP), every start POST issued at
+// once, then wait for every COMPLETED or the level's deadline. Reads the RSS of the server holding
+// the WebSockets before them, with them, and after the run.
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { wsUrl } from '../../conformance/index.js';
 import { createTripApi } from '../client/tripApi.js';
-import { startChildServer, type ChildServer } from './childServer.js';
-import { freePort } from './freePort.js';
+import type { ChildServer } from './childServer.js';
 import { checkGenerationSequence } from './generationSequence.js';
+import { missingOffsets } from './offsetOrder.js';
+import { startDeployment, type DeploymentKind } from './realtimeDeployment.js';
 import { cpuSeconds } from './processCpu.js';
 import { rssBytes } from './processRss.js';
 import { connectAndSubscribe, newUser, signUpAndPlan, startGeneration, type SimulatedUser } from './simulatedUser.js';
@@ -24,6 +25,9 @@ export interface LevelSettings {
   /** a fresh directory under it holds this level's database */
   tmpDir: string;
   users: number;
+  deployment: DeploymentKind;
+  /** Redis of a `cluster` deployment */
+  redisUrl: string;
   generationConcurrency: number;
   timeoutMs: number;
   batchSize: number;
@@ -33,6 +37,7 @@ export interface LevelSettings {
 
 export interface LevelResult {
   users: number;
+  deployment: DeploymentKind;
   ready: number;
   completed: number;
   httpSetupMs: number;
@@ -43,6 +48,13 @@ export interface LevelResult {
   /** start POST -> COMPLETED of each completed user, ascending */
   latenciesMs: Float64Array;
   lost: number;
+  /** by x-offset: numbers below the highest seen that never arrived, and arrivals at or below one seen */
+  offsetGaps: number;
+  outOfOrder: number;
+  /** frames without a usable x-epoch/x-offset, or from a second epoch */
+  badOffsetHeaders: number;
+  /** publish (payload timestamp) -> arrival of every chat MESSAGE frame, ascending */
+  deliveryMs: Float64Array;
   errorMessages: number;
   timedOut: boolean;
   rss: { beforeConnections: number | null; withConnections: number | null; afterRun: number | null };
@@ -79,24 +91,18 @@ export async function runLevel(settings: LevelSettings): Promise<LevelResult> {
 }
 
 async function runOnFreshServer(settings: LevelSettings, dir: string): Promise<LevelResult> {
-  const server = await startChildServer({
-    entry: 'src/main.ts',
-    cwd: settings.root,
-    port: await freePort(),
-    readyPath: '/readyz',
-    env: {
-      NODE_ENV: 'development',
-      HOST: '127.0.0.1',
-      DATA_DIR: dir,
-      PLANNER: 'offline',
-      PLANNER_DELAY_MS: '0',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '0',
-      RESPONSE_VALIDATION: 'off',
-      GENERATION_CONCURRENCY: String(settings.generationConcurrency),
-    },
+  const deployment = await startDeployment(settings.deployment, {
+    root: settings.root,
+    dir,
+    generationConcurrency: settings.generationConcurrency,
+    redisUrl: settings.redisUrl,
+    started: (child) => settings.started(child),
   });
-  settings.started(server);
+  const server = deployment.clientServer;
+  const serversCpu = () => {
+    const times = deployment.servers.map((s) => cpuSeconds(s.pid));
+    return times.some((t) => t === null) ? null : times.reduce<number>((sum, t) => sum + t!, 0);
+  };
   const agent = new http.Agent({ keepAlive: true, maxSockets: httpSockets });
   const api = createTripApi(server.baseUrl, agent);
   const users = Array.from({ length: settings.users }, (_v, i) =>
@@ -132,7 +138,7 @@ async function runOnFreshServer(settings: LevelSettings, dir: string): Promise<L
       `${settings.users} users: setup ${((httpSetupMs + stompSetupMs) / 1000).toFixed(1)} s (HTTP ${(httpSetupMs / 1000).toFixed(1)} s, STOMP ${(stompSetupMs / 1000).toFixed(1)} s), ${ready} ready; starting all`,
     );
 
-    const runStarted = { wall: performance.now(), server: cpuSeconds(server.pid), client: process.cpuUsage() };
+    const runStarted = { wall: performance.now(), server: serversCpu(), client: process.cpuUsage() };
     // Every start POST is issued now; at most `httpSockets` are on the wire at once, the rest queue
     // in the agent. startedAt is taken when a POST is issued, so queueing counts against the server.
     await Promise.race([Promise.all(users.map((user) => startGeneration(api, user))), sleep(deadline - performance.now())]);
@@ -140,7 +146,7 @@ async function runOnFreshServer(settings: LevelSettings, dir: string): Promise<L
     if (finished >= awaited) allFinished();
     const timedOut = await Promise.race([everyoneFinished.then(() => false), sleep(deadline - performance.now()).then(() => true)]);
     const runWallSeconds = (performance.now() - runStarted.wall) / 1000;
-    const serverCpu = cpuSeconds(server.pid);
+    const serverCpu = serversCpu();
     const clientCpu = process.cpuUsage(runStarted.client);
     const afterRun = rssBytes(server.pid);
 
@@ -151,13 +157,19 @@ async function runOnFreshServer(settings: LevelSettings, dir: string): Promise<L
       const check = checkGenerationSequence(user.received, tripDays, user.tripPlanId ?? -1);
       lost += check.lost;
       if (check.problems.length > 0 && !user.failure) problems.push(`${user.email}: ${check.problems.join('; ')}`);
+      const offsetProblems = [user.planOffsets, user.chatOffsets].filter((q) => missingOffsets(q) + q.outOfOrder + q.malformed > 0);
+      for (const q of offsetProblems)
+        problems.push(`${user.email}: x-offset up to ${q.highest}, ${missingOffsets(q)} missing, ${q.outOfOrder} out of order, ${q.malformed} bad headers`);
       for (const error of user.errors) problems.push(`${user.email}: errors channel ${error.code} ${error.message}`);
     }
     const completedUsers = users.filter((u) => u.startedAt !== undefined && u.completedAt !== undefined);
     const firstStart = Math.min(...users.filter((u) => u.startedAt !== undefined).map((u) => u.startedAt!));
     const lastCompleted = Math.max(...completedUsers.map((u) => u.completedAt!));
+    const deliveryMs = Float64Array.from(users.flatMap((u) => u.deliveriesMs)).sort();
+    const sequences = users.flatMap((u) => [u.planOffsets, u.chatOffsets]);
     return {
       users: settings.users,
+      deployment: settings.deployment,
       ready,
       completed: completedUsers.length,
       httpSetupMs,
@@ -166,6 +178,10 @@ async function runOnFreshServer(settings: LevelSettings, dir: string): Promise<L
       frames: users.reduce((sum, u) => sum + u.frames, 0),
       latenciesMs: Float64Array.from(completedUsers.map((u) => u.completedAt! - u.startedAt!)).sort(),
       lost,
+      offsetGaps: sequences.reduce((sum, s) => sum + missingOffsets(s), 0),
+      outOfOrder: sequences.reduce((sum, s) => sum + s.outOfOrder, 0),
+      badOffsetHeaders: sequences.reduce((sum, s) => sum + s.malformed, 0),
+      deliveryMs,
       errorMessages: users.reduce((sum, u) => sum + u.errors.length, 0),
       timedOut,
       rss: { beforeConnections, withConnections, afterRun },
@@ -179,6 +195,6 @@ async function runOnFreshServer(settings: LevelSettings, dir: string): Promise<L
     // Close the WebSockets before the server goes, bounded: a wedged close must not hang the run.
     await Promise.race([Promise.allSettled(users.flatMap((u) => (u.connection ? [u.connection.disconnect()] : []))), sleep(10_000)]);
     agent.destroy();
-    await server.stop();
+    await deployment.stop();
   }
 }

@@ -5,6 +5,7 @@ import type { ChannelPayloads } from '../../generated/asyncapi.js';
 import { connectStomp, type StompConnection } from '../client/stompConnection.js';
 import type { TripApi, TripPlanCreateRequest } from '../client/tripApi.js';
 import type { ReceivedMessage } from './generationSequence.js';
+import { newOffsetSequence, recordOffset, type OffsetSequence } from './offsetOrder.js';
 
 export interface SimulatedUser {
   readonly email: string;
@@ -18,6 +19,12 @@ export interface SimulatedUser {
   readonly errors: ChannelPayloads['errors'][];
   /** every MESSAGE frame, errors channel included */
   frames: number;
+  /** x-offset order of the plan's sequence (schedule + errors) and of the chat room's */
+  readonly planOffsets: OffsetSequence;
+  readonly chatOffsets: OffsetSequence;
+  /** per chat MESSAGE: wall-clock arrival minus the payload's timestamp, set by the server as it
+   * published (ms; server and clients share this machine's clock) */
+  readonly deliveriesMs: number[];
   /** performance.now() when its start POST was issued, and when its COMPLETED arrived */
   startedAt?: number;
   completedAt?: number;
@@ -26,7 +33,7 @@ export interface SimulatedUser {
 }
 
 export function newUser(email: string, trip: TripPlanCreateRequest): SimulatedUser {
-  return { email, trip, received: [], errors: [], frames: 0 };
+  return { email, trip, received: [], errors: [], frames: 0, planOffsets: newOffsetSequence(), chatOffsets: newOffsetSequence(), deliveriesMs: [] };
 }
 
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -56,20 +63,25 @@ export async function connectAndSubscribe(url: string, user: SimulatedUser, onFi
     // be mistaken for a dead peer.
     const connection = await connectStomp(url, user.token, { heartbeatMs: 0 });
     user.connection = connection;
-    await connection.subscribe('scheduleUpdates', { tripPlanId: user.tripPlanId }, (payload) => {
+    const arrived = (sequence: OffsetSequence, headers: Readonly<Record<string, string>>) => {
       user.frames++;
+      recordOffset(sequence, headers);
+    };
+    await connection.subscribe('scheduleUpdates', { tripPlanId: user.tripPlanId }, (payload, headers) => {
+      arrived(user.planOffsets, headers);
       user.received.push({ channel: 'scheduleUpdates', payload });
     });
-    await connection.subscribe('chatStream', { chatRoomId: user.chatRoomId }, (payload) => {
-      user.frames++;
+    await connection.subscribe('chatStream', { chatRoomId: user.chatRoomId }, (payload, headers) => {
+      arrived(user.chatOffsets, headers);
+      user.deliveriesMs.push(Date.now() - Date.parse(payload.timestamp));
       user.received.push({ channel: 'chatStream', payload });
       if (payload.messageStreamType === 'COMPLETED') {
         user.completedAt = performance.now();
         finish();
       }
     });
-    await connection.subscribe('errors', { chatRoomId: user.chatRoomId }, (payload) => {
-      user.frames++;
+    await connection.subscribe('errors', { chatRoomId: user.chatRoomId }, (payload, headers) => {
+      arrived(user.planOffsets, headers);
       user.errors.push(payload);
       finish();
     });

@@ -9,7 +9,11 @@ export type ReceivableChannel = 'scheduleUpdates' | 'chatStream' | 'errors';
 
 export interface StompConnection {
   /** Resolves once the server's RECEIPT arrived: only then is the subscription live. */
-  subscribe<C extends ReceivableChannel>(channel: C, parameters: ChannelParameters<C>, onPayload: (payload: ChannelPayloads[C]) => void): Promise<void>;
+  subscribe<C extends ReceivableChannel>(
+    channel: C,
+    parameters: ChannelParameters<C>,
+    onPayload: (payload: ChannelPayloads[C], headers: Readonly<Record<string, string>>) => void,
+  ): Promise<void>;
   /** Resolves once the server's RECEIPT for the SEND arrived. */
   send<C extends ChannelName>(channel: C, parameters: ChannelParameters<C>, payload: ChannelPayloads[C]): Promise<void>;
   /** Settles when the connection ends, with why (an ERROR frame's code, or the WebSocket close). */
@@ -40,7 +44,8 @@ export function connectStomp(url: string, token: string, opts: { heartbeatMs?: n
       const destination = channelAddress(channel, parameters);
       const id = `sub-${++subscriptionCounter}`;
       return awaitReceipt(
-        (receipt) => client.subscribe(destination, (message) => onPayload(JSON.parse(message.body) as ChannelPayloads[typeof channel]), { id, receipt }),
+        (receipt) =>
+          client.subscribe(destination, (message) => onPayload(JSON.parse(message.body) as ChannelPayloads[typeof channel], message.headers), { id, receipt }),
         `SUBSCRIBE ${destination}`,
       );
     },
