@@ -1,9 +1,12 @@
 // `npm run cluster` (scripts/cluster.ts): two instances on one PostgreSQL database and one Redis,
-// both ready, one process to stop them both. Skipped when PostgreSQL or Redis does not answer.
-// Time limits only bound a hang.
+// both ready, each passing the conformance runner (replay on SUBSCRIBE included), one process to
+// stop them both. Skipped when PostgreSQL or Redis does not answer. Time limits only bound a hang.
 import { spawn } from 'node:child_process';
 import net from 'node:net';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runConformance } from '../../conformance/runner/runner.js';
+import { loadSpecIndex } from '../../conformance/runner/specIndex.js';
 import { freshPostgresDatabase, postgresForTests, type FreshPostgresDatabase } from '../support/postgres.js';
 import { redisForTests } from '../support/redis.js';
 import { lineOf, repoRoot, serviceEnv } from '../support/serviceProcess.js';
@@ -23,19 +26,45 @@ describe.skipIf(!postgresForTests.available || !redisForTests.available)('npm ru
   let database: FreshPostgresDatabase | undefined;
   afterAll(() => database?.drop());
 
-  it('starts two ready instances on one database and Redis, and Ctrl-C stops both', async () => {
+  it('starts two ready instances on one database and Redis, each passes conformance, and Ctrl-C stops both', async () => {
     database = await freshPostgresDatabase();
     const ports = [await freePort(), await freePort()];
     const redis = new URL(redisForTests.available ? redisForTests.url : 'redis://127.0.0.1:6379');
     const cluster = spawn(process.execPath, ['--import', 'tsx', 'scripts/cluster.ts'], {
       cwd: repoRoot,
-      env: serviceEnv({ CLUSTER_PORTS: ports.join(','), DATABASE_URL: database.url, REDIS_URL: `redis://${redis.host}/14`, LOG_LEVEL: 'info' }),
+      // The rate limit is shared by both instances and counts the runner's requests to both.
+      env: serviceEnv({
+        CLUSTER_PORTS: ports.join(','),
+        DATABASE_URL: database.url,
+        REDIS_URL: `redis://${redis.host}/14`,
+        LOG_LEVEL: 'info',
+        RATE_LIMIT_PER_MINUTE: '1000000',
+      }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
       expect(await lineOf(cluster, /^cluster: A /, HANG_LIMIT_MS)).toContain(`http://127.0.0.1:${ports[1]}`);
       for (const port of ports) {
         await expect.poll(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status, { timeout: HANG_LIMIT_MS, interval: 200 }).toBe(200);
+      }
+      const spec = loadSpecIndex(path.join(repoRoot, 'specs/openapi.yaml'), path.join(repoRoot, 'specs/asyncapi.yaml'));
+      for (const port of ports) {
+        const baseUrl = `http://127.0.0.1:${port}`;
+        const options = {
+          baseUrl,
+          wsUrl: `ws://127.0.0.1:${port}/ws-stomp`,
+          login: 'dev' as const,
+          seed: 42,
+          maxExamples: 3,
+          timeoutMs: 5000,
+          generationTimeoutMs: 15_000,
+        };
+        const result = await runConformance(spec, options, ['examples', 'stateful', 'async']);
+        for (const report of result.reports) {
+          expect(report.failures, `${baseUrl} ${report.phase}: ${JSON.stringify(report.failures.slice(0, 3), null, 1)}`).toEqual([]);
+          expect(report.checks, `${baseUrl} ${report.phase}`).toBeGreaterThan(0);
+        }
+        expect(result.reports.find((r) => r.phase === 'async')?.tally, baseUrl).toHaveProperty('message_replay');
       }
       const exited = new Promise<number | null>((resolve) => cluster.once('exit', (code) => resolve(code)));
       cluster.kill('SIGINT');
