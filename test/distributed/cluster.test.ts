@@ -8,10 +8,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runConformance } from '../../conformance/runner/runner.js';
 import { loadSpecIndex } from '../../conformance/runner/specIndex.js';
 import { freshPostgresDatabase, postgresForTests, type FreshPostgresDatabase } from '../support/postgres.js';
-import { redisForTests } from '../support/redis.js';
+import { freshRedisSpace, redisForTests, type FreshRedisSpace } from '../support/redis.js';
 import { lineOf, repoRoot, serviceEnv } from '../support/serviceProcess.js';
 
 const HANG_LIMIT_MS = 60_000;
+/** This file's Redis database, emptied before and after: a fresh PostgreSQL database numbers plans from 1 again, and a plan log left by an earlier run would stand in for the new plan's. */
+const REDIS_DB = 14;
 
 /** A port nothing listens on right now. */
 async function freePort(): Promise<number> {
@@ -24,10 +26,17 @@ async function freePort(): Promise<number> {
 
 describe.skipIf(!postgresForTests.available || !redisForTests.available)('npm run cluster', { timeout: 3 * HANG_LIMIT_MS }, () => {
   let database: FreshPostgresDatabase | undefined;
-  afterAll(() => database?.drop());
+  let space: FreshRedisSpace | undefined;
+  afterAll(async () => {
+    await space?.client.flushdb();
+    await space?.drop();
+    await database?.drop();
+  });
 
   it('starts two ready instances on one database and Redis, each passes conformance, and Ctrl-C stops both', async () => {
     database = await freshPostgresDatabase();
+    space = await freshRedisSpace(REDIS_DB);
+    await space.client.flushdb();
     const ports = [await freePort(), await freePort()];
     const redis = new URL(redisForTests.available ? redisForTests.url : 'redis://127.0.0.1:6379');
     const cluster = spawn(process.execPath, ['--import', 'tsx', 'scripts/cluster.ts'], {
@@ -36,7 +45,7 @@ describe.skipIf(!postgresForTests.available || !redisForTests.available)('npm ru
       env: serviceEnv({
         CLUSTER_PORTS: ports.join(','),
         DATABASE_URL: database.url,
-        REDIS_URL: `redis://${redis.host}/14`,
+        REDIS_URL: `redis://${redis.host}/${REDIS_DB}`,
         LOG_LEVEL: 'info',
         RATE_LIMIT_PER_MINUTE: '1000000',
       }),
