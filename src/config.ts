@@ -5,6 +5,7 @@
 // value is refused with one line naming the setting, the value and what is accepted.
 import net from 'node:net';
 import path from 'node:path';
+import { routes } from '../generated/routes.js';
 
 export type ResponseValidationMode = 'strict' | 'log' | 'off';
 export type Environment = 'development' | 'test' | 'production';
@@ -182,7 +183,8 @@ const httpUrl: Parser<string> = {
   },
 };
 
-const callbackPath = '/api/v1/auth/oidc/callback';
+// From the route table (config.ts sits below http/, so it reads generated/ itself).
+const callbackPath = routes.find((route) => route.operationId === 'completeOidcSignIn')!.path;
 const redirectUri: Parser<string> = {
   accepted: `an http:// or https:// URL whose path is ${callbackPath}`,
   parse: (raw) => (httpUrl.parse(raw) !== undefined && new URL(raw).pathname === callbackPath && !new URL(raw).search && !new URL(raw).hash ? raw : undefined),

@@ -4,6 +4,7 @@ import type { Handlers } from '../generated/operations.js';
 import { createAuthHandlers } from './auth/authHandlers.js';
 import { createOidcHandlers } from './auth/oidcHandlers.js';
 import { createChatHandlers } from './chats/chatHandlers.js';
+import { operationPath } from './http/operationPath.js';
 import type { RequestContext } from './http/requestContext.js';
 import { createMemberHandlers } from './members/memberHandlers.js';
 import { createOperationalHandlers } from './operational/operationalHandlers.js';
@@ -26,7 +27,7 @@ export function operationHandlers(services: Services): Handlers<RequestContext> 
       documents: loadSpecDocuments(),
       database: services.database,
       redis: services.redis,
-      signInPath: services.oidc ? '/api/v1/auth/oidc/login' : null,
+      signInPath: services.oidc ? operationPath('startOidcSignIn', {}) : null,
     }),
   };
 }

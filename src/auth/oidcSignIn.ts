@@ -4,12 +4,14 @@
 // and only the browser that started it can. The tokens never travel in a URL: the callback hands
 // the browser a one-time code in the fragment, which it exchanges for the token pair by POST.
 import crypto from 'node:crypto';
+import path from 'node:path';
 import * as client from 'openid-client';
 import type { components } from '../../generated/openapi.js';
 import { schemaValidators } from '../../generated/validators.js';
 import type { OidcSettings } from '../config.js';
 import type { DatabasePort } from '../db/databasePort.js';
 import { AppError } from '../http/appError.js';
+import { operationPath } from '../http/operationPath.js';
 import type { Logger } from '../logger.js';
 import type { AuthService } from './authService.js';
 import { signInFailure } from './oidcFailures.js';
@@ -22,7 +24,8 @@ import { roleForOidcSignIn } from './roles.js';
 type TokenResponse = components['schemas']['TokenResponse'];
 
 export const OIDC_LOGIN_COOKIE = 'oidc_login';
-const COOKIE_PATH = '/api/v1/auth/oidc';
+// The pending sign-in's cookie goes only to the sign-in operations (start and callback share this folder).
+const COOKIE_PATH = path.posix.dirname(operationPath('completeOidcSignIn', {}));
 const PENDING_LOGIN_MS = 10 * 60_000;
 const SIGN_IN_CODE_MS = 60_000;
 const NAME_MAX = 50;

@@ -2,6 +2,7 @@
 // plain HTML page, chosen by Accept (see getLandingPage in openapi.yaml).
 import { objectOrEmpty, stringOrUndefined, type JsonObject } from '../../conformance/specModel/index.js';
 import type { components } from '../../generated/openapi.js';
+import { operationPath } from '../http/operationPath.js';
 import { docLinks, escapeHtml, navBar, navBarCss } from './docLinks.js';
 
 type LandingPageResponse = components['schemas']['LandingPageResponse'];
@@ -41,21 +42,21 @@ function signInSection(signInPath: string): string {
     const code = new URLSearchParams(location.hash.slice(1)).get('oidcCode');
     if (code) {
       history.replaceState(null, '', location.pathname + location.search);
-      const exchanged = await fetch('/api/v1/auth/oidc/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+      const exchanged = await fetch(${JSON.stringify(operationPath('exchangeOidcSignInCode', {}))}, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
       const answer = await exchanged.json();
       if (!exchanged.ok) { status.textContent = 'Sign-in failed: ' + answer.data.code + ' ' + answer.data.message; return; }
       sessionStorage.setItem('accessToken', answer.data.accessToken);
     }
     const token = sessionStorage.getItem('accessToken');
     if (!token) return;
-    const me = await fetch('/api/v1/members/me', { headers: { authorization: 'Bearer ' + token } });
+    const me = await fetch(${JSON.stringify(operationPath('getMe', {}))}, { headers: { authorization: 'Bearer ' + token } });
     if (!me.ok) { sessionStorage.removeItem('accessToken'); return; }
     const member = (await me.json()).data;
     status.textContent = 'Signed in as ' + member.name + ' (' + member.email + ', ' + member.role + ').';
     signIn.hidden = true;
     signOut.hidden = false;
     signOut.addEventListener('click', async () => {
-      await fetch('/api/v1/auth/logout', { method: 'POST', headers: { authorization: 'Bearer ' + token } });
+      await fetch(${JSON.stringify(operationPath('logout', {}))}, { method: 'POST', headers: { authorization: 'Bearer ' + token } });
       sessionStorage.removeItem('accessToken');
       status.textContent = 'Signed out.';
       signOut.hidden = true;
