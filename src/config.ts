@@ -40,6 +40,8 @@ export interface Config {
   /** requests per client per window; 0 turns rate limiting off */
   rateLimitPerWindow: number;
   rateLimitWindowSeconds: number;
+  /** proxies in front of the service whose X-Forwarded-For entries the rate limit trusts */
+  trustProxyHops: number;
   logLevel: LogLevel;
   corsOrigins: string[];
   planner: 'offline' | 'openai';
@@ -377,6 +379,12 @@ export const settings = {
     '6000 (0 under test)',
     'requests per client address and minute (0: off); 429 COMMON429 beyond',
   ),
+  TRUST_PROXY_HOPS: setting(
+    'TRUST_PROXY_HOPS',
+    integer(0, 10),
+    '0',
+    'how many proxies (load balancers) stand in front of the service: the rate limit then counts per client address as the outermost of them wrote it into X-Forwarded-For; 0: per connecting address, X-Forwarded-For ignored',
+  ),
   BODY_LIMIT_BYTES: setting('BODY_LIMIT_BYTES', integer(1, 1_073_741_824), '1048576', 'largest request body; 413 COMMON413 beyond'),
   CORS_ORIGINS: setting(
     'CORS_ORIGINS',
@@ -605,6 +613,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: read(env, s.BODY_LIMIT_BYTES) ?? 1024 * 1024,
     rateLimitPerWindow: read(env, s.RATE_LIMIT_PER_MINUTE) ?? (nodeEnv === 'test' ? 0 : 6000),
     rateLimitWindowSeconds: 60,
+    trustProxyHops: read(env, s.TRUST_PROXY_HOPS) ?? 0,
     logLevel: read(env, s.LOG_LEVEL) ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     corsOrigins: read(env, s.CORS_ORIGINS) ?? ['*'],
     planner,

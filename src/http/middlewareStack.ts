@@ -1,12 +1,12 @@
 // What every request passes through before its route, in order: a request id and a child logger
 // (one log line per request), CORS, the rate limit per client address, and the body size limit.
-import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, Hono, Next } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { AppError } from './appError.js';
+import { clientAddressOf } from './clientAddress.js';
 import type { HttpEnv } from './httpEnv.js';
 import { rateLimit } from './rateLimit.js';
 import type { RateLimitStore } from './rateLimitStore.js';
@@ -32,13 +32,7 @@ export function useMiddlewareStack(app: Hono<HttpEnv>, config: Config, log: Logg
         windowSeconds: config.rateLimitWindowSeconds,
         clock,
         store: rateLimitStore,
-        clientKey: (c) => {
-          try {
-            return getConnInfo(c).remote.address ?? 'unknown';
-          } catch {
-            return 'in-process';
-          }
-        },
+        clientKey: clientAddressOf(config.trustProxyHops),
       }),
     );
   }
