@@ -9,7 +9,8 @@ export interface components {
              * @description The log this message is in: opaque, without `:`. A plan's schedule and errors channels
              *     share one log, a chat room's channel has its own. The epoch changes when a new
              *     generation of the plan starts and when the log was lost (a restart of the service in
-             *     the default mode, or of Redis); offsets of different epochs cannot be compared.
+             *     the default mode, or of Redis, or a message that could not be written to Redis while it
+             *     was unreachable); offsets of different epochs cannot be compared.
              * @example k3v9q2
              */
             "x-epoch": string;
@@ -179,7 +180,9 @@ export interface components {
              * @description Only on the `RECEIPT` of a `SUBSCRIBE` with `x-replay` or `x-since`, sent after the
              *     history it asked for. `true`: every message asked for was delivered before this
              *     `RECEIPT`. `false`: the history asked for is lost (the log's epoch changed, its oldest
-             *     messages were trimmed, or the service or Redis restarted); nothing old was delivered.
+             *     messages were trimmed, or the service or Redis restarted) or cannot be read right now
+             *     (Redis is unreachable: the subscription still starts, and its live messages flow once
+             *     Redis is back); nothing old was delivered.
              *     Read the saved state over HTTP (`listDailyPlans`, the chat history), then rely on the
              *     live messages that follow.
              * @example true

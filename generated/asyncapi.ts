@@ -5,7 +5,7 @@ import type { components } from './asyncapi-types.js';
 export type AsyncSchemas = components['schemas'];
 
 /** `info.version` of asyncapi.yaml (CONNECTED's `server` header quotes its major.minor). */
-export const asyncapiVersion = "2.1.0";
+export const asyncapiVersion = "2.1.1";
 
 /** The messages of asyncapi.yaml each STOMP command carries (their `x-stomp-command`). */
 export const stompFrameMessages = {

@@ -15,6 +15,7 @@ import type { ChatAgent } from './chats/chatAgent.js';
 import { findOwnChatRoom } from './chats/chatRepository.js';
 import { createChatService, type ChatService } from './chats/chatService.js';
 import type { Config } from './config.js';
+import { readDatabaseIdentity } from './db/databaseIdentity.js';
 import type { DatabasePort } from './db/databasePort.js';
 import { createInProcessEventBus, type EventBus } from './events/eventBus.js';
 import { createRedisEventBus } from './events/redisEventBus.js';
@@ -81,17 +82,29 @@ export interface Services {
 }
 
 /** The parts REDIS_URL shares between instances: plan logs, control channel (events, logouts), rate limit. */
-function redisParts(config: Config, redis: NonNullable<Config['redis']>, log: Logger, broker: Broker) {
+function redisParts(config: Config, redis: NonNullable<Config['redis']>, log: Logger, broker: Broker, databaseId: string) {
   const { url } = redis;
+  // Plan and session ids are this database's: keyed by its identity, a Redis that outlives the
+  // database (or serves another one) never mixes their logs or control messages with ours.
+  const keyPrefix = `rt:${databaseId}:`;
   const warn = (what: string) => (error: unknown) => log.warn({ err: error }, `redis: ${what}`);
-  const planLog = createRedisPlanLog({ url, broker, historySize: config.realtime.historySize, historyTtlSeconds: config.realtime.historyTtlSeconds, log });
+  const planLog = createRedisPlanLog({
+    url,
+    broker,
+    historySize: config.realtime.historySize,
+    historyTtlSeconds: config.realtime.historyTtlSeconds,
+    log,
+    keyPrefix,
+  });
   const events = createRedisEventBus({
     url,
+    keyPrefix,
     onListenerError: (error, name) => log.error({ err: error, event: name }, 'event listener failed'),
     onBusError: warn('control channel (events)'),
   });
   const revocations = createRedisSessionRevocations({
     url,
+    keyPrefix,
     onListenerError: (error) => log.error({ err: error }, 'session revocation listener failed'),
     onBusError: warn('control channel (logouts)'),
   });
@@ -125,7 +138,7 @@ export async function createServices(config: Config, database: DatabasePort, por
   // Before anything starts that would need stopping if these fail.
   await syncCatalogue(db);
   const broker = ports.broker ?? createInProcessBroker((error) => log.error({ err: error }, 'message delivery failed'));
-  const redis = config.redis ? redisParts(config, config.redis, log, broker) : null;
+  const redis = config.redis ? redisParts(config, config.redis, log, broker, await readDatabaseIdentity(db)) : null;
   const signer = createTokenSigner(resolveJwtSecret(config), { access: config.accessTokenTtlSeconds, refresh: config.refreshTokenTtlSeconds });
   const revocations = redis?.revocations ?? createInProcessSessionRevocations((error) => log.error({ err: error }, 'session revocation listener failed'));
   const auth = createAuthService({
@@ -207,7 +220,8 @@ export function stompEndpointDeps(services: Services): Parameters<typeof registe
     async publishError(memberId, chatRoomId, code, message, path) {
       const room = await findOwnChatRoom(db, memberId, chatRoomId);
       if (!room) return;
-      publishers.error(
+      // Awaited until this instance's subscribers have it: the RECEIPT that follows must not overtake it.
+      await publishers.errorHandedOver(
         { memberId, chatRoomId, tripPlanId: room.tripPlanId },
         { timestamp: new Date(clock()).toISOString(), code, message, path, errors: null },
       );

@@ -261,3 +261,8 @@ export const storageProbe = pgTable('storage_probe', {
   id: rowId('id').primaryKey().generatedByDefaultAsIdentity(),
   pad: bytea('pad').notNull(),
 });
+
+/** One row, written by its migration: a random id of this database (schema.ts says why). */
+export const databaseIdentity = pgTable('database_identity', {
+  id: text('id').primaryKey(),
+});

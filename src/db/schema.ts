@@ -246,3 +246,13 @@ export const storageProbe = sqliteTable('storage_probe', {
   id: integer('id').primaryKey(),
   pad: blob('pad', { mode: 'buffer' }).notNull(),
 });
+
+/**
+ * One row, written by the migration that made the table: a random id of this database. What lives
+ * outside the database but is keyed by its ids (the Redis plan logs and control channels) is keyed
+ * by it too, so a Redis that outlives a database never hands an old plan's log to a new plan of
+ * the same id.
+ */
+export const databaseIdentity = sqliteTable('database_identity', {
+  id: text('id').primaryKey(),
+});

@@ -84,6 +84,9 @@ export function createInMemoryPlanLog({ broker, historySize, historyTtlMs, clock
       // Every message is appended in this process, and delivered by append itself.
       return Promise.resolve(() => {});
     },
+    handedOver() {
+      return Promise.resolve();
+    },
     close() {
       streams.clear();
       return Promise.resolve();

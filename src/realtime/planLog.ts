@@ -53,13 +53,19 @@ export interface PlanLog {
   append(stream: string, entry: LogEntry, run?: { token: RunToken; terminal: boolean }): Promise<AppendOutcome>;
   /** Takes nothing more of this run (the run's terminal message went to the sibling log). */
   closeRun(stream: string, token: RunToken): Promise<void>;
-  /** The retained messages of `stream` that `from` asks for. */
+  /** The retained messages of `stream` that `from` asks for; `recovered: false` when the log cannot be read. */
   history(stream: string, from: ReplayFrom): Promise<History>;
   /**
    * Makes the live messages of `stream` reach this instance's broker until the returned function is
-   * called. Reference-counted: one call per subscription; resolves once live messages flow.
+   * called. Reference-counted: one call per subscription; resolves once live messages flow, or at
+   * once when the shared log cannot be reached (they flow once it is back).
    */
   follow(stream: string): Promise<() => void>;
+  /**
+   * Resolves once this instance's broker has been handed `position` of `stream` (at once when no
+   * subscription here follows it), so an answer sent after it cannot overtake that message.
+   */
+  handedOver(stream: string, position: LogPosition): Promise<void>;
   /** Ends timers and connections. */
   close(): Promise<void>;
 }

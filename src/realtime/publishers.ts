@@ -28,6 +28,12 @@ export interface Publishers {
   chat(memberId: number, chatRoomId: number, payload: ChannelPayloads['chatStream']): void;
   schedule(memberId: number, tripPlanId: number, payload: ChannelPayloads['scheduleUpdates']): void;
   error(to: PlanAddress, payload: ChannelPayloads['errors']): void;
+  /**
+   * As `error`, resolving once the message is in its log and this instance's subscribers were
+   * handed it: a RECEIPT sent after it cannot overtake it (with Redis the live copy comes back over
+   * Pub/Sub after the append).
+   */
+  errorHandedOver(to: PlanAddress, payload: ChannelPayloads['errors']): Promise<void>;
   /** The publishers of one generation run of `plan`: fenced by `token`, closed by the run's terminal message. */
   forRun(plan: PlanAddress, token: RunToken): RunPublishers;
   /**
@@ -81,28 +87,41 @@ export function createPublishers(log: PlanLog, mode: ResponseValidationMode, log
     stream: string,
     /** a generation run's message; a terminal one closes the run in `sibling`, the plan's other log, too */
     run?: { token: RunToken; terminal: boolean; sibling: string; onRefused: (reason: 'fenced' | 'closed') => void },
-  ): void {
+  ): Promise<AppendOutcome | null> {
     const destination = channelAddress(channel, parameters);
     check(channel, destination, payload);
     stats.published++;
-    const appended = log.append(stream, { memberId, destination, body: JSON.stringify(payload) }, run).then((outcome: AppendOutcome) => {
-      if (outcome.appended) return;
-      stats.refused++;
-      run?.onRefused(outcome.reason);
-      logger.warn({ channel, destination, run: run?.token, reason: outcome.reason }, 'message of an ended or superseded generation run not published');
-    });
-    track(appended.catch((error: unknown) => logger.error({ err: error, channel, destination }, 'message could not be published')));
+    const appended = log
+      .append(stream, { memberId, destination, body: JSON.stringify(payload) }, run)
+      .then((outcome: AppendOutcome) => {
+        if (outcome.appended) return outcome;
+        stats.refused++;
+        run?.onRefused(outcome.reason);
+        logger.warn({ channel, destination, run: run?.token, reason: outcome.reason }, 'message of an ended or superseded generation run not published');
+        return outcome;
+      })
+      .catch((error: unknown) => {
+        logger.error({ err: error, channel, destination }, 'message could not be published');
+        return null;
+      });
+    track(appended);
     if (run?.terminal)
       track(log.closeRun(run.sibling, run.token).catch((error: unknown) => logger.error({ err: error, stream: run.sibling }, 'run not closed')));
+    return appended;
   }
 
   // Error messages may echo what a client sent (a destination, a planner's complaint): same limits as HTTP.
   const errorOf = (payload: ChannelPayloads['errors']) => fitErrorResponse(payload);
 
   return {
-    chat: (memberId, chatRoomId, payload) => publish('chatStream', memberId, { chatRoomId }, payload, roomStream(chatRoomId)),
-    schedule: (memberId, tripPlanId, payload) => publish('scheduleUpdates', memberId, { tripPlanId }, payload, planStream(tripPlanId)),
-    error: (to, payload) => publish('errors', to.memberId, { chatRoomId: to.chatRoomId }, errorOf(payload), planStream(to.tripPlanId)),
+    chat: (memberId, chatRoomId, payload) => void publish('chatStream', memberId, { chatRoomId }, payload, roomStream(chatRoomId)),
+    schedule: (memberId, tripPlanId, payload) => void publish('scheduleUpdates', memberId, { tripPlanId }, payload, planStream(tripPlanId)),
+    error: (to, payload) => void publish('errors', to.memberId, { chatRoomId: to.chatRoomId }, errorOf(payload), planStream(to.tripPlanId)),
+    async errorHandedOver(to, payload) {
+      const stream = planStream(to.tripPlanId);
+      const outcome = await publish('errors', to.memberId, { chatRoomId: to.chatRoomId }, errorOf(payload), stream);
+      if (outcome?.appended) await log.handedOver(stream, outcome);
+    },
     forRun(plan, token) {
       const { memberId, tripPlanId, chatRoomId } = plan;
       const [planLog, roomLog] = [planStream(tripPlanId), roomStream(chatRoomId)];
@@ -110,15 +129,21 @@ export function createPublishers(log: PlanLog, mode: ResponseValidationMode, log
       const onRefused = (reason: 'fenced' | 'closed') => (refused ??= reason);
       return {
         chat: (payload) =>
-          publish('chatStream', memberId, { chatRoomId }, payload, roomLog, {
+          void publish('chatStream', memberId, { chatRoomId }, payload, roomLog, {
             token,
             terminal: terminalChat.has(payload.messageStreamType),
             sibling: planLog,
             onRefused,
           }),
-        schedule: (payload) => publish('scheduleUpdates', memberId, { tripPlanId }, payload, planLog, { token, terminal: false, sibling: roomLog, onRefused }),
+        schedule: (payload) =>
+          void publish('scheduleUpdates', memberId, { tripPlanId }, payload, planLog, { token, terminal: false, sibling: roomLog, onRefused }),
         error: (payload) =>
-          publish('errors', memberId, { chatRoomId }, errorOf(payload), planLog, { token, terminal: payload.code === 'AI002', sibling: roomLog, onRefused }),
+          void publish('errors', memberId, { chatRoomId }, errorOf(payload), planLog, {
+            token,
+            terminal: payload.code === 'AI002',
+            sibling: roomLog,
+            onRefused,
+          }),
         get refused() {
           return refused;
         },

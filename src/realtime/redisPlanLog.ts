@@ -7,6 +7,10 @@
 // Keys carry the log's hash tag ({plan:42}) so a log's keys share a Redis Cluster slot, and every
 // key is in the database REDIS_URL names; channel names carry that database number, because Pub/Sub
 // ignores databases.
+// While Redis is away nothing fails outward: a subscription starts (its live messages flow once
+// Redis is back), a history cannot be read so it is lost to the subscriber (`recovered: false`),
+// and a message that could not be appended makes the log's next message start a new epoch, so
+// every subscriber sees from the epoch that something was lost and rereads the state over HTTP.
 import { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
 import type { Broker } from './broker.js';
@@ -36,7 +40,14 @@ interface Followed {
   /** live messages waiting for a gap to be filled first */
   queue: LoggedMessage[];
   repairing: boolean;
+  /** whether the Pub/Sub subscription was confirmed (ioredis renews those by itself after a reconnect) */
+  confirmed: boolean;
+  /** answers waiting until a position is handed to the broker (handedOver) */
+  waiters: Array<{ position: LogPosition; resolve: () => void }>;
 }
+
+/** How long an answer waits for its message to come back over Pub/Sub before it is sent anyway. */
+const HAND_OVER_WAIT_MS = 2000;
 
 export interface RedisPlanLog extends PlanLog {
   /** how many logs this instance follows (diagnostics, tests) */
@@ -53,8 +64,14 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
   const db = commands.options.db ?? 0;
   const subscriber = commands.duplicate({ connectionName: `${prefix}planlog-subscriber` });
   const followed = new Map<string, Followed>();
+  /** logs an append to which failed (Redis away or slow): the next message there starts a new epoch */
+  const lostSome = new Set<string>();
   let readyOnce = false;
-  for (const connection of [commands, subscriber]) connection.on('error', (error: Error) => log.warn({ err: error }, 'redis plan log connection'));
+  const wasUp = new WeakSet<Redis>();
+  for (const connection of [commands, subscriber]) {
+    connection.on('error', (error: Error) => log.warn({ err: error }, 'redis plan log connection'));
+    connection.once('ready', () => wasUp.add(connection));
+  }
 
   const metaKey = (stream: string) => `${prefix}{${stream}}:meta`;
   const logKey = (stream: string) => `${prefix}{${stream}}:log`;
@@ -65,6 +82,40 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
     if (state.last && message.epoch === state.last.epoch && message.offset <= state.last.offset) return;
     state.last = { epoch: message.epoch, offset: message.offset };
     broker.publish(message.memberId, message.destination, message.body, state.last);
+    if (state.waiters.length > 0) releaseWaiters(state, (p) => p.epoch !== message.epoch || p.offset <= message.offset);
+  }
+
+  function releaseWaiters(state: Followed, handed: (position: LogPosition) => boolean): void {
+    state.waiters = state.waiters.filter((waiter) => {
+      if (!handed(waiter.position)) return true;
+      waiter.resolve();
+      return false;
+    });
+  }
+
+  /** Subscribes to the log's channel, then learns where the log stands; a failure leaves both for the next reconnect. */
+  function subscribeAndLocate(stream: string, state: Followed): Promise<void> {
+    return subscriber
+      .subscribe(channelOf(stream))
+      .then(() => {
+        state.confirmed = true;
+        return commands.hmget(metaKey(stream), 'epoch', 's');
+      })
+      .then(([epoch, top]) => {
+        state.last ??= epoch && top ? { epoch, offset: Number(top) } : { epoch: '', offset: 0 };
+      })
+      .catch((error: unknown) => log.warn({ err: error, stream }, 'could not follow a plan log yet: retried when Redis is back'));
+  }
+
+  /** After a reconnect: subscribe what never was, and read from the stream what was missed meanwhile. */
+  async function catchUp(stream: string, state: Followed): Promise<void> {
+    if (!state.confirmed || state.last === null) return subscribeAndLocate(stream, state);
+    const [epoch] = await commands.hmget(metaKey(stream), 'epoch', 's');
+    const from = state.last.epoch === epoch ? state.last.offset + 1 : 1;
+    const missed = await readRange(stream, from, '+');
+    for (const m of missed) state.queue.push(m);
+    state.queue.sort((a, b) => (a.epoch === b.epoch ? a.offset - b.offset : 0));
+    drain(stream, state);
   }
 
   /** Hands queued live messages to the broker in offset order; a gap is filled from the stream first. */
@@ -102,23 +153,25 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
   });
 
   // ioredis subscribes again by itself after a reconnect; what was published meanwhile is in the streams.
+  const subscriberAway = () => wasUp.has(subscriber) && subscriber.status !== 'ready';
+
   subscriber.on('ready', () => {
-    if (!readyOnce) {
-      readyOnce = true;
-      return;
-    }
+    // The first time, only logs followed before the connection came up have anything to do.
+    const first = !readyOnce;
+    readyOnce = true;
     for (const [stream, state] of followed) {
-      const from = state.last;
-      if (!from) continue;
-      void readRange(stream, from.offset + 1, '+')
-        .then((missed) => {
-          for (const m of missed) state.queue.push(m);
-          state.queue.sort((a, b) => (a.epoch === b.epoch ? a.offset - b.offset : 0));
-          drain(stream, state);
-        })
-        .catch((error: unknown) => log.warn({ err: error, stream }, 'could not read what a plan log missed while disconnected'));
+      if (first && state.confirmed) continue;
+      catchUp(stream, state).catch((error: unknown) => log.warn({ err: error, stream }, 'could not read what a plan log missed while disconnected'));
     }
   });
+
+  /**
+   * Fails at once while a connection that was up is away, instead of waiting in ioredis' offline
+   * queue; before the first connection is up, commands wait for it (start-up).
+   */
+  function whileConnected(connection: Redis): void {
+    if (wasUp.has(connection) && connection.status !== 'ready') throw new Error(`the Redis connection is ${connection.status}`);
+  }
 
   async function readRange(stream: string, from: number, to: number | '+'): Promise<LoggedMessage[]> {
     const entries = await commands.xrange(logKey(stream), `${from}-0`, to === '+' ? '+' : `${to}-0`);
@@ -130,23 +183,34 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
 
   return {
     async append(stream, entry, writer) {
-      const reply = await commands.eval(
-        APPEND_SCRIPT,
-        2,
-        metaKey(stream),
-        logKey(stream),
-        channelOf(stream),
-        newEpoch(),
-        writer ? '1' : '0',
-        writer?.token.run ?? 0,
-        writer?.token.attempt ?? 0,
-        writer?.terminal ? '1' : '0',
-        historySize,
-        historyTtlSeconds,
-        entry.memberId,
-        entry.destination,
-        entry.body,
-      );
+      const restartEpoch = lostSome.has(stream);
+      let reply: unknown;
+      try {
+        whileConnected(commands);
+        reply = await commands.eval(
+          APPEND_SCRIPT,
+          2,
+          metaKey(stream),
+          logKey(stream),
+          channelOf(stream),
+          newEpoch(),
+          writer ? '1' : '0',
+          writer?.token.run ?? 0,
+          writer?.token.attempt ?? 0,
+          writer?.terminal ? '1' : '0',
+          historySize,
+          historyTtlSeconds,
+          entry.memberId,
+          entry.destination,
+          entry.body,
+          restartEpoch ? '1' : '0',
+        );
+      } catch (error) {
+        // It may even have been appended (a reply lost on the way): either way, subscribers learn from a new epoch.
+        lostSome.add(stream);
+        throw error;
+      }
+      if (restartEpoch) lostSome.delete(stream);
       return appendOutcome(reply);
     },
     async closeRun(stream, token) {
@@ -154,11 +218,19 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
     },
     async history(stream, from) {
       const after = 'all' in from ? 0 : from.offset;
-      const replies = await commands
-        .multi()
-        .hmget(metaKey(stream), 'epoch', 's')
-        .xrange(logKey(stream), `${after + 1}-0`, '+')
-        .exec();
+      let replies: [Error | null, unknown][] | null;
+      try {
+        whileConnected(commands);
+        replies = await commands
+          .multi()
+          .hmget(metaKey(stream), 'epoch', 's')
+          .xrange(logKey(stream), `${after + 1}-0`, '+')
+          .exec();
+      } catch (error) {
+        // Not an error for the subscriber: what it asked for is lost to it, and the state is in the database.
+        log.warn({ err: error, stream }, 'plan log history unreadable: answered as not recovered');
+        return { recovered: false };
+      }
       const [meta, range] = (replies ?? []).map(([error, value]) => {
         if (error) throw error;
         return value;
@@ -171,15 +243,10 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
     async follow(stream) {
       let state = followed.get(stream);
       if (!state) {
-        const fresh: Followed = { followers: 0, subscribed: Promise.resolve(), last: null, queue: [], repairing: false };
-        // Subscribed first, then the position read: whatever comes after that position arrives live.
-        fresh.subscribed = subscriber
-          .subscribe(channelOf(stream))
-          .then(() => commands.hmget(metaKey(stream), 'epoch', 's'))
-          .then(([epoch, top]) => {
-            fresh.last ??= epoch && top ? { epoch, offset: Number(top) } : { epoch: '', offset: 0 };
-          });
+        const fresh: Followed = { followers: 0, subscribed: Promise.resolve(), last: null, queue: [], repairing: false, confirmed: false, waiters: [] };
         followed.set(stream, fresh);
+        // Subscribed first, then the position read: whatever comes after that position arrives live.
+        fresh.subscribed = subscriberAway() ? Promise.resolve() : subscribeAndLocate(stream, fresh);
         state = fresh;
       }
       state.followers++;
@@ -187,17 +254,28 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
         const current = followed.get(stream);
         if (!current || --current.followers > 0) return;
         followed.delete(stream);
+        releaseWaiters(current, () => true);
         subscriber.unsubscribe(channelOf(stream)).catch((error: unknown) => log.warn({ err: error, stream }, 'could not unsubscribe from a plan log'));
       });
-      try {
-        await state.subscribed;
-      } catch (error) {
-        unfollow();
-        throw error;
-      }
+      await state.subscribed;
       return unfollow;
     },
+    handedOver(stream, position) {
+      const state = followed.get(stream);
+      if (!state || (state.last && state.last.epoch === position.epoch && state.last.offset >= position.offset)) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const timer = setTimeout(() => releaseWaiters(state, (p) => p === position), HAND_OVER_WAIT_MS);
+        state.waiters.push({
+          position,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+        });
+      });
+    },
     async close() {
+      for (const state of followed.values()) releaseWaiters(state, () => true);
       followed.clear();
       await Promise.allSettled([subscriber.quit(), commands.quit()]);
     },

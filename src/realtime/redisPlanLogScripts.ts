@@ -9,7 +9,9 @@
 
 /**
  * KEYS: meta, log. ARGV: channel, a fresh epoch (used only when one starts), has a run (0/1), run,
- * attempt, terminal (0/1), history size, ttl seconds, member id, destination, body.
+ * attempt, terminal (0/1), history size, ttl seconds, member id, destination, body, restart (0/1:
+ * an earlier append of this writer failed, so the message may be missing from the log: start a new
+ * epoch, keeping the fencing state, once the fencing checks pass).
  * Returns {1, epoch, offset}, or {0, 'fenced' | 'closed'}. The live message is published as
  * `<epoch>:<offset>:<member id>:<destination>` LF `<body>`.
  */
@@ -22,8 +24,10 @@ local function startEpoch(epochRun, fence, closed)
   redis.call('DEL', log)
   redis.call('HSET', meta, 'epoch', epoch, 's', 0, 'run', epochRun, 'fence', fence, 'closed', closed)
 end
+local restart = ARGV[12] == '1'
 if not epoch then
   if hasRun then startEpoch(run, attempt, 0) else startEpoch(0, 0, 0) end
+  restart = false
 end
 if hasRun then
   local current = tonumber(redis.call('HGET', meta, 'run'))
@@ -31,9 +35,15 @@ if hasRun then
   local closed = tonumber(redis.call('HGET', meta, 'closed'))
   if run <= closed then return {0, 'closed'} end
   if run < current or (run == current and attempt < fence) then return {0, 'fenced'} end
-  if run > current then startEpoch(run, attempt, closed) end
+  if run > current then
+    startEpoch(run, attempt, closed)
+    restart = false
+  end
   redis.call('HSET', meta, 'fence', attempt)
   if ARGV[6] == '1' then redis.call('HSET', meta, 'closed', run) end
+end
+if restart then
+  startEpoch(tonumber(redis.call('HGET', meta, 'run')), tonumber(redis.call('HGET', meta, 'fence')), tonumber(redis.call('HGET', meta, 'closed')))
 end
 local offset = redis.call('HINCRBY', meta, 's', 1)
 redis.call('XADD', log, 'MAXLEN', ARGV[7], offset .. '-0', 'e', epoch, 'm', ARGV[9], 'd', ARGV[10], 'b', ARGV[11])

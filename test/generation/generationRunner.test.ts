@@ -43,6 +43,7 @@ function recordingPublishers(): Publishers & { sent: Sent[] } {
     chat: (_m, _c, payload) => as(null).chat(payload),
     schedule: (_m, _t, payload) => as(null).schedule(payload),
     error: (_to, payload) => as(null).error(payload),
+    errorHandedOver: (_to, payload) => Promise.resolve(as(null).error(payload)),
     forRun: (_plan, token) => as(token),
     startRun: () => {
       throw new Error('the lease runner sends as the run and attempt of its lease, never as a run of its own numbering');

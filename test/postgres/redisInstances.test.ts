@@ -94,6 +94,24 @@ describeOnRedis('two instances on PostgreSQL and Redis (REDIS_URL)', () => {
     expect(onB.errorCode()).toBe('WS002');
   });
 
+  it('a refused SEND: its error MESSAGE reaches the sender before the RECEIPT, though it went through Redis', async () => {
+    const { accessToken: token } = await a.signIn('refused-send@example.com');
+    const plan = (await a.request<{ data: { chatRoomId: number } }>('POST', '/api/v1/trips', { token, body: busanTrip })).body.data;
+    const socket = await openRawStomp(b.url, token);
+    socket.subscribe('errors', `/user/sub/errors/${plan.chatRoomId}`, 'subscribed');
+    await socket.waitFor((f) => f.command === 'RECEIPT' && f.headers['receipt-id'] === 'subscribed');
+    for (let i = 0; i < 5; i++) {
+      socket.send(`SEND\ndestination:/pub/chat/${plan.chatRoomId}/elsewhere\nreceipt:sent-${i}\ncontent-type:application/json\n\n{"content":"hi"}\0`);
+      await socket.waitFor((f) => f.command === 'RECEIPT' && f.headers['receipt-id'] === `sent-${i}`);
+    }
+    // Each RECEIPT comes right after its own error message.
+    const answers = socket.frames.filter((f) => f.command === 'MESSAGE' || (f.command === 'RECEIPT' && f.headers['receipt-id']!.startsWith('sent-')));
+    expect(answers.map((f) => (f.command === 'MESSAGE' ? (JSON.parse(f.body) as { code: string }).code : f.headers['receipt-id']))).toEqual(
+      [0, 1, 2, 3, 4].flatMap((i) => ['WS005', `sent-${i}`]),
+    );
+    socket.close();
+  });
+
   it('counts the rate limit of a client address across both instances', async () => {
     // RATE_LIMIT_PER_MINUTE=1000 shared: each request on either instance takes one from the same count.
     const remaining = async (server: TestServer) => Number((await server.request('GET', '/healthz')).headers.get('RateLimit-Remaining'));
@@ -112,5 +130,21 @@ describeOnRedis('two instances on PostgreSQL and Redis (REDIS_URL)', () => {
     proxy.restore();
     await expect.poll(async () => (await a.request('GET', '/readyz')).status, { timeout: 20_000, interval: 200 }).toBe(200);
     await expect.poll(async () => (await b.request('GET', '/readyz')).status, { timeout: 20_000, interval: 200 }).toBe(200);
+  });
+
+  it('with Redis away, SUBSCRIBE is answered (a replay with x-recovered: false, never an ERROR), and its messages flow once Redis is back', async () => {
+    const { accessToken: token } = await a.signIn('subscribe-in-outage@example.com');
+    const plan = (await a.request<{ data: { tripPlanId: number; chatRoomId: number } }>('POST', '/api/v1/trips', { token, body: busanTrip })).body.data;
+    const onB = await connect(b, token);
+    proxy.cut();
+    await expect.poll(async () => (await b.request('GET', '/readyz')).status, { timeout: 20_000, interval: 200 }).toBe(503);
+    expect(await onB.subscribeReplaying(`/user/sub/schedule/${plan.tripPlanId}`, { 'x-replay': 'all' })).toMatchObject({ recovered: 'false' });
+    await onB.subscribe(`/user/sub/chat/${plan.chatRoomId}`);
+    proxy.restore();
+    await expect.poll(async () => (await b.request('GET', '/readyz')).status, { timeout: 20_000, interval: 200 }).toBe(200);
+    expect((await a.request('POST', `/api/v1/trips/${plan.tripPlanId}`, { token })).status).toBe(200);
+    await onB.waitFor(isEnd, 30_000);
+    const days = onB.messages.filter((m) => m.destination === `/user/sub/schedule/${plan.tripPlanId}`);
+    expect(days.map((m) => (m.body as { dailyPlan: { dayNumber: number } }).dailyPlan.dayNumber)).toEqual([1, 2, 3]);
   });
 });

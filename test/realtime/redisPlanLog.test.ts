@@ -1,13 +1,15 @@
 // The Redis plan log against the local Redis: the plan log contract (planLogContract.ts) with two
 // instances on one Redis, then what only a shared log has to do: one Pub/Sub subscription per log
 // however many follow it, a gap filled from the stream, a reconnect that reads what it missed, a
-// lost Redis that is a new epoch, and every key in the database REDIS_URL names.
+// lost Redis that is a new epoch, every key in the database REDIS_URL names, and what an instance
+// does while its Redis is away (through a TCP proxy the test cuts).
 import { afterEach, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { createInProcessBroker } from '../../src/realtime/broker.js';
 import type { LogPosition } from '../../src/realtime/planLog.js';
 import { createRedisPlanLog, type RedisPlanLog } from '../../src/realtime/redisPlanLog.js';
 import { describeOnRedis, freshRedisSpace } from '../support/redis.js';
+import { startTcpProxy, throughProxy } from '../support/tcpProxy.js';
 import { eventually, planLogContract } from './planLogContract.js';
 
 const log = createLogger('silent');
@@ -133,6 +135,87 @@ describeOnRedis('the Redis plan log', () => {
     expect(after.offset).toBe(1);
     expect(after.epoch).not.toBe(before.epoch);
     expect(await a.history('plan:1', before)).toEqual({ recovered: false });
+  });
+
+  /** Instance a behind a proxy the test can cut, instance b straight on Redis; both on one key space. */
+  async function oneBehindAProxy() {
+    const space = await freshRedisSpace();
+    const redis = new URL(space.url);
+    const proxy = await startTcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
+    const make = (url: string) => {
+      const broker = createInProcessBroker((error) => {
+        throw error;
+      });
+      return Object.assign(createRedisPlanLog({ url, broker, historySize: 100, historyTtlSeconds: 60, log, keyPrefix: space.keyPrefix }), { broker });
+    };
+    const [a, b] = [make(throughProxy(space.url, proxy)), make(space.url)];
+    cleanups.push(async () => {
+      proxy.restore();
+      await Promise.all([a.close(), b.close()]);
+      await proxy.close();
+      await space.drop();
+    });
+    await eventually(() => expect(a.ready()).resolves.toBeUndefined());
+    return { a, b, proxy };
+  }
+
+  it('while Redis is away, following a log does not fail, and its live messages arrive once Redis is back', async () => {
+    const { a, b, proxy } = await oneBehindAProxy();
+    proxy.cut();
+    await eventually(() => expect(a.ready()).rejects.toThrow());
+    const seen: string[] = [];
+    await a.follow('plan:1');
+    a.broker.subscribe(7, '/user/sub/schedule/1', (body, p) => seen.push(`${body}@${p.offset}`));
+    proxy.restore();
+    await eventually(() => expect(a.ready()).resolves.toBeUndefined(), 20_000);
+    await eventually(async () => {
+      await b.append('plan:1', entry(`live ${seen.length}`));
+      expect(seen.length).toBeGreaterThan(0);
+    }, 20_000);
+    // From the first message it got on, nothing is skipped.
+    await b.append('plan:1', entry('after'));
+    await eventually(() => expect(seen.at(-1)).toMatch(/^after@/));
+    const offsets = seen.map((text) => Number(text.split('@')[1]));
+    expect(offsets).toEqual(offsets.map((_, i) => offsets[0]! + i));
+  });
+
+  it('while Redis is away, a history is answered as not recovered (not an error)', async () => {
+    const { a, b, proxy } = await oneBehindAProxy();
+    const position = (await b.append('plan:1', entry('a'))) as LogPosition;
+    expect(await a.history('plan:1', { all: true })).toMatchObject({ recovered: true });
+    proxy.cut();
+    expect(await a.history('plan:1', { all: true })).toEqual({ recovered: false });
+    expect(await a.history('plan:1', position)).toEqual({ recovered: false });
+  });
+
+  it('a message that could not be appended makes the next one start a new epoch, and fencing still holds', async () => {
+    const { a, b, proxy } = await oneBehindAProxy();
+    const run = (attempt: number) => ({ token: { run: 1, attempt }, terminal: false });
+    const first = (await a.append('plan:1', entry('day 1'), run(1))) as LogPosition;
+    proxy.cut();
+    await expect(a.append('plan:1', entry('day 2, lost'), run(1))).rejects.toThrow();
+    proxy.restore();
+    await eventually(() => expect(a.ready()).resolves.toBeUndefined(), 20_000);
+    const next = await a.append('plan:1', entry('day 3'), run(1));
+    expect(next).toMatchObject({ appended: true, offset: 1 });
+    expect((next as LogPosition).epoch).not.toBe(first.epoch);
+    expect(await b.history('plan:1', first)).toEqual({ recovered: false });
+    // Only once: the one after continues that epoch.
+    expect(await a.append('plan:1', entry('day 4'), run(1))).toMatchObject({ appended: true, epoch: (next as LogPosition).epoch, offset: 2 });
+    // The new epoch kept the run's fencing: an older attempt is still refused, and nothing of the old epoch remains.
+    expect(await b.append('plan:1', entry('zombie'), run(0))).toEqual({ appended: false, reason: 'fenced' });
+    expect(await b.history('plan:1', { all: true })).toMatchObject({ recovered: true, messages: [{ body: 'day 3' }, { body: 'day 4' }] });
+  });
+
+  it("handedOver resolves once the message reached this instance's broker, and at once for a log not followed here", async () => {
+    const { a, b } = await twoInstances();
+    const seen: string[] = [];
+    await b.follow('plan:1');
+    b.broker.subscribe(7, '/user/sub/schedule/1', (body) => seen.push(body));
+    const position = (await a.append('plan:1', entry('x'))) as LogPosition;
+    await b.handedOver('plan:1', position);
+    expect(seen).toEqual(['x']);
+    await expect(b.handedOver('plan:2', position)).resolves.toBeUndefined();
   });
 
   it('keeps every key in the database REDIS_URL names, bounded in size and time', async () => {

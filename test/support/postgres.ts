@@ -33,7 +33,20 @@ export async function freshPostgresDatabase(options: { migrated?: boolean } = {}
   }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
+  // A copy carries the template's identity (database_identity), as any copy of a database does;
+  // each test database stands for a database of its own, so it gets an identity of its own.
+  if (options.migrated) await renewIdentity(url.toString());
   return { name, url: url.toString(), drop: () => dropDatabase(adminUrl, name) };
+}
+
+async function renewIdentity(databaseUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query('UPDATE database_identity SET id = $1', [randomBytes(12).toString('hex')]);
+  } finally {
+    await client.end();
+  }
 }
 
 async function dropDatabase(adminUrl: string, name: string): Promise<void> {
