@@ -154,6 +154,32 @@ describe.skipIf(!postgresForTests.available || !redisForTests.available)('two se
     expect(offsets).toEqual(offsets.map((_, i) => offsets[0]! + i));
   });
 
+  it('history loss: Redis emptied mid-run; the run goes on under a new epoch on B, a resume on A says x-recovered: false, HTTP has every day', async () => {
+    const { accessToken: token } = await signIn(a, 'history-loss@example.com');
+    const plan = await newPlan(token);
+    const [scheduleDestination] = destinationsOf(plan);
+    const onB = await connect(b, token);
+    await onB.subscribe(scheduleDestination!);
+    expect((await call(a, 'POST', `/api/v1/trips/${plan.tripPlanId}`, { token })).status).toBe(200);
+    const day1 = await onB.waitFor((m) => body(m)?.dailyPlan?.dayNumber === 1, HANG_LIMIT_MS);
+    // What a Redis restart without persistence leaves: nothing.
+    await space.client.flushdb();
+    await onB.waitFor((m) => body(m)?.dailyPlan?.dayNumber === 3, HANG_LIMIT_MS);
+    const days = onB.messages.filter((m) => m.destination === scheduleDestination);
+    expect(days.map((m) => body(m)?.dailyPlan?.dayNumber)).toEqual([1, 2, 3]);
+    const [, day2, day3] = days;
+    expect(day2!.headers['x-epoch']).not.toBe(day1.headers['x-epoch']);
+    expect(day3!.headers['x-epoch']).toBe(day2!.headers['x-epoch']);
+    expect(Number(day3!.headers['x-offset'])).toBeGreaterThan(Number(day2!.headers['x-offset']));
+
+    const resumed = await connect(a, token);
+    const since = `${day1.headers['x-epoch']}:${day1.headers['x-offset']}`;
+    expect(await resumed.subscribeReplaying(scheduleDestination!, { 'x-since': since })).toMatchObject({ recovered: 'false' });
+    expect(resumed.messages).toEqual([]);
+    const saved = await call<{ dayNumber: number }[]>(a, 'GET', `/api/v1/trips/daily-plans/${plan.tripPlanId}`, { token });
+    expect(saved.data.map((day) => day.dayNumber)).toEqual([1, 2, 3]);
+  });
+
   it('a cancel on B stops the run on A: CANCELLED, nothing after it, the plan CANCELLED', async () => {
     const { accessToken: token } = await signIn(a, 'cancel@example.com');
     const plan = await newPlan(token);

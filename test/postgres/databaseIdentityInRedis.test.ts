@@ -8,7 +8,7 @@ import { connectStomp, wsUrl, type ReceivedMessage } from '../support/stompTestC
 import { busanTrip } from '../support/testApp.js';
 import { startTestServer, type TestServer } from '../support/testServer.js';
 
-const REDIS_DB = 12;
+const REDIS_DB = 10;
 const isEnd = (m: ReceivedMessage) => (m.body as { messageStreamType?: string } | undefined)?.messageStreamType === 'COMPLETED';
 
 describeOnRedis('Redis keys carry the database identity', () => {
