@@ -22,6 +22,8 @@ export interface RedisPlanLogOptions {
   log: Logger;
   /** the start of every key and channel name (tests give each suite its own) */
   keyPrefix?: string;
+  /** told each time one of its connections tries to reconnect (metrics) */
+  onReconnecting?: () => void;
 }
 
 interface Followed {
@@ -54,7 +56,10 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
   const subscriber = commands.duplicate({ connectionName: `${prefix}planlog-subscriber` });
   const followed = new Map<string, Followed>();
   let readyOnce = false;
-  for (const connection of [commands, subscriber]) connection.on('error', (error: Error) => log.warn({ err: error }, 'redis plan log connection'));
+  for (const connection of [commands, subscriber]) {
+    connection.on('error', (error: Error) => log.warn({ err: error }, 'redis plan log connection'));
+    if (options.onReconnecting) connection.on('reconnecting', options.onReconnecting);
+  }
 
   const metaKey = (stream: string) => `${prefix}{${stream}}:meta`;
   const logKey = (stream: string) => `${prefix}{${stream}}:log`;
