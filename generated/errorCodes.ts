@@ -55,6 +55,8 @@ export const errorCodes = {
   AUTH026: { httpStatus: 401, stomp: [], message: "The identity provider refused the sign-in." },
   /** The one-time OpenID Connect sign-in code is unknown, already exchanged, or expired (60 seconds). */
   AUTH027: { httpStatus: 400, stomp: [], message: "The sign-in code is unknown, expired or already used; sign in again." },
+  /** `GET /metrics` without the bearer token the server is configured with (`METRICS_TOKEN`), or with another one. */
+  AUTH028: { httpStatus: 401, stomp: [], message: "The metrics token is missing or wrong." },
   /** The trip plan does not exist or belongs to another member (never 403, so ids leak nothing). */
   TRIP101: { httpStatus: 404, stomp: [], message: "Trip plan not found." },
   /** The trip plan has no day with this number. */
@@ -98,7 +100,7 @@ export const errorCodes = {
 } as const satisfies Record<ErrorCode, ErrorCodeFacts>;
 
 /** Codes an HTTP error response carries (they have an HTTP status). */
-export type HttpErrorCode = "COMMON001" | "COMMON002" | "COMMON403" | "COMMON404" | "COMMON405" | "COMMON413" | "COMMON429" | "COMMON500" | "COMMON503" | "AUTH001" | "AUTH002" | "AUTH004" | "AUTH011" | "AUTH021" | "AUTH022" | "AUTH023" | "AUTH024" | "AUTH025" | "AUTH026" | "AUTH027" | "TRIP101" | "TRIP103" | "TRIP104" | "TRIP106" | "TRIP107" | "CHAT301" | "MEMBER001" | "AI005";
+export type HttpErrorCode = "COMMON001" | "COMMON002" | "COMMON403" | "COMMON404" | "COMMON405" | "COMMON413" | "COMMON429" | "COMMON500" | "COMMON503" | "AUTH001" | "AUTH002" | "AUTH004" | "AUTH011" | "AUTH021" | "AUTH022" | "AUTH023" | "AUTH024" | "AUTH025" | "AUTH026" | "AUTH027" | "AUTH028" | "TRIP101" | "TRIP103" | "TRIP104" | "TRIP106" | "TRIP107" | "CHAT301" | "MEMBER001" | "AI005";
 /** Codes of STOMP ERROR frames (the `error-code` header). */
 export type StompErrorFrameCode = "WS001" | "WS002" | "WS004" | "WS005" | "WS102" | "WS105" | "WS106" | "WS107" | "WS108" | "WS503";
 /** Codes of the ErrorResponses sent on the STOMP errors channel. */

@@ -788,6 +788,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics
+         * @description The metrics of this instance in the Prometheus text exposition format (version 0.0.4), for a
+         *     Prometheus server to scrape: HTTP requests by operationId and status and their duration
+         *     (OpenTelemetry semantic-convention names), STOMP connections, subscriptions, delivered and
+         *     dropped messages and replays, generations by outcome, running and waiting, the time to the
+         *     first day, lease takeovers and fenced writes, rate-limit rejections, database pool use and
+         *     query errors, Redis reconnects, and the process (`process_*`, `nodejs_*`). The README's
+         *     "Operating it" lists every metric and the alert to set on it.
+         *
+         *     Protection: with the server setting `METRICS_TOKEN`, the request needs the header
+         *     `Authorization: Bearer <METRICS_TOKEN>` (not an access token); without it, or with another
+         *     value, the answer is `401 AUTH028`. Without `METRICS_TOKEN` the metrics are served only by a
+         *     server listening on a loopback address (`HOST` 127.0.0.1, ::1 or localhost): on any other
+         *     address the route is absent and answers `404 COMMON404`, as it does with
+         *     `METRICS_ENABLED=false`.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.yaml": {
         parameters: {
             query?: never;
@@ -1016,7 +1059,7 @@ export interface components {
          *     so the server cannot send a code that is not here. New codes may be added in a minor version
          *     (`x-open-enum`): treat an unknown code like the HTTP status or the channel it came with.
          */
-        ErrorCode: "COMMON001" | "COMMON002" | "COMMON403" | "COMMON404" | "COMMON405" | "COMMON413" | "COMMON429" | "COMMON500" | "COMMON503" | "AUTH001" | "AUTH002" | "AUTH004" | "AUTH011" | "AUTH021" | "AUTH022" | "AUTH023" | "AUTH024" | "AUTH025" | "AUTH026" | "AUTH027" | "TRIP101" | "TRIP103" | "TRIP104" | "TRIP106" | "TRIP107" | "CHAT102" | "CHAT301" | "MEMBER001" | "AI002" | "AI005" | "WS001" | "WS002" | "WS004" | "WS005" | "WS102" | "WS105" | "WS106" | "WS107" | "WS108" | "WS503";
+        ErrorCode: "COMMON001" | "COMMON002" | "COMMON403" | "COMMON404" | "COMMON405" | "COMMON413" | "COMMON429" | "COMMON500" | "COMMON503" | "AUTH001" | "AUTH002" | "AUTH004" | "AUTH011" | "AUTH021" | "AUTH022" | "AUTH023" | "AUTH024" | "AUTH025" | "AUTH026" | "AUTH027" | "AUTH028" | "TRIP101" | "TRIP103" | "TRIP104" | "TRIP106" | "TRIP107" | "CHAT102" | "CHAT301" | "MEMBER001" | "AI002" | "AI005" | "WS001" | "WS002" | "WS004" | "WS005" | "WS102" | "WS105" | "WS106" | "WS107" | "WS108" | "WS503";
         /**
          * @description One failing field. Values are echoed in bounded form: a text longer than its limit keeps its
          *     beginning and ends with the marker `...[truncated]` (the whole result stays within the
@@ -1671,7 +1714,20 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description `COMMON404`: the route does not exist on this server (here: dev-login is off, or OpenID Connect sign-in is not configured). */
+        /** @description `AUTH028`: `METRICS_TOKEN` is set and the request has no `Authorization: Bearer` header with it. */
+        MetricsUnauthorized: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description `COMMON404`: the route does not exist on this server (here: dev-login is off, OpenID Connect sign-in is not configured, or metrics are not served). */
         RouteNotFound: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3114,6 +3170,44 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["NotReady"];
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics, in the Prometheus text format 0.0.4. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain; version=0.0.4": string;
+                };
+            };
+            401: components["responses"]["MetricsUnauthorized"];
+            404: components["responses"]["RouteNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     getOpenApiDocument: {

@@ -406,6 +406,19 @@ export type GetReadinessResponse =
   | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 503; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders };
 
+/** GET /metrics */
+export interface GetMetricsRequest {
+  path: Record<string, never>;
+  query: Record<string, never>;
+  body: undefined;
+}
+export type GetMetricsResponse =
+  | { status: 200; body: string; headers?: ExtraHeaders }
+  | { status: 401; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 404; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
+  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders };
+
 /** GET /openapi.yaml */
 export interface GetOpenApiDocumentRequest {
   path: Record<string, never>;
@@ -478,6 +491,7 @@ export interface OperationTypes {
   getLandingPage: { request: GetLandingPageRequest; response: GetLandingPageResponse };
   getHealth: { request: GetHealthRequest; response: GetHealthResponse };
   getReadiness: { request: GetReadinessRequest; response: GetReadinessResponse };
+  getMetrics: { request: GetMetricsRequest; response: GetMetricsResponse };
   getOpenApiDocument: { request: GetOpenApiDocumentRequest; response: GetOpenApiDocumentResponse };
   getAsyncApiDocument: { request: GetAsyncApiDocumentRequest; response: GetAsyncApiDocumentResponse };
   getApiDocs: { request: GetApiDocsRequest; response: GetApiDocsResponse };
@@ -521,6 +535,7 @@ export const operationIds = [
   "getLandingPage",
   "getHealth",
   "getReadiness",
+  "getMetrics",
   "getOpenApiDocument",
   "getAsyncApiDocument",
   "getApiDocs",

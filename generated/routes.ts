@@ -2882,6 +2882,86 @@ export const routes: readonly RouteDefinition[] = [
     }
   },
   {
+    "operationId": "getMetrics",
+    "method": "GET",
+    "path": "/metrics",
+    "honoPath": "/metrics",
+    "pattern": "^/metrics$",
+    "tags": [
+      "Operations"
+    ],
+    "secured": false,
+    "requiredRole": null,
+    "pathParams": [],
+    "queryParams": [],
+    "integerParams": {
+      "path": [],
+      "query": []
+    },
+    "body": null,
+    "responses": {
+      "200": {
+        "contentType": "text/plain; version=0.0.4",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "401": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "404": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
+        ]
+      },
+      "500": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      }
+    }
+  },
+  {
     "operationId": "getOpenApiDocument",
     "method": "GET",
     "path": "/openapi.yaml",

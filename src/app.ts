@@ -9,6 +9,7 @@ import { storageUnavailable } from './db/storageFailure.js';
 import { handleErrors } from './http/errorHandlers.js';
 import type { HttpEnv } from './http/httpEnv.js';
 import { useMiddlewareStack } from './http/middlewareStack.js';
+import { requestMetrics } from './http/requestMetrics.js';
 import { registerOperations } from './http/operationRouter.js';
 import { createResponseChecker, type ResponseChecker } from './http/responseValidation.js';
 import { registerAsyncapiAssets } from './operational/asyncapiPage.js';
@@ -41,10 +42,14 @@ export async function createApp(config: Config, database: DatabasePort, ports: P
   const disabled = new Set<OperationId>([
     ...(config.devLoginEnabled ? [] : (['devLogin'] as const)),
     ...(config.oidc ? [] : (['startOidcSignIn', 'completeOidcSignIn', 'exchangeOidcSignInCode'] as const)),
+    // Off, or without a token on a non-loopback HOST: not exposed (404).
+    ...(config.metrics.served ? [] : (['getMetrics'] as const)),
   ]);
+  const { metrics } = services;
 
   const hono = new Hono<HttpEnv>();
-  useMiddlewareStack(hono, config, log, services.clock, services.rateLimitStore ?? undefined);
+  if (metrics) hono.use('*', requestMetrics(metrics, disabled));
+  useMiddlewareStack(hono, config, log, services.clock, services.rateLimitStore ?? undefined, metrics ? () => metrics.rateLimitRejections.inc() : undefined);
   registerSwaggerUiAssets(hono);
   registerAsyncapiAssets(hono);
   const stomp = registerStompEndpoint(hono, stompEndpointDeps(services), log);

@@ -68,6 +68,11 @@ export interface Config {
   };
   /** the plan logs behind the STOMP channels (asyncapi.yaml, replay): what each keeps, and how long */
   realtime: { historySize: number; historyTtlSeconds: number };
+  /**
+   * Prometheus metrics: `enabled` false records nothing and serves no /metrics. `served`: /metrics
+   * answers (with a token, or without one on a loopback HOST only); else it is absent (404).
+   */
+  metrics: { enabled: boolean; token: string | null; served: boolean };
 }
 
 export interface OidcSettings {
@@ -480,6 +485,17 @@ export const settings = {
     "messages each plan log keeps for SUBSCRIBE with x-replay or x-since (a plan's schedule and errors channels share one log, a chat room has its own)",
   ),
   REALTIME_HISTORY_TTL_SECONDS: setting('REALTIME_HISTORY_TTL_SECONDS', integer(1, 30 * 86_400), '86400', 'seconds a plan log is kept after its last message'),
+  METRICS_ENABLED: setting('METRICS_ENABLED', flag, 'true', 'Prometheus metrics; `false` records none and GET /metrics answers 404'),
+  METRICS_TOKEN: setting(
+    'METRICS_TOKEN',
+    {
+      accepted: '16 to 4096 visible ASCII characters without spaces (e.g. `openssl rand -hex 32`)',
+      parse: (raw) => (/^[\x21-\x7e]{16,4096}$/.test(raw) ? raw : undefined),
+    },
+    'none (GET /metrics open on a loopback HOST, absent (404) on any other)',
+    'GET /metrics then needs `Authorization: Bearer <token>` (401 AUTH028 otherwise); needed to serve metrics on a non-loopback HOST',
+    true,
+  ),
 };
 
 export type SettingName = keyof typeof settings;
@@ -591,6 +607,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     model: read(env, s.OPENAI_MODEL) ?? 'gpt-4o-mini',
     maxAttempts: read(env, s.OPENAI_MAX_ATTEMPTS) ?? 3,
   };
+  const metricsEnabled = read(env, s.METRICS_ENABLED) ?? true;
+  const metricsToken = read(env, s.METRICS_TOKEN) ?? null;
   if (planner === 'openai' && !openai.apiKey && !openai.baseUrl) {
     throw new ConfigError('PLANNER=openai needs OPENAI_API_KEY (or OPENAI_BASE_URL of an OpenAI-compatible server); expected one of them to be set.');
   }
@@ -634,5 +652,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       historySize: read(env, s.REALTIME_HISTORY_SIZE) ?? 1000,
       historyTtlSeconds: read(env, s.REALTIME_HISTORY_TTL_SECONDS) ?? 86_400,
     },
+    // Without a token, metrics (which name operations, loads and failures) stay on this machine.
+    metrics: { enabled: metricsEnabled, token: metricsToken, served: metricsEnabled && (metricsToken !== null || isLoopback(host)) },
   };
 }

@@ -7,6 +7,7 @@ import { createChatHandlers } from './chats/chatHandlers.js';
 import { operationPath } from './http/operationPath.js';
 import type { RequestContext } from './http/requestContext.js';
 import { createMemberHandlers } from './members/memberHandlers.js';
+import { createMetricsHandler } from './operational/metricsHandler.js';
 import { createOperationalHandlers } from './operational/operationalHandlers.js';
 import { loadSpecDocuments } from './operational/specDocuments.js';
 import { createPromptHandlers } from './prompts/promptHandlers.js';
@@ -29,5 +30,16 @@ export function operationHandlers(services: Services): Handlers<RequestContext> 
       redis: services.redis,
       signInPath: services.oidc ? operationPath('startOidcSignIn', {}) : null,
     }),
+    ...metricsHandler(services),
+  };
+}
+
+/** GET /metrics; with metrics off its route is absent (app.ts), and so is this registry. */
+function metricsHandler({ metrics, config }: Services): ReturnType<typeof createMetricsHandler> {
+  if (metrics) return createMetricsHandler({ metrics, token: config.metrics.token });
+  return {
+    getMetrics: () => {
+      throw new Error('GET /metrics is not registered with METRICS_ENABLED=false');
+    },
   };
 }

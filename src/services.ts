@@ -17,14 +17,17 @@ import { createChatService, type ChatService } from './chats/chatService.js';
 import type { Config } from './config.js';
 import { readDatabaseIdentity } from './db/databaseIdentity.js';
 import type { DatabasePort } from './db/databasePort.js';
+import { reportingQueryErrors } from './db/queryErrors.js';
 import { createInProcessEventBus, type EventBus } from './events/eventBus.js';
 import { createRedisEventBus } from './events/redisEventBus.js';
 import { startGenerationRunner, type GenerationRunner } from './generation/generationRunner.js';
 import type { Planner } from './generation/planner.js';
+import { countGenerationsWithoutLiveLease } from './generation/generationSweep.js';
 import { createChatAgent, createPlanner, createPlannerRegions } from './generation/plannerFactory.js';
 import type { RateLimitStore } from './http/rateLimitStore.js';
 import { createRedisRateLimitStore } from './http/redisRateLimitStore.js';
 import { createLogger, type Logger } from './logger.js';
+import { createMetrics, type Metrics, type RedisConnectionName } from './metrics/metricsRegistry.js';
 import { createInProcessBroker, type Broker } from './realtime/broker.js';
 import { createInMemoryPlanLog } from './realtime/inMemoryPlanLog.js';
 import { planStream, roomStream, type PlanLog } from './realtime/planLog.js';
@@ -79,15 +82,30 @@ export interface Services {
   rateLimitStore: RateLimitStore | null;
   /** with REDIS_URL: whether Redis answers (readiness), and closing its connections */
   redis: { ready(): Promise<void>; close(): Promise<void> } | null;
+  /** this instance's Prometheus metrics (its own registry); null with METRICS_ENABLED=false */
+  metrics: Metrics | null;
+}
+
+/** The metrics of this instance, with what is read at scrape: waiting generations, the connection pool. */
+function instanceMetrics(database: DatabasePort, clock: () => number): Metrics {
+  const { engine } = database;
+  const pool = engine.dialect === 'postgres' ? engine.db.$client : null;
+  return createMetrics({
+    waitingGenerations: () => countGenerationsWithoutLiveLease(database, clock()),
+    // SQLite: one connection, always in use by this process.
+    connectionPool: () =>
+      pool ? { idle: pool.idleCount, used: pool.totalCount - pool.idleCount, pending: pool.waitingCount } : { idle: 0, used: 1, pending: 0 },
+  });
 }
 
 /** The parts REDIS_URL shares between instances: plan logs, control channel (events, logouts), rate limit. */
-function redisParts(config: Config, redis: NonNullable<Config['redis']>, log: Logger, broker: Broker, databaseId: string) {
+function redisParts(config: Config, redis: NonNullable<Config['redis']>, log: Logger, broker: Broker, databaseId: string, metrics: Metrics | null) {
   const { url } = redis;
   // Plan and session ids are this database's: keyed by its identity, a Redis that outlives the
   // database (or serves another one) never mixes their logs or control messages with ours.
   const keyPrefix = `rt:${databaseId}:`;
   const warn = (what: string) => (error: unknown) => log.warn({ err: error }, `redis: ${what}`);
+  const reconnects = (connection: RedisConnectionName) => (metrics ? () => metrics.redisReconnects.inc({ connection }) : undefined);
   const planLog = createRedisPlanLog({
     url,
     broker,
@@ -95,18 +113,21 @@ function redisParts(config: Config, redis: NonNullable<Config['redis']>, log: Lo
     historyTtlSeconds: config.realtime.historyTtlSeconds,
     log,
     keyPrefix,
+    onReconnecting: reconnects('plan_log'),
   });
   const events = createRedisEventBus({
     url,
     keyPrefix,
     onListenerError: (error, name) => log.error({ err: error, event: name }, 'event listener failed'),
     onBusError: warn('control channel (events)'),
+    onReconnecting: reconnects('events'),
   });
   const revocations = createRedisSessionRevocations({
     url,
     keyPrefix,
     onListenerError: (error) => log.error({ err: error }, 'session revocation listener failed'),
     onBusError: warn('control channel (logouts)'),
+    onReconnecting: reconnects('session_revocations'),
   });
   const rateLimitStore =
     config.rateLimitPerWindow > 0
@@ -116,6 +137,7 @@ function redisParts(config: Config, redis: NonNullable<Config['redis']>, log: Lo
           windowSeconds: config.rateLimitWindowSeconds,
           instances: redis.instanceCountHint,
           onRedisError: warn('rate limit'),
+          onReconnecting: reconnects('rate_limit'),
         })
       : null;
   return {
@@ -134,11 +156,13 @@ function redisParts(config: Config, redis: NonNullable<Config['redis']>, log: Lo
 export async function createServices(config: Config, database: DatabasePort, ports: Partial<AppPorts> = {}): Promise<Services> {
   const log = ports.logger ?? createLogger(config.logLevel);
   const clock = ports.clock ?? Date.now;
-  const db = database;
+  const metrics = config.metrics.enabled ? instanceMetrics(database, clock) : null;
+  // Every repository's statements go through this port: its query errors are counted.
+  const db = metrics ? reportingQueryErrors(database, () => metrics.dbQueryErrors.inc()) : database;
   // Before anything starts that would need stopping if these fail.
   await syncCatalogue(db);
   const broker = ports.broker ?? createInProcessBroker((error) => log.error({ err: error }, 'message delivery failed'));
-  const redis = config.redis ? redisParts(config, config.redis, log, broker, await readDatabaseIdentity(db)) : null;
+  const redis = config.redis ? redisParts(config, config.redis, log, broker, await readDatabaseIdentity(db), metrics) : null;
   const signer = createTokenSigner(resolveJwtSecret(config), { access: config.accessTokenTtlSeconds, refresh: config.refreshTokenTtlSeconds });
   const revocations = redis?.revocations ?? createInProcessSessionRevocations((error) => log.error({ err: error }, 'session revocation listener failed'));
   const auth = createAuthService({
@@ -173,11 +197,12 @@ export async function createServices(config: Config, database: DatabasePort, por
     concurrencyPerMember: config.generationConcurrencyPerUser,
     jobs: config.generationJobs,
     failWaitingOnStop: db.dialect === 'sqlite',
+    metrics,
   });
   const chat = createChatService({ db, agent: ports.chatAgent ?? createChatAgent(config, db, log), publishers, log, clock });
   return {
     config,
-    database,
+    database: db,
     db,
     log,
     clock,
@@ -195,13 +220,15 @@ export async function createServices(config: Config, database: DatabasePort, por
     sessionPurge,
     rateLimitStore: redis?.rateLimitStore ?? null,
     redis: redis && { ready: () => redis.ready(), close: () => redis.close() },
+    metrics,
   };
 }
 
 /** What the STOMP endpoint works with: the services, and who owns which channel. */
 export function stompEndpointDeps(services: Services): Parameters<typeof registerStompEndpoint>[1] {
-  const { config, auth, broker, planLog, log, clock, revocations, db, chat, publishers } = services;
+  const { config, auth, broker, planLog, log, clock, revocations, db, chat, publishers, metrics } = services;
   return {
+    metrics,
     auth,
     broker,
     planLog,

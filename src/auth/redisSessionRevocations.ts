@@ -17,6 +17,8 @@ export interface RedisSessionRevocationsOptions {
   onListenerError: (error: unknown) => void;
   /** a message that could not be sent or read (Redis down, a foreign message) */
   onBusError: (error: unknown) => void;
+  /** told each time one of its connections tries to reconnect (metrics) */
+  onReconnecting?: () => void;
 }
 
 export interface RedisSessionRevocations extends SessionRevocations {
@@ -28,7 +30,10 @@ export interface RedisSessionRevocations extends SessionRevocations {
 export function createRedisSessionRevocations(options: RedisSessionRevocationsOptions): RedisSessionRevocations {
   const publisher = new Redis(options.url, { maxRetriesPerRequest: 2 });
   const subscriber = publisher.duplicate();
-  for (const connection of [publisher, subscriber]) connection.on('error', options.onBusError);
+  for (const connection of [publisher, subscriber]) {
+    connection.on('error', options.onBusError);
+    if (options.onReconnecting) connection.on('reconnecting', options.onReconnecting);
+  }
   const channel = `${options.keyPrefix ?? 'rt:'}ctl:${publisher.options.db ?? 0}:sessions`;
   // Our own revocations come back from Redis too; they were delivered here already.
   const origin = randomUUID();

@@ -18,6 +18,8 @@ export interface RedisEventBusOptions {
   onListenerError: (error: unknown, name: EventName) => void;
   /** a message that could not be sent or read (Redis down, a foreign message) */
   onBusError: (error: unknown) => void;
+  /** told each time one of its connections tries to reconnect (metrics) */
+  onReconnecting?: () => void;
 }
 
 export interface RedisEventBus extends EventBus {
@@ -29,7 +31,10 @@ export interface RedisEventBus extends EventBus {
 export function createRedisEventBus(options: RedisEventBusOptions): RedisEventBus {
   const publisher = new Redis(options.url, { maxRetriesPerRequest: 2 });
   const subscriber = publisher.duplicate();
-  for (const connection of [publisher, subscriber]) connection.on('error', options.onBusError);
+  for (const connection of [publisher, subscriber]) {
+    connection.on('error', options.onBusError);
+    if (options.onReconnecting) connection.on('reconnecting', options.onReconnecting);
+  }
   const channel = `${options.keyPrefix ?? 'rt:'}ctl:${publisher.options.db ?? 0}:events`;
   // Our own events come back from Redis too; they were delivered here already.
   const origin = randomUUID();

@@ -8,6 +8,7 @@
 import type { DatabasePort, PgQueries } from '../db/databasePort.js';
 import { storageUnavailable } from '../db/storageFailure.js';
 import type { Logger } from '../logger.js';
+import type { Metrics } from '../metrics/metricsRegistry.js';
 import type { RunPublishers } from '../realtime/publishers.js';
 import { insertChatMessageWith } from '../chats/chatRepository.js';
 import { insertDayWith } from '../trips/dailyPlanRepository.js';
@@ -24,6 +25,8 @@ export interface ClaimedRunDeps {
   leaseMs: number;
   /** GENERATION_TAKEOVER=resume and attempts left: a stop gives the job back instead of failing it */
   resumable(job: ClaimedGeneration): boolean;
+  /** null or absent: metrics off */
+  metrics?: Metrics | null;
 }
 
 /** Why a run was aborted from outside: the reason of its AbortSignal. */
@@ -51,7 +54,7 @@ const FAILED_MESSAGE = 'The itinerary could not be generated. Please try again.'
 
 /** `publishers` are the run's (its lease's run and attempt): what a superseded attempt sends is refused. */
 export async function runClaimedGeneration(deps: ClaimedRunDeps, job: ClaimedGeneration, publishers: RunPublishers, signal: AbortSignal): Promise<RunOutcome> {
-  const { port, log, clock, leaseMs } = deps;
+  const { port, log, clock, leaseMs, metrics } = deps;
   const { lease, event } = job;
   const { tripPlanId, memberId, chatRoomId } = event;
   const request: PlanRequest = { tripPlanId, memberId, ...event.request, transportation: event.request.transportation ?? 'PUBLIC_TRANSIT' };
@@ -62,7 +65,10 @@ export async function runClaimedGeneration(deps: ClaimedRunDeps, job: ClaimedGen
   const fenced = async <T>(write: (q: PgQueries) => Promise<T>): Promise<T> => {
     stillOurs();
     const result = await fencedWrite(port, lease, clock(), leaseMs, write);
-    if (!result.held) throw new LeaseLost();
+    if (!result.held) {
+      metrics?.fencedWrites.inc();
+      throw new LeaseLost();
+    }
     stillOurs();
     return result.value;
   };
@@ -73,6 +79,8 @@ export async function runClaimedGeneration(deps: ClaimedRunDeps, job: ClaimedGen
       if (day.dayNumber <= job.savedDays) continue;
       const saved = await fenced((q) => insertDayWith(port, q, tripPlanId, day, request.transportation));
       days++;
+      // Time to the first day: only a first attempt's, whose queue time is when its start was accepted.
+      if (days === 1 && lease.attempt === 1 && job.queuedAtMs > 0) metrics?.firstDay.observe(Math.max(0, clock() - job.queuedAtMs) / 1000);
       publishers.schedule({ type: 'DAILY_PLAN_GENERATED', tripPlanId, dailyPlan: toDailyPlanResponse(saved) });
       let summary = '';
       for await (const chunk of deps.planner.summarize(day, request, signal)) {
@@ -84,7 +92,10 @@ export async function runClaimedGeneration(deps: ClaimedRunDeps, job: ClaimedGen
       publishers.chat({ message: summary, isComplete: true, timestamp: now(), messageStreamType: 'CHAT' });
     }
     stillOurs();
-    if (!(await finishGeneration(port, lease, clock(), 'COMPLETED'))) throw new LeaseLost();
+    if (!(await finishGeneration(port, lease, clock(), 'COMPLETED'))) {
+      metrics?.fencedWrites.inc();
+      throw new LeaseLost();
+    }
     publishers.chat({
       message: `Your ${days}-day itinerary is ready.`,
       isComplete: true,

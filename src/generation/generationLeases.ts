@@ -23,6 +23,8 @@ export interface ClaimedGeneration {
   event: TripPlanGenerationRequestedEvent;
   /** the highest day number an earlier attempt of this run saved (0: none); a resumed run goes on after it */
   savedDays: number;
+  /** when the job started waiting for this claim (for the first attempt: when its start was accepted) */
+  queuedAtMs: number;
 }
 
 export interface ClaimRules {
@@ -70,7 +72,7 @@ interface ClaimedRow {
   savedDays: number;
 }
 
-async function claimedGeneration(s: Statements, lease: Lease): Promise<ClaimedGeneration> {
+async function claimedGeneration(s: Statements, lease: Lease, queuedAtMs: number): Promise<ClaimedGeneration> {
   const [row] = await s.rows<ClaimedRow>(sql`
     SELECT p.id AS "tripPlanId", p.member_id AS "memberId", r.id AS "chatRoomId", p.themes, p.start_date AS "startDate",
       p.duration, p.region, p.people_count AS "peopleCount", p.transportation,
@@ -84,6 +86,7 @@ async function claimedGeneration(s: Statements, lease: Lease): Promise<ClaimedGe
     lease,
     event: { tripPlanId, memberId, chatRoomId, request: { themes, startDate, duration, region, peopleCount, transportation } },
     savedDays: Number(row.savedDays),
+    queuedAtMs,
   };
 }
 
@@ -94,8 +97,9 @@ async function claimedGeneration(s: Statements, lease: Lease): Promise<ClaimedGe
  */
 export function claimGeneration(port: DatabasePort, rules: ClaimRules): Promise<ClaimedGeneration | undefined> {
   return inTransaction(port, async (s) => {
-    let waiting = await s.rows<WaitingGeneration>(sql`
-      SELECT id AS "tripPlanId", member_id AS "memberId" FROM trip_plan
+    // gen_heartbeat_at of a waiting job is when it was queued (generationRequests.ts).
+    let waiting = await s.rows<WaitingGeneration & { queuedAt: number | string }>(sql`
+      SELECT id AS "tripPlanId", member_id AS "memberId", gen_heartbeat_at AS "queuedAt" FROM trip_plan
       WHERE generation_status = 'GENERATING' AND gen_owner IS NULL
       ORDER BY gen_heartbeat_at, id LIMIT ${CANDIDATES}`);
     const running = await runningByMember(s, [...new Set(waiting.map((w) => w.memberId))]);
@@ -107,7 +111,7 @@ export function claimGeneration(port: DatabasePort, rules: ClaimRules): Promise<
         perMemberLimit: rules.perMemberLimit,
       });
       if (next < 0) return undefined;
-      const { tripPlanId, memberId } = waiting[next]!;
+      const { tripPlanId, memberId, queuedAt } = waiting[next]!;
       // Another instance may have claimed a job of this member since the count: count again under
       // the member's lock, which that instance held until its claim committed.
       if (port.dialect === 'postgres') await s.run(sql`SELECT pg_advisory_xact_lock(CAST(${MEMBER_CLAIM_LOCK} AS integer), CAST(${memberId} AS integer))`);
@@ -120,7 +124,7 @@ export function claimGeneration(port: DatabasePort, rules: ClaimRules): Promise<
         WHERE id = (SELECT id FROM trip_plan WHERE id = ${tripPlanId} AND generation_status = 'GENERATING' AND gen_owner IS NULL
                     ${onPostgres(port, sql`FOR UPDATE SKIP LOCKED`)})
         RETURNING gen_run AS "run", gen_attempt AS "attempt"`);
-      if (claimed) return claimedGeneration(s, { tripPlanId, run: claimed.run, attempt: claimed.attempt, owner: rules.owner });
+      if (claimed) return claimedGeneration(s, { tripPlanId, run: claimed.run, attempt: claimed.attempt, owner: rules.owner }, Number(queuedAt));
       // Claimed, cancelled or deleted by someone else meanwhile.
       waiting = waiting.filter((w) => w.tripPlanId !== tripPlanId);
     }

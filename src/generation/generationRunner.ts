@@ -11,6 +11,7 @@ import type { GenerationJobSettings } from '../config.js';
 import type { DatabasePort } from '../db/databasePort.js';
 import type { EventBus } from '../events/eventBus.js';
 import type { Logger } from '../logger.js';
+import type { GenerationOutcome, Metrics } from '../metrics/metricsRegistry.js';
 import type { Publishers } from '../realtime/publishers.js';
 import { Cancelled, LeaseLost, runClaimedGeneration, type ClaimedRunDeps, type RunOutcome } from './claimedRun.js';
 import { claimGeneration, membersGenerating, renewLease, type ClaimedGeneration } from './generationLeases.js';
@@ -36,6 +37,8 @@ export interface GenerationRunnerDeps {
    * run them (openapi.yaml: a stop fails queued runs). On PostgreSQL they wait for other instances.
    */
   failWaitingOnStop: boolean;
+  /** null or absent: metrics off */
+  metrics?: Metrics | null;
 }
 
 export interface GenerationRunner {
@@ -56,12 +59,21 @@ interface LocalRun {
   done: Promise<void>;
 }
 
+/** How a run's end is counted (trip_generations_total); a run given back at a stop has not ended. */
+const OUTCOME_METRIC: Record<RunOutcome | 'cancelled', GenerationOutcome | null> = {
+  completed: 'completed',
+  failed: 'failed',
+  cancelled: 'cancelled',
+  lost: 'taken_over',
+  released: null,
+};
+
 export function defaultOwner(): string {
   return `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
 }
 
 export function startGenerationRunner(deps: GenerationRunnerDeps): GenerationRunner {
-  const { port, log, clock, jobs, publishers } = deps;
+  const { port, log, clock, jobs, publishers, metrics } = deps;
   const owner = deps.owner ?? defaultOwner();
   // With GENERATION_TAKEOVER=resume the waiting jobs stay for the next start of the instance.
   const failsWaitingOnStop = deps.failWaitingOnStop && jobs.takeover === 'fail';
@@ -84,6 +96,7 @@ export function startGenerationRunner(deps: GenerationRunnerDeps): GenerationRun
     clock,
     leaseMs: jobs.leaseMs,
     resumable: (job) => jobs.takeover === 'resume' && job.lease.attempt < jobs.maxAttempts,
+    metrics,
   };
 
   function notifyIdle(): void {
@@ -108,16 +121,19 @@ export function startGenerationRunner(deps: GenerationRunnerDeps): GenerationRun
       })
       .then((outcome) => {
         running.delete(tripPlanId);
+        metrics?.generationsRunning.dec();
         // A cancel or delete made here while the run still held the job: its CANCELLED is the
         // last message, after everything the run sent.
         const reason: unknown = controller.signal.reason;
-        if (outcome === 'lost' && reason instanceof Cancelled && reason.reason !== 'shutdown') {
-          counts.cancelled++;
-          announceCancelled(runPublishers, clock);
-        } else counts[outcome]++;
+        const ended = outcome === 'lost' && reason instanceof Cancelled && reason.reason !== 'shutdown' ? 'cancelled' : outcome;
+        counts[ended]++;
+        if (ended === 'cancelled') announceCancelled(runPublishers, clock);
+        const counted = OUTCOME_METRIC[ended];
+        if (counted) metrics?.generations.inc({ outcome: counted });
         wake();
       });
     running.set(tripPlanId, { job, controller, done });
+    metrics?.generationsRunning.inc();
   }
 
   async function claimWhileFree(): Promise<void> {
@@ -181,6 +197,7 @@ export function startGenerationRunner(deps: GenerationRunnerDeps): GenerationRun
   async function sweep(): Promise<void> {
     try {
       const { failed, requeued } = await sweepExpiredLeases(port, { nowMs: clock(), takeover: jobs.takeover, maxAttempts: jobs.maxAttempts });
+      metrics?.leaseTakeovers.inc(failed.length + requeued.length);
       if (failed.length > 0) log.warn({ tripPlanIds: failed.map((f) => f.tripPlanId) }, 'generations whose lease ran out marked FAILED (AI002)');
       if (requeued.length > 0) {
         log.warn({ tripPlanIds: requeued }, 'generations whose lease ran out wait to be resumed');

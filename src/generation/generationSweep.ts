@@ -74,6 +74,16 @@ export function failWaitingGenerations(port: DatabasePort, nowMs: number): Promi
   });
 }
 
+/** GENERATING plans nobody holds a live lease on, over every instance: waiting for a claim, or their lease ran out (metrics). */
+export async function countGenerationsWithoutLiveLease(port: DatabasePort, nowMs: number): Promise<number> {
+  const [row] = await outsideTransaction(port, (s) =>
+    s.rows<{ waiting: number }>(sql`
+      SELECT CAST(COUNT(*) AS INTEGER) AS "waiting" FROM trip_plan
+      WHERE generation_status = 'GENERATING' AND (gen_owner IS NULL OR gen_lease_until < ${nowMs})`),
+  );
+  return Number(row?.waiting ?? 0);
+}
+
 /** Jobs waiting for a claim, over every instance. */
 export async function countWaitingGenerations(port: DatabasePort): Promise<number> {
   const [row] = await outsideTransaction(port, (s) =>

@@ -12,8 +12,15 @@ import { rateLimit } from './rateLimit.js';
 import type { RateLimitStore } from './rateLimitStore.js';
 import { requestLogging } from './requestLogging.js';
 
-/** `rateLimitStore`: where the rate limit counts (default: this instance's memory). */
-export function useMiddlewareStack(app: Hono<HttpEnv>, config: Config, log: Logger, clock: () => number, rateLimitStore?: RateLimitStore): void {
+/** `rateLimitStore`: where the rate limit counts (default: this instance's memory); `onRateLimited`: told of each 429. */
+export function useMiddlewareStack(
+  app: Hono<HttpEnv>,
+  config: Config,
+  log: Logger,
+  clock: () => number,
+  rateLimitStore?: RateLimitStore,
+  onRateLimited?: () => void,
+): void {
   app.use('*', requestLogging(log));
   app.use(
     '*',
@@ -32,6 +39,7 @@ export function useMiddlewareStack(app: Hono<HttpEnv>, config: Config, log: Logg
         windowSeconds: config.rateLimitWindowSeconds,
         clock,
         store: rateLimitStore,
+        onLimited: onRateLimited,
         clientKey: clientAddressOf(config.trustProxyHops),
       }),
     );

@@ -50,6 +50,7 @@ async function runOperation(c: Context<HttpEnv>, route: RouteDefinition, options
     accept: c.req.header('accept'),
     origin: () => requestOrigin(c),
     cookie: (name) => getCookie(c, name),
+    header: (name) => c.req.header(name),
   };
   const handler = handlers[route.operationId] as unknown as AnyHandler;
   const result = await handler({ path, query, body }, ctx);

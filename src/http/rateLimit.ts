@@ -13,6 +13,8 @@ export function rateLimit(options: {
   clientKey: (c: Parameters<MiddlewareHandler<HttpEnv>>[0]) => string;
   /** default: this instance's memory */
   store?: RateLimitStore;
+  /** told of every request refused (metrics) */
+  onLimited?: () => void;
 }): MiddlewareHandler<HttpEnv> {
   const store = options.store ?? createMemoryRateLimitStore(options);
   return async (c, next) => {
@@ -24,6 +26,7 @@ export function rateLimit(options: {
       'RateLimit-Reset': String(reset),
     };
     if (hit.limited) {
+      options.onLimited?.();
       throw new AppError('COMMON429', `Too many requests; retry in ${Math.max(1, reset)} seconds.`, {
         headers: { ...headers, 'Retry-After': String(Math.max(1, reset)) },
       });

@@ -17,6 +17,8 @@ export interface RedisRateLimitStoreOptions {
   /** the start of every key (tests give each suite its own) */
   keyPrefix?: string;
   onRedisError: (error: unknown) => void;
+  /** told each time one of its connections tries to reconnect (metrics) */
+  onReconnecting?: () => void;
 }
 
 export interface RedisRateLimitStore extends RateLimitStore {
@@ -29,6 +31,7 @@ export function createRedisRateLimitStore(options: RedisRateLimitStoreOptions): 
   // No offline queue: while Redis is away a request must be counted by the insurance now, not wait.
   const redis = new Redis(options.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 500 });
   redis.on('error', options.onRedisError);
+  if (options.onReconnecting) redis.on('reconnecting', options.onReconnecting);
   const connected = new Promise<void>((resolve) => redis.once('ready', () => resolve()));
   const insuranceLimiter = new RateLimiterMemory({ points: Math.max(1, Math.floor(options.limit / options.instances)), duration: options.windowSeconds });
   const limiter = new RateLimiterRedis({

@@ -18,4 +18,6 @@ export interface RequestContext {
   origin(): RequestOrigin;
   /** a cookie of the request (the OpenID Connect sign-in ties its pending state to the browser with one) */
   cookie(name: string): string | undefined;
+  /** a header of the request (GET /metrics reads its own bearer token, not an access token) */
+  header(name: string): string | undefined;
 }

@@ -26,6 +26,8 @@ export interface RedisPlanLogOptions {
   log: Logger;
   /** the start of every key and channel name (tests give each suite its own) */
   keyPrefix?: string;
+  /** told each time one of its connections tries to reconnect (metrics) */
+  onReconnecting?: () => void;
 }
 
 interface Followed {
@@ -71,6 +73,7 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
   for (const connection of [commands, subscriber]) {
     connection.on('error', (error: Error) => log.warn({ err: error }, 'redis plan log connection'));
     connection.once('ready', () => wasUp.add(connection));
+    if (options.onReconnecting) connection.on('reconnecting', options.onReconnecting);
   }
 
   const metaKey = (stream: string) => `${prefix}{${stream}}:meta`;

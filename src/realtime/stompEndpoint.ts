@@ -97,8 +97,10 @@ export function registerStompEndpoint<E extends Env>(
               upgrade,
             );
             open.set(raw, session);
+            deps.metrics?.stompConnections.inc();
             raw.once('close', () => {
               open.delete(raw);
+              deps.metrics?.stompConnections.dec();
               session?.closed();
             });
           },

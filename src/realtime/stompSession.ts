@@ -13,6 +13,7 @@ import { errorTextLimits, truncateText } from '../http/errorBodyLimits.js';
 import type { Principal } from '../http/principal.js';
 import type { Logger } from '../logger.js';
 import type { Broker } from './broker.js';
+import type { Metrics, StompChannelKind } from '../metrics/metricsRegistry.js';
 import { subscribeToLog } from './logSubscription.js';
 import type { PlanLog } from './planLog.js';
 import { replayRequest } from './replayRequest.js';
@@ -26,7 +27,8 @@ import { createStompParser, StompFrameError } from './stompParser.js';
 export type { SubscribableChannel };
 
 export interface StompTransport {
-  send(text: string): void;
+  /** false: not sent (the client stopped reading, or the socket is closing) */
+  send(text: string): boolean | void;
   close(code: number, reason: string): void;
 }
 
@@ -49,7 +51,12 @@ export interface StompSessionDeps {
   onChatMessage(principal: Principal, chatRoomId: number, body: string): Promise<'accepted' | { code: ErrorsChannelCode; message: string }>;
   /** sends an ErrorResponse on the member's errors channel of a room */
   publishError(memberId: number, chatRoomId: number, code: ErrorsChannelCode, message: string, path: string): Promise<void>;
+  /** null or absent: metrics off */
+  metrics?: Metrics | null;
 }
+
+/** The channel kind a subscription is counted under (trip_stomp_messages_*_total). */
+const CHANNEL_KIND: Record<SubscribableChannel, StompChannelKind> = { scheduleUpdates: 'schedule', errors: 'errors', chatStream: 'chat' };
 
 export interface StompSession {
   receive(data: string | ArrayBuffer | Uint8Array): void;
@@ -78,10 +85,12 @@ export function createStompSession(transport: StompTransport, deps: StompSession
   let messageCounter = 0;
   let registered: LiveConnection | null = null;
   const log = deps.log.child({ stompSession: sessionId });
+  const metrics = deps.metrics;
 
-  function write(command: StompCommand, headers: Record<string, string>, body?: string): void {
-    if (!open) return;
-    transport.send(encodeTextFrame({ command, headers, body }, { escapeHeaders: version !== '1.0' }));
+  /** false when the frame was not sent */
+  function write(command: StompCommand, headers: Record<string, string>, body?: string): boolean {
+    if (!open) return false;
+    return transport.send(encodeTextFrame({ command, headers, body }, { escapeHeaders: version !== '1.0' })) !== false;
   }
 
   function shutdown(): void {
@@ -89,6 +98,7 @@ export function createStompSession(transport: StompTransport, deps: StompSession
     open = false;
     stopWatch();
     for (const { end } of subscriptions.values()) end();
+    metrics?.stompSubscriptions.dec(subscriptions.size);
     subscriptions.clear();
     if (registered) deps.connections.remove(registered);
   }
@@ -164,12 +174,15 @@ export function createStompSession(transport: StompTransport, deps: StompSession
     }
     const replay = replayRequest(frame.headers);
     if (replay && 'problem' in replay) return fail('WS102', replay.problem, frame);
+    if (replay) metrics?.replayRequests.inc({ mode: 'all' in replay ? 'all' : 'since' });
     const stream = await deps.logOf(who.memberId, target.channel, target.id);
     if (stream === null) return fail('WS004', `Subscription to ${destination} is not allowed.`, frame);
     // The connection may have closed while ownership was read; a subscription now would outlive it.
     if (!open) return;
+    const channel = CHANNEL_KIND[target.channel];
     const subscription = await subscribeToLog(deps.planLog, deps.broker, { memberId: who.memberId, destination, stream }, replay, (body, position) => {
-      write(
+      if (!open) return;
+      const sent = write(
         'MESSAGE',
         {
           destination,
@@ -181,9 +194,12 @@ export function createStompSession(transport: StompTransport, deps: StompSession
         },
         body,
       );
+      if (metrics) (sent ? metrics.stompDelivered : metrics.stompDropped).inc({ channel });
     });
     if (!open) return subscription.end();
     subscriptions.set(id, { destination, end: subscription.end });
+    metrics?.stompSubscriptions.inc();
+    if (subscription.recovered === false) metrics?.replayUnrecovered.inc();
     receipt(frame, subscription.recovered === null ? {} : { 'x-recovered': String(subscription.recovered) });
   }
 
@@ -223,6 +239,7 @@ export function createStompSession(transport: StompTransport, deps: StompSession
         if (!subscription) return fail('WS102', `No subscription with id ${frame.headers.id}.`, frame);
         subscription.end();
         subscriptions.delete(frame.headers.id!);
+        metrics?.stompSubscriptions.dec();
         return receipt(frame);
       }
       case 'SEND':

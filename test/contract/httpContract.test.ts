@@ -431,6 +431,14 @@ describe('statuses that need a differently configured app', () => {
     expect([res.status, errorCodeOf(res)]).toEqual([503, 'COMMON503']);
   });
 
+  it('getMetrics: 401 AUTH028 without the METRICS_TOKEN, 404 COMMON404 on a non-loopback HOST without one', async () => {
+    const guarded = await newApp({ METRICS_TOKEN: 'metrics-token-0123456789' });
+    expect(errorCodeOf(await guarded.request('GET', '/metrics', { token: 'another-token-0123456789' }))).toBe('AUTH028');
+    const exposed = await newApp({ HOST: '0.0.0.0' });
+    const res = await exposed.request('GET', '/metrics');
+    expect([res.status, errorCodeOf(res)]).toEqual([404, 'COMMON404']);
+  });
+
   it('devLogin: 404 COMMON404 when AUTH_DEV_LOGIN is off', async () => {
     const app = await newApp({ AUTH_DEV_LOGIN: 'false' });
     const res = await app.request('POST', '/api/v1/auth/dev-login', { body: { email: 'a@example.com' } });

@@ -36,6 +36,8 @@ const contract: [operationId: string, method: string, path: string, success: num
   ['getLandingPage', 'get', '/', 200],
   ['getHealth', 'get', '/healthz', 200],
   ['getReadiness', 'get', '/readyz', 200],
+  // Added by issue 15: Prometheus metrics (its own bearer token, METRICS_TOKEN, not an access token).
+  ['getMetrics', 'get', '/metrics', 200],
   ['getOpenApiDocument', 'get', '/openapi.yaml', 200],
   ['getAsyncApiDocument', 'get', '/asyncapi.yaml', 200],
   ['getApiDocs', 'get', '/docs', 200],
@@ -73,6 +75,7 @@ describe('openapi.yaml against the accepted operations', () => {
         'getAsyncApiDocument',
         'getHealth',
         'getLandingPage',
+        'getMetrics',
         'getOpenApiDocument',
         'getReadiness',
         'listRegions',
