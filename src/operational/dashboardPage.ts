@@ -56,7 +56,8 @@ form{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;margin:.6rem 0}inp
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(34rem,1fr));gap:1rem}
 .chart{margin:0;background:#fff;border:1px solid #d0d7de;border-radius:6px;padding:.6rem .8rem}
 figcaption{display:flex;gap:1rem;align-items:baseline;font-weight:600}figcaption output{font:600 1.3rem/1 ui-monospace,monospace;color:#0969da}
-figcaption small{font-weight:400;color:#57606a}.plot{min-height:200px}</style>
+figcaption small{font-weight:400;color:#57606a}.plot{min-height:200px}
+small.running,#value-generations-running{color:#1a7f37}small.waiting,#value-generations-waiting{color:#bc4c00}</style>
 </head>
 <body>
 ${withNavBar ? navBar(dashboardPath) : ''}
@@ -74,7 +75,7 @@ ${withNavBar ? navBar(dashboardPath) : ''}
     ${chart('requests', 'Requests/s', output('requests', 'requests per second'))}
     ${chart('p99', 'p99 latency <small>(last 30 s)</small>', `${output('p99', 'p99 latency')} <small id="note-p99"></small>`)}
     ${chart('stomp', 'STOMP connections', output('stomp', 'STOMP connections'))}
-    ${chart('generations', 'Generations', `<small>running</small> ${output('generations-running', 'generations running')} <small>waiting</small> ${output('generations-waiting', 'generations waiting')}`)}
+    ${chart('generations', 'Generations', `<small class="running">running</small> ${output('generations-running', 'generations running')} <small class="waiting">waiting</small> ${output('generations-waiting', 'generations waiting')}`)}
   </section>
 </main>
 <script src="${assetsPath}/uPlot.iife.min.js"></script>

@@ -21,11 +21,12 @@ const formatCount = (v) => String(v);
 
 /** What each chart draws from a scrape and the history before it, and how its latest value reads. */
 const charts = [
-  { id: 'requests', series: [{ label: 'requests/s', stroke: '#0969da', value: (p) => p.requestsPerSecond }], format: formatRate },
+  { id: 'requests', series: [{ label: 'requests/s', stroke: '#0969da', value: (p) => p.requestsPerSecond }], format: formatRate, unit: '/s' },
   {
     id: 'p99',
     series: [{ label: 'p99 (ms)', stroke: '#cf222e', value: (p) => (p.p99 === null ? null : p.p99 * 1000) }],
     format: (v) => formatSeconds(v / 1000),
+    unit: ' ms',
   },
   { id: 'stomp', series: [{ label: 'connections', stroke: '#8250df', value: (p) => p.stompConnections }], format: formatCount },
   {
@@ -49,8 +50,9 @@ for (const chart of charts) {
       height: 200,
       scales: { x: { time: true }, y: { range: (_u, min, max) => [0, Math.max(1, max * 1.15)] } },
       series: [{}, ...chart.series.map((s) => ({ label: s.label, stroke: s.stroke, width: 2, spanGaps: false }))],
-      axes: [{}, { size: 60 }],
-      legend: { show: chart.series.length > 1 },
+      axes: [{}, { size: 70, values: (_u, ticks) => ticks.map((tick) => `${tick}${chart.unit ?? ''}`) }],
+      // The values are in the caption, the series named there in their colours.
+      legend: { show: false },
     },
     chart.data,
     element,
@@ -112,7 +114,7 @@ function notExposed(status) {
   const token = sessionStorage.getItem(tokenKey);
   if (status === 401 && token) return 'metrics not exposed: set METRICS_TOKEN — the server refused this token (401); paste the one it was started with.';
   if (status === 401) return 'metrics not exposed: set METRICS_TOKEN — the server asks for its token (401); paste it above.';
-  return 'metrics not exposed: set METRICS_TOKEN on the server (without it, /metrics answers only on a loopback address) (404).';
+  return 'metrics not exposed: set METRICS_TOKEN on the server (/metrics answered 404: without a token it is served on a loopback address only).';
 }
 
 async function scrapeOnce() {
