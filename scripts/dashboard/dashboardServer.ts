@@ -41,7 +41,9 @@ export function createDashboardApp({ instance, token }: Pick<DashboardServerOpti
       const type = answer.headers.get('content-type');
       return c.body(await answer.arrayBuffer(), answer.status as 200, { ...(type ? { 'content-type': type } : {}), 'cache-control': 'no-store' });
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      // fetch's own message is "fetch failed"; the cause says why (ECONNREFUSED, a DNS failure, the timeout).
+      const reason =
+        error instanceof Error ? [error.message, error.cause instanceof Error ? error.cause.message : ''].filter(Boolean).join(': ') : String(error);
       return c.text(`npm run dashboard cannot reach ${metricsUrl.href}: ${reason}`, 502);
     }
   });
