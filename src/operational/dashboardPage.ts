@@ -69,7 +69,7 @@ ${withNavBar ? navBar(dashboardPath) : ''}
     <button type="submit">Use token</button> <button type="button" id="forget-token">Forget token</button>
     <span id="token-state"></span>
   </form>
-  <p id="status" role="status">Waiting for the first scrape of /metrics…</p>
+  <p id="status" role="status">No scrape of /metrics yet.</p>
   <p id="problem" role="alert" hidden></p>
   <section class="charts">
     ${chart('requests', 'Requests/s', output('requests', 'requests per second'))}
