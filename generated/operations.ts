@@ -463,6 +463,17 @@ export type GetAsyncApiDocsResponse =
   | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
   | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders };
 
+/** GET /docs/dashboard */
+export interface GetMetricsDashboardRequest {
+  path: Record<string, never>;
+  query: Record<string, never>;
+  body: undefined;
+}
+export type GetMetricsDashboardResponse =
+  | { status: 200; body: string; headers?: ExtraHeaders }
+  | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
+  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders };
+
 export interface OperationTypes {
   listTripPlans: { request: ListTripPlansRequest; response: ListTripPlansResponse };
   createTripPlanSession: { request: CreateTripPlanSessionRequest; response: CreateTripPlanSessionResponse };
@@ -496,6 +507,7 @@ export interface OperationTypes {
   getAsyncApiDocument: { request: GetAsyncApiDocumentRequest; response: GetAsyncApiDocumentResponse };
   getApiDocs: { request: GetApiDocsRequest; response: GetApiDocsResponse };
   getAsyncApiDocs: { request: GetAsyncApiDocsRequest; response: GetAsyncApiDocsResponse };
+  getMetricsDashboard: { request: GetMetricsDashboardRequest; response: GetMetricsDashboardResponse };
 }
 export type OperationId = keyof OperationTypes;
 export type OperationRequest<K extends OperationId> = OperationTypes[K]['request'];
@@ -540,4 +552,5 @@ export const operationIds = [
   "getAsyncApiDocument",
   "getApiDocs",
   "getAsyncApiDocs",
+  "getMetricsDashboard",
 ] as const satisfies readonly OperationId[];

@@ -13,6 +13,7 @@ import { requestMetrics } from './http/requestMetrics.js';
 import { registerOperations } from './http/operationRouter.js';
 import { createResponseChecker, type ResponseChecker } from './http/responseValidation.js';
 import { registerAsyncapiAssets } from './operational/asyncapiPage.js';
+import { registerDashboardAssets } from './operational/dashboardPage.js';
 import { registerSwaggerUiAssets } from './operational/swaggerUi.js';
 import { operationHandlers } from './operationHandlers.js';
 import { registerStompEndpoint, type StompEndpoint } from './realtime/stompEndpoint.js';
@@ -52,6 +53,7 @@ export async function createApp(config: Config, database: DatabasePort, ports: P
   useMiddlewareStack(hono, config, log, services.clock, services.rateLimitStore ?? undefined, metrics ? () => metrics.rateLimitRejections.inc() : undefined);
   registerSwaggerUiAssets(hono);
   registerAsyncapiAssets(hono);
+  registerDashboardAssets(hono);
   const stomp = registerStompEndpoint(hono, stompEndpointDeps(services), log);
   registerOperations(hono, {
     handlers: operationHandlers(services),

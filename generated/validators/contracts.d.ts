@@ -35,6 +35,7 @@ export declare const getApiDocs_response_200: ValidateFunction;
 export declare const getAsyncApiDocs_response_200: ValidateFunction;
 export declare const getAsyncApiDocument_response_200: ValidateFunction;
 export declare const getMetrics_response_200: ValidateFunction;
+export declare const getMetricsDashboard_response_200: ValidateFunction;
 export declare const getOpenApiDocument_response_200: ValidateFunction;
 export declare const message_ChatMessageRequest: ValidateFunction;
 export declare const message_ChatMessageRequest_headers: ValidateFunction;

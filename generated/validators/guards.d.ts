@@ -20,6 +20,7 @@ export declare const getHealth_params_size_guard: ValidateFunction;
 export declare const getLandingPage_params_size_guard: ValidateFunction;
 export declare const getMe_params_size_guard: ValidateFunction;
 export declare const getMetrics_params_size_guard: ValidateFunction;
+export declare const getMetricsDashboard_params_size_guard: ValidateFunction;
 export declare const getMyName_params_size_guard: ValidateFunction;
 export declare const getOpenApiDocument_params_size_guard: ValidateFunction;
 export declare const getPromptTemplate_params_size_guard: ValidateFunction;

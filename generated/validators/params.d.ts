@@ -16,6 +16,7 @@ export declare const getHealth_params: ValidateFunction;
 export declare const getLandingPage_params: ValidateFunction;
 export declare const getMe_params: ValidateFunction;
 export declare const getMetrics_params: ValidateFunction;
+export declare const getMetricsDashboard_params: ValidateFunction;
 export declare const getMyName_params: ValidateFunction;
 export declare const getOpenApiDocument_params: ValidateFunction;
 export declare const getPromptTemplate_params: ValidateFunction;

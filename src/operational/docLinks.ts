@@ -16,7 +16,7 @@ export const docLinks: LandingLinks = {
 export const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
-type Page = '/' | '/docs' | '/docs/asyncapi';
+type Page = '/' | '/docs' | '/docs/asyncapi' | '/docs/dashboard';
 
 const navEntries: [href: string, label: string][] = [
   ['/', 'Trip Itinerary Service'],
@@ -24,9 +24,11 @@ const navEntries: [href: string, label: string][] = [
   [docLinks.asyncApiDocs.href, docLinks.asyncApiDocs.title],
   [docLinks.openApiDocument.href, docLinks.openApiDocument.title],
   [docLinks.asyncApiDocument.href, docLinks.asyncApiDocument.title],
+  // Not one of the landing page's links (LandingPageResponse): the live numbers, not documentation.
+  ['/docs/dashboard', 'Live metrics'],
 ];
 
-/** The bar on top of the landing page and both docs; the page it is on is marked. */
+/** The bar on top of the landing page, both docs and the dashboard; the page it is on is marked. */
 export function navBar(current: Page): string {
   const items = navEntries.map(([href, label]) => `<a href="${href}"${href === current ? ' aria-current="page"' : ''}>${escapeHtml(label)}</a>`);
   return `<nav class="docs-nav" aria-label="Documentation">${items.join('')}</nav>`;

@@ -7,6 +7,7 @@ import type { DatabasePort } from '../db/databasePort.js';
 import type { RequestContext } from '../http/requestContext.js';
 import { preferredMediaType } from '../http/mediaType.js';
 import { renderAsyncapiPage } from './asyncapiPage.js';
+import { renderDashboardPage } from './dashboardPage.js';
 import { apiInfoOf, landingPageData, renderLandingPage } from './landingPage.js';
 import { servedOpenapi } from './servedOpenapi.js';
 import type { SpecDocuments } from './specDocuments.js';
@@ -14,7 +15,7 @@ import { swaggerUiPage } from './swaggerUi.js';
 
 type OperationalHandlers = Pick<
   Handlers<RequestContext>,
-  'getLandingPage' | 'getHealth' | 'getReadiness' | 'getOpenApiDocument' | 'getAsyncApiDocument' | 'getApiDocs' | 'getAsyncApiDocs'
+  'getLandingPage' | 'getHealth' | 'getReadiness' | 'getOpenApiDocument' | 'getAsyncApiDocument' | 'getApiDocs' | 'getAsyncApiDocs' | 'getMetricsDashboard'
 >;
 
 export function createOperationalHandlers({
@@ -31,6 +32,7 @@ export function createOperationalHandlers({
   signInPath?: string | null;
 }): OperationalHandlers {
   const asyncapiPage = renderAsyncapiPage(documents.asyncapi);
+  const dashboardPage = renderDashboardPage({ source: 'this server', withNavBar: true });
   const info = apiInfoOf(documents.openapi);
   const landing = { data: landingPageData(info), html: renderLandingPage(info, signInPath) };
   const openapiFor = servedOpenapi(documents.openapiYaml);
@@ -63,5 +65,6 @@ export function createOperationalHandlers({
     getAsyncApiDocument: () => ({ status: 200, body: documents.asyncapiYaml }),
     getApiDocs: () => ({ status: 200, body: swaggerUiPage }),
     getAsyncApiDocs: () => ({ status: 200, body: asyncapiPage }),
+    getMetricsDashboard: () => ({ status: 200, body: dashboardPage }),
   };
 }

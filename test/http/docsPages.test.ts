@@ -1,6 +1,8 @@
-// The landing page (GET /, JSON or HTML by Accept), the /docs/ redirect, the docs assets served
-// from installed packages, and the AsyncAPI page's document and address rewriting. What a real
+// The landing page (GET /, JSON or HTML by Accept), the /docs/ redirect, the docs and dashboard
+// assets served from installed packages, and the AsyncAPI page's document and address rewriting. What a real
 // browser does with them is in test/browser/.
+import fs from 'node:fs';
+import path from 'node:path';
 import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonAt, type Json } from '../../conformance/specModel/index.js';
@@ -60,10 +62,11 @@ describe('docs routes', () => {
     expect([res.status, res.headers.get('location')]).toEqual([301, '/docs']);
   });
 
-  it('both docs pages link each other and the landing page, with no address of their own', async () => {
-    for (const page of ['/docs', '/docs/asyncapi']) {
+  it('the docs pages and the dashboard link each other and the landing page, with no address of their own', async () => {
+    for (const page of ['/docs', '/docs/asyncapi', '/docs/dashboard']) {
       const res = await t.request('GET', page);
-      for (const href of ['/', '/docs', '/docs/asyncapi', '/openapi.yaml', '/asyncapi.yaml']) expect(res.text, page).toContain(`href="${href}"`);
+      for (const href of ['/', '/docs', '/docs/asyncapi', '/openapi.yaml', '/asyncapi.yaml', '/docs/dashboard'])
+        expect(res.text, page).toContain(`href="${href}"`);
       // The AsyncAPI page embeds the document as written; its init script swaps in the page's address (below).
       const markup = res.text.replace(/<script type="application\/json"[^]*?<\/script>/, '');
       expect(markup, page).not.toMatch(/localhost|https?:\/\/|wss?:\/\//);
@@ -80,6 +83,22 @@ describe('docs routes', () => {
     expect([css.status, css.headers.get('content-type')]).toEqual([200, 'text/css; charset=utf-8']);
   });
 
+  it('serves the dashboard with uPlot from node_modules and its own two scripts, the parser being the one the unit tests run', async () => {
+    const page = await t.request('GET', '/docs/dashboard');
+    expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+    expect(page.text).toContain('<script src="/docs/dashboard/assets/uPlot.iife.min.js"></script>');
+    expect(page.text).toContain('<script type="module" src="/docs/dashboard/assets/dashboard.js"></script>');
+    const uplot = await t.request('GET', '/docs/dashboard/assets/uPlot.iife.min.js');
+    expect([uplot.status, uplot.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
+    expect(uplot.text).toContain('uPlot');
+    expect((await t.request('GET', '/docs/dashboard/assets/uPlot.min.css')).headers.get('content-type')).toBe('text/css; charset=utf-8');
+    const script = await t.request('GET', '/docs/dashboard/assets/dashboard.js');
+    expect(script.text).toContain("from './prometheusText.js'");
+    const parser = await t.request('GET', '/docs/dashboard/assets/prometheusText.js');
+    expect(parser.text).toBe(fs.readFileSync(path.resolve(import.meta.dirname, '../../src/operational/dashboard/prometheusText.js'), 'utf8'));
+    expect(t.app.checker.violations).toEqual([]);
+  });
+
   it('embeds the bundled asyncapi.yaml in the AsyncAPI page as JSON that no text in it can break out of', async () => {
     const documents = loadSpecDocuments();
     const page = await t.request('GET', '/docs/asyncapi');
@@ -92,6 +111,7 @@ describe('docs routes', () => {
     for (const name of ['constructor', '__proto__', 'toString', 'package.json', '..%2F..%2Fpackage.json']) {
       expect((await t.request('GET', `/docs/assets/${name}`)).status, name).toBe(404);
       expect((await t.request('GET', `/docs/asyncapi/assets/${name}`)).status, name).toBe(404);
+      expect((await t.request('GET', `/docs/dashboard/assets/${name}`)).status, name).toBe(404);
     }
   });
 });

@@ -42,6 +42,8 @@ const contract: [operationId: string, method: string, path: string, success: num
   ['getAsyncApiDocument', 'get', '/asyncapi.yaml', 200],
   ['getApiDocs', 'get', '/docs', 200],
   ['getAsyncApiDocs', 'get', '/docs/asyncapi', 200],
+  // Added by issue 15: live charts of /metrics.
+  ['getMetricsDashboard', 'get', '/docs/dashboard', 200],
 ];
 
 const spec = readYaml(path.resolve(import.meta.dirname, '../../specs/openapi.yaml'));
@@ -76,6 +78,7 @@ describe('openapi.yaml against the accepted operations', () => {
         'getHealth',
         'getLandingPage',
         'getMetrics',
+        'getMetricsDashboard',
         'getOpenApiDocument',
         'getReadiness',
         'listRegions',
