@@ -3,9 +3,9 @@
 // and draws what /metrics served. The page's clock is playwright's: each scrape happens when the
 // test moves the clock on by the page's interval, so the window of a rate is exactly 5 s.
 //
-// /metrics is a stand-in (test/support/metricsStandIn.ts) answered by a small app in front of the
-// real server until the service's own endpoint lands; then the front goes and the stand-in's
-// traffic becomes requests the test makes. The page and its assets are the real server's.
+// For exact numbers /metrics is a stand-in (test/support/metricsStandIn.ts) answered by a small app
+// in front of the real server: the traffic of each scrape is known to the request. The page and its
+// assets are the real server's, and one case runs against the server's own /metrics.
 import fs from 'node:fs';
 import path from 'node:path';
 import { Hono } from 'hono';
@@ -15,6 +15,7 @@ import { startDashboardServer, type RunningDashboardServer } from '../../scripts
 import type { HttpEnv } from '../../src/http/httpEnv.js';
 import { chromiumAvailable, launchHeadlessChromium } from '../support/headlessChromium.js';
 import { createMetricsStandIn, type MetricsStandIn, type Traffic } from '../support/metricsStandIn.js';
+import { connectStomp, wsUrl } from '../support/stompTestClient.js';
 import { startTestServer, type TestServer } from '../support/testServer.js';
 
 const haveChromium = chromiumAvailable('test/browser/dashboardInBrowser');
@@ -185,6 +186,29 @@ describe.skipIf(!haveChromium)('the live metrics page in a browser', { timeout: 
     await expect.poll(() => page.locator('main').getAttribute('data-problems')).toBe('2');
     expect([await scrapesShown(page), await shown(page, 'requests'), await shown(page, 'stomp')]).toEqual([null, '–', '–']);
     await page.screenshot({ path: path.join(artifacts, 'dashboard-not-exposed.png') });
+  });
+
+  it("draws the server's own /metrics: its STOMP connections, and the requests it answered", async () => {
+    const real = await startTestServer({ METRICS_TOKEN: token });
+    const { accessToken } = await real.signIn('dashboard-real@example.com');
+    const stomp = await Promise.all([connectStomp(wsUrl(real.url), accessToken), connectStomp(wsUrl(real.url), accessToken)]);
+    try {
+      expectedErrors = [/status of 401/];
+      const page = await openDashboard(`${real.url}/docs/dashboard`);
+      await page.locator('#metrics-token').fill(token);
+      await page.getByRole('button', { name: 'Use token' }).click();
+      await expect.poll(() => scrapesShown(page)).toBe('1');
+      expect(await shown(page, 'stomp')).toBe('2');
+      for (let i = 0; i < 40; i++) expect((await real.request('GET', '/api/v1/trips', { token: accessToken })).status).toBe(200);
+      await page.clock.runFor(intervalMs);
+      await expect.poll(() => scrapesShown(page)).toBe('2');
+      // At least the 40 list requests (and the page's own scrape) in the 5 s window.
+      expect(Number(await shown(page, 'requests'))).toBeGreaterThanOrEqual(8);
+      await page.screenshot({ path: path.join(artifacts, 'dashboard-real-metrics.png'), fullPage: true });
+    } finally {
+      await Promise.all(stomp.map((client) => client.disconnect()));
+      await real.stop();
+    }
   });
 
   describe('npm run dashboard', () => {

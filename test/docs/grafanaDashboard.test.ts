@@ -1,11 +1,13 @@
 // docs/grafana/trip-itinerary-service.json, the dashboard for teams that run Grafana, queries only
-// metrics and labels of the agreed list (docs/metrics-names.md): every PromQL expression of its panels
+// metrics and labels the service's metrics registry defines: every PromQL expression of its panels
 // and variables is read for the metric names and labels it uses, so renaming a metric or a label
 // breaks this test, naming the panel. It also takes its Prometheus from a data source variable and
 // has a panel for every agreed metric.
 import fs from 'node:fs';
 import path from 'node:path';
+import type { MetricObject } from 'prom-client';
 import { describe, expect, it } from 'vitest';
+import { createMetrics } from '../../src/metrics/metricsRegistry.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const dashboardFile = path.join(root, 'docs/grafana/trip-itinerary-service.json');
@@ -16,12 +18,17 @@ interface AgreedMetric {
   labels: string[];
 }
 
-/** `- name  type {label, label}` lines of docs/metrics-names.md. */
+/**
+ * The service's own metrics as its registry defines them (src/metrics/metricsRegistry.ts): name, type
+ * and label names. prom-client's default process metrics are left out (no panel needs them).
+ */
 function agreedMetrics(): Map<string, AgreedMetric> {
-  const text = fs.readFileSync(path.join(root, 'docs/metrics-names.md'), 'utf8');
+  const { registry } = createMetrics({ waitingGenerations: () => Promise.resolve(0), connectionPool: () => ({ idle: 0, used: 0, pending: 0 }) });
   const metrics = new Map<string, AgreedMetric>();
-  for (const [, name, type, labels] of text.matchAll(/^- ([a-z_:][a-z0-9_:]*)\s+(counter|gauge|histogram)\b\s*(?:\{([^}]*)\})?/gm))
-    metrics.set(name!, { type: type as MetricType, labels: labels ? labels.split(',').map((l) => l.trim()) : [] });
+  for (const metric of registry.getMetricsAsArray() as (MetricObject & { labelNames?: readonly string[] })[]) {
+    if (metric.name.startsWith('process_') || metric.name.startsWith('nodejs_')) continue;
+    metrics.set(metric.name, { type: String(metric.type) as MetricType, labels: [...(metric.labelNames ?? [])] });
+  }
   return metrics;
 }
 
@@ -132,7 +139,7 @@ const expressions: [where: string, expr: string][] = [
 ];
 
 describe('the Grafana dashboard', () => {
-  it('reads the agreed list: every metric of docs/metrics-names.md with its type and labels', () => {
+  it("reads the service's metrics from its registry, with their types and labels", () => {
     expect(agreed.size).toBe(19);
     expect(agreed.get('http_server_request_duration_seconds')).toEqual({
       type: 'histogram',
