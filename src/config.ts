@@ -43,6 +43,8 @@ export interface Config {
   /** proxies in front of the service whose X-Forwarded-For entries the rate limit trusts */
   trustProxyHops: number;
   logLevel: LogLevel;
+  /** OpenTelemetry traces over OTLP/HTTP; null (the default): off, and none of the SDK is loaded */
+  tracing: TracingSettings | null;
   corsOrigins: string[];
   planner: 'offline' | 'openai';
   /** pause between streamed summary chunks of the offline planner */
@@ -89,6 +91,12 @@ export interface OidcSettings {
   requireVerifiedEmail: boolean;
   /** plain http to the issuer (development and test only: production refuses an http issuer) */
   allowInsecureIssuer: boolean;
+}
+
+export interface TracingSettings {
+  /** the OTLP/HTTP base URL; spans go to its /v1/traces */
+  endpoint: string;
+  serviceName: string;
 }
 
 export type DatabaseLocation = { engine: 'sqlite'; file: string } | { engine: 'postgres'; url: string; poolMax: number };
@@ -403,6 +411,16 @@ export const settings = {
     '`info` (`silent` under test)',
     'one JSON line per event on stdout, with requestId',
   ),
+  OTEL_EXPORTER_OTLP_ENDPOINT: withRedaction(
+    redactedDatabaseUrl,
+    setting(
+      'OTEL_EXPORTER_OTLP_ENDPOINT',
+      httpUrl,
+      'none (tracing off)',
+      'OpenTelemetry traces: the OTLP/HTTP base URL of a collector (spans are sent as JSON to its /v1/traces), e.g. http://127.0.0.1:4318',
+    ),
+  ),
+  OTEL_SERVICE_NAME: setting('OTEL_SERVICE_NAME', text(200), 'trip-itinerary', 'service.name of the spans (with OTEL_EXPORTER_OTLP_ENDPOINT)'),
   PLANNER: setting('PLANNER', oneOf(['offline', 'openai'] as const), 'offline', 'offline (bundled catalogue, no network) or openai'),
   PLANNER_DELAY_MS: setting('PLANNER_DELAY_MS', integer(0, 60_000), '40 (0 under test)', 'pause between streamed summary chunks of the offline planner'),
   GENERATION_CONCURRENCY: setting(
@@ -546,6 +564,12 @@ function readGenerationJobs(env: NodeJS.ProcessEnv): GenerationJobSettings {
   };
 }
 
+function readTracing(env: NodeJS.ProcessEnv): TracingSettings | null {
+  const endpoint = read(env, settings.OTEL_EXPORTER_OTLP_ENDPOINT);
+  const serviceName = read(env, settings.OTEL_SERVICE_NAME) ?? 'trip-itinerary';
+  return endpoint === undefined ? null : { endpoint, serviceName };
+}
+
 const oidcSettings = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_REDIRECT_URI'] as const;
 
 function readOidc(env: NodeJS.ProcessEnv, nodeEnv: Environment): OidcSettings | null {
@@ -633,6 +657,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitWindowSeconds: 60,
     trustProxyHops: read(env, s.TRUST_PROXY_HOPS) ?? 0,
     logLevel: read(env, s.LOG_LEVEL) ?? (nodeEnv === 'test' ? 'silent' : 'info'),
+    tracing: readTracing(env),
     corsOrigins: read(env, s.CORS_ORIGINS) ?? ['*'],
     planner,
     plannerDelayMs: read(env, s.PLANNER_DELAY_MS) ?? (nodeEnv === 'test' ? 0 : 40),

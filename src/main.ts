@@ -32,6 +32,8 @@ try {
 const [{ default: BetterSqlite3 }, { createApp }, { openDatabasePort }, { abandonLogs, createLogger, droppedLogLines, flushLogs }, { startServer }] =
   await Promise.all([import('better-sqlite3'), import('./app.js'), import('./db/openDatabasePort.js'), import('./logger.js'), import('./server.js')]);
 const log = createLogger(config.logLevel);
+// The OpenTelemetry SDK only when it is configured: without OTEL_EXPORTER_OTLP_ENDPOINT none of it loads.
+const tracing = config.tracing ? (await import('./tracing.js')).startTracing(config.tracing) : null;
 
 let app: App;
 try {
@@ -77,6 +79,8 @@ async function shutdown(signal: string): Promise<void> {
   await app.worker.stop();
   await running.server?.close();
   await app.close();
+  // The last spans (the stop's own included) go out before the process does.
+  await tracing?.shutdown(LOG_FLUSH_LIMIT_MS).catch((error: unknown) => log.warn({ err: error }, 'the last spans could not be sent'));
   log.info({ droppedLogLines: droppedLogLines(log) }, 'stopped');
   clearTimeout(force);
   await flushLogs(log, LOG_FLUSH_LIMIT_MS);

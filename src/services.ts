@@ -24,6 +24,7 @@ import { startGenerationRunner, type GenerationRunner } from './generation/gener
 import type { Planner } from './generation/planner.js';
 import { countGenerationsWithoutLiveLease } from './generation/generationSweep.js';
 import { createChatAgent, createPlanner, createPlannerRegions } from './generation/plannerFactory.js';
+import { tracedPlanner } from './generation/tracedPlanner.js';
 import type { RateLimitStore } from './http/rateLimitStore.js';
 import { createRedisRateLimitStore } from './http/redisRateLimitStore.js';
 import { createLogger, type Logger } from './logger.js';
@@ -153,6 +154,11 @@ function redisParts(config: Config, redis: NonNullable<Config['redis']>, log: Lo
   };
 }
 
+/** With tracing on, a span around every call of the Planner port, whichever planner it is. */
+function traced(config: Config, planner: Planner): Planner {
+  return config.tracing ? tracedPlanner(planner) : planner;
+}
+
 export async function createServices(config: Config, database: DatabasePort, ports: Partial<AppPorts> = {}): Promise<Services> {
   const log = ports.logger ?? createLogger(config.logLevel);
   const clock = ports.clock ?? Date.now;
@@ -189,7 +195,7 @@ export async function createServices(config: Config, database: DatabasePort, por
   const worker = startGenerationRunner({
     port: db,
     events,
-    planner: ports.planner ?? createPlanner(config, db, log),
+    planner: traced(config, ports.planner ?? createPlanner(config, db, log)),
     publishers,
     log,
     clock,

@@ -130,6 +130,8 @@ export const tripPlans = pgTable(
     genOwner: text('gen_owner'),
     genLeaseUntil: epochMs('gen_lease_until'),
     genHeartbeatAt: epochMs('gen_heartbeat_at'),
+    /** the W3C traceparent of the start request (null: tracing was off): the run, on any instance, continues its trace */
+    genTraceparent: text('gen_traceparent'),
   },
   (t) => [
     index('trip_plan_member_created_idx').on(t.memberId, t.createdAt, t.id),

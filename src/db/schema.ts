@@ -116,6 +116,8 @@ export const tripPlans = sqliteTable(
     genOwner: text('gen_owner'),
     genLeaseUntil: integer('gen_lease_until'),
     genHeartbeatAt: integer('gen_heartbeat_at'),
+    /** the W3C traceparent of the start request (null: tracing was off): the run, on any instance, continues its trace */
+    genTraceparent: text('gen_traceparent'),
   },
   (t) => [
     index('trip_plan_member_created_idx').on(t.memberId, t.createdAt, t.id),

@@ -13,6 +13,7 @@ import type { RunPublishers } from '../realtime/publishers.js';
 import { insertChatMessageWith } from '../chats/chatRepository.js';
 import { insertDayWith } from '../trips/dailyPlanRepository.js';
 import { toDailyPlanResponse } from '../trips/tripPlanMappers.js';
+import { inDaySpan } from './generationSpans.js';
 import { fencedWrite, finishGeneration, releaseLease, type ClaimedGeneration } from './generationLeases.js';
 import { announceFailure, STOPPED_MESSAGE } from './generationMessages.js';
 import { PlannerError, type Planner, type PlanRequest } from './planner.js';
@@ -73,23 +74,31 @@ export async function runClaimedGeneration(deps: ClaimedRunDeps, job: ClaimedGen
     return result.value;
   };
   let days = job.savedDays;
+  /** when the run began waiting for the planner's next day: where that day's span starts */
+  let dayAsked = new Date();
   try {
     for await (const day of deps.planner.plan(request, signal)) {
       stillOurs();
-      if (day.dayNumber <= job.savedDays) continue;
-      const saved = await fenced((q) => insertDayWith(port, q, tripPlanId, day, request.transportation));
-      days++;
-      // Time to the first day: only a first attempt's, whose queue time is when its start was accepted.
-      if (days === 1 && lease.attempt === 1 && job.queuedAtMs > 0) metrics?.firstDay.observe(Math.max(0, clock() - job.queuedAtMs) / 1000);
-      publishers.schedule({ type: 'DAILY_PLAN_GENERATED', tripPlanId, dailyPlan: toDailyPlanResponse(saved) });
-      let summary = '';
-      for await (const chunk of deps.planner.summarize(day, request, signal)) {
-        stillOurs();
-        summary += chunk;
-        publishers.chat({ message: chunk, isComplete: false, timestamp: now(), messageStreamType: 'CHAT' });
+      if (day.dayNumber <= job.savedDays) {
+        dayAsked = new Date();
+        continue;
       }
-      await fenced((q) => insertChatMessageWith(port, q, { chatRoomId, messageType: 'ASSISTANT', content: summary, createdAt: clock() }));
-      publishers.chat({ message: summary, isComplete: true, timestamp: now(), messageStreamType: 'CHAT' });
+      await inDaySpan(day.dayNumber, dayAsked, async () => {
+        const saved = await fenced((q) => insertDayWith(port, q, tripPlanId, day, request.transportation));
+        days++;
+        // Time to the first day: only a first attempt's, whose queue time is when its start was accepted.
+        if (days === 1 && lease.attempt === 1 && job.queuedAtMs > 0) metrics?.firstDay.observe(Math.max(0, clock() - job.queuedAtMs) / 1000);
+        publishers.schedule({ type: 'DAILY_PLAN_GENERATED', tripPlanId, dailyPlan: toDailyPlanResponse(saved) });
+        let summary = '';
+        for await (const chunk of deps.planner.summarize(day, request, signal)) {
+          stillOurs();
+          summary += chunk;
+          publishers.chat({ message: chunk, isComplete: false, timestamp: now(), messageStreamType: 'CHAT' });
+        }
+        await fenced((q) => insertChatMessageWith(port, q, { chatRoomId, messageType: 'ASSISTANT', content: summary, createdAt: clock() }));
+        publishers.chat({ message: summary, isComplete: true, timestamp: now(), messageStreamType: 'CHAT' });
+      });
+      dayAsked = new Date();
     }
     stillOurs();
     if (!(await finishGeneration(port, lease, clock(), 'COMPLETED'))) {

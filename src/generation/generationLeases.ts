@@ -25,6 +25,8 @@ export interface ClaimedGeneration {
   savedDays: number;
   /** when the job started waiting for this claim (for the first attempt: when its start was accepted) */
   queuedAtMs: number;
+  /** the W3C traceparent of the start request (null: not traced); every attempt continues its trace */
+  traceparent: string | null;
 }
 
 export interface ClaimRules {
@@ -70,12 +72,13 @@ interface ClaimedRow {
   peopleCount: number;
   transportation: TripPlanGenerationRequestedEvent['request']['transportation'];
   savedDays: number;
+  traceparent: string | null;
 }
 
 async function claimedGeneration(s: Statements, lease: Lease, queuedAtMs: number): Promise<ClaimedGeneration> {
   const [row] = await s.rows<ClaimedRow>(sql`
     SELECT p.id AS "tripPlanId", p.member_id AS "memberId", r.id AS "chatRoomId", p.themes, p.start_date AS "startDate",
-      p.duration, p.region, p.people_count AS "peopleCount", p.transportation,
+      p.duration, p.region, p.people_count AS "peopleCount", p.transportation, p.gen_traceparent AS "traceparent",
       (SELECT COALESCE(MAX(d.day_number), 0) FROM daily_plan d WHERE d.trip_plan_id = p.id) AS "savedDays"
     FROM trip_plan p JOIN chat_room r ON r.trip_plan_id = p.id WHERE p.id = ${lease.tripPlanId}`);
   if (!row) throw new Error(`claimed trip plan ${lease.tripPlanId} has no row`);
@@ -87,6 +90,7 @@ async function claimedGeneration(s: Statements, lease: Lease, queuedAtMs: number
     event: { tripPlanId, memberId, chatRoomId, request: { themes, startDate, duration, region, peopleCount, transportation } },
     savedDays: Number(row.savedDays),
     queuedAtMs,
+    traceparent: row.traceparent,
   };
 }
 

@@ -7,15 +7,18 @@
 // runs elsewhere, is announced from here (that run stops at its next fenced write or heartbeat).
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
+import { context } from '@opentelemetry/api';
 import type { GenerationJobSettings } from '../config.js';
 import type { DatabasePort } from '../db/databasePort.js';
 import type { EventBus } from '../events/eventBus.js';
+import { withTraceIds } from '../http/traceContext.js';
 import type { Logger } from '../logger.js';
 import type { GenerationOutcome, Metrics } from '../metrics/metricsRegistry.js';
 import type { Publishers } from '../realtime/publishers.js';
 import { Cancelled, LeaseLost, runClaimedGeneration, type ClaimedRunDeps, type RunOutcome } from './claimedRun.js';
 import { claimGeneration, membersGenerating, renewLease, type ClaimedGeneration } from './generationLeases.js';
 import { announceCancelled, announceFailure, LEASE_EXPIRED_MESSAGE, STOPPED_MESSAGE } from './generationMessages.js';
+import { startGenerationSpan } from './generationSpans.js';
 import { countWaitingGenerations, failWaitingGenerations, sweepExpiredLeases, type FailedGeneration } from './generationSweep.js';
 import type { Planner } from './planner.js';
 
@@ -114,12 +117,18 @@ export function startGenerationRunner(deps: GenerationRunnerDeps): GenerationRun
     const controller = new AbortController();
     const { run, attempt } = job.lease;
     const runPublishers = publishers.forRun(job.event, { run, attempt });
-    const done = runClaimedGeneration(runDeps, job, runPublishers, controller.signal)
+    // The run's span continues the start request's trace (a no-op with tracing off); its ids are in
+    // every log line of the run.
+    const span = startGenerationSpan(job, owner);
+    const runLog = withTraceIds(log, span.context);
+    const done = context
+      .with(span.context, () => runClaimedGeneration({ ...runDeps, log: runLog }, job, runPublishers, controller.signal))
       .catch((error: unknown): RunOutcome => {
-        log.error({ err: error, tripPlanId }, 'generation run failed unexpectedly');
+        runLog.error({ err: error, tripPlanId }, 'generation run failed unexpectedly');
         return 'lost';
       })
       .then((outcome) => {
+        span.end(outcome);
         running.delete(tripPlanId);
         metrics?.generationsRunning.dec();
         // A cancel or delete made here while the run still held the job: its CANCELLED is the

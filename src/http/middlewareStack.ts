@@ -1,5 +1,6 @@
-// What every request passes through before its route, in order: a request id and a child logger
-// (one log line per request), CORS, the rate limit per client address, and the body size limit.
+// What every request passes through before its route, in order: its span (with tracing on), a
+// request id and a child logger (one log line per request), CORS, the rate limit per client
+// address, and the body size limit.
 import type { Context, Hono, Next } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
@@ -11,6 +12,7 @@ import type { HttpEnv } from './httpEnv.js';
 import { rateLimit } from './rateLimit.js';
 import type { RateLimitStore } from './rateLimitStore.js';
 import { requestLogging } from './requestLogging.js';
+import { requestTracing } from './requestTracing.js';
 
 /** `rateLimitStore`: where the rate limit counts (default: this instance's memory); `onRateLimited`: told of each 429. */
 export function useMiddlewareStack(
@@ -21,6 +23,8 @@ export function useMiddlewareStack(
   rateLimitStore?: RateLimitStore,
   onRateLimited?: () => void,
 ): void {
+  // Outermost, so the request's span covers everything and its ids are in every log line.
+  if (config.tracing) app.use('*', requestTracing());
   app.use('*', requestLogging(log));
   app.use(
     '*',

@@ -1,12 +1,13 @@
 // Gives every request an id (X-Request-Id: the client's when it is a valid RequestId of the spec,
 // else a generated one, as components.parameters.RequestId of openapi.yaml says: an invalid id is
 // replaced, never echoed and never an error) and a child logger, and writes one JSON line per
-// request when it ends.
+// request when it ends; with tracing on, its lines carry the trace and span id of the request's span.
 import crypto from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { schemaValidators } from '../../generated/validators.js';
 import type { Logger } from '../logger.js';
 import type { HttpEnv } from './httpEnv.js';
+import { traceIds } from './traceContext.js';
 
 const isRequestId = schemaValidators.openapi.RequestId;
 
@@ -14,7 +15,8 @@ export function requestLogging(log: Logger, clock: () => number = () => performa
   return async (c, next) => {
     const incoming = c.req.header('x-request-id');
     const requestId = incoming !== undefined && isRequestId(incoming) ? incoming : crypto.randomUUID();
-    const requestLog = log.child({ requestId });
+    // With tracing on, requestTracing.ts runs first: its span is the active one here.
+    const requestLog = log.child({ requestId, ...traceIds() });
     c.set('requestId', requestId);
     c.set('log', requestLog);
     c.set('route', undefined);

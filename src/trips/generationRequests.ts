@@ -12,12 +12,15 @@ import type { RunToken } from '../realtime/planLog.js';
  * a new run with no owner yet, waiting for a runner to claim it; the days of an earlier run go in
  * the same transaction. False when the plan is GENERATING or COMPLETED (409 TRIP106).
  * gen_heartbeat_at of a waiting job is when it was queued: runners take waiting jobs in that order.
+ * `traceparent` (the start request's, when traced) goes with the job: whichever instance runs it
+ * continues that trace, a resumed attempt too.
  */
-export function startGeneration(port: DatabasePort, tripPlanId: number, nowMs: number): Promise<boolean> {
+export function startGeneration(port: DatabasePort, tripPlanId: number, nowMs: number, traceparent: string | null = null): Promise<boolean> {
   return inTransaction(port, async (s) => {
     const moved = await s.rows(sql`
       UPDATE trip_plan SET generation_status = 'GENERATING', failure_code = NULL, updated_at = ${nowMs},
-        gen_run = gen_run + 1, gen_attempt = 0, gen_owner = NULL, gen_lease_until = NULL, gen_heartbeat_at = ${nowMs}
+        gen_run = gen_run + 1, gen_attempt = 0, gen_owner = NULL, gen_lease_until = NULL, gen_heartbeat_at = ${nowMs},
+        gen_traceparent = ${traceparent}
       WHERE id = ${tripPlanId} AND generation_status IN ('PENDING', 'FAILED', 'CANCELLED')
       RETURNING id`);
     if (moved.length !== 1) return false;

@@ -9,6 +9,7 @@ import type { EventBus } from '../events/eventBus.js';
 import { AppError, invalidField } from '../http/appError.js';
 import { operationPath } from '../http/operationPath.js';
 import { principalOf } from '../http/principal.js';
+import { currentTraceparent } from '../http/traceContext.js';
 import type { RequestContext } from '../http/requestContext.js';
 import type { Transportation } from '../itinerary/travel.js';
 import type { Publishers } from '../realtime/publishers.js';
@@ -111,7 +112,7 @@ export function createTripHandlers({ db, clock, events, regions, publishers }: T
 
     async startTripPlanGeneration({ path }, ctx) {
       const plan = await ownPlan(db, ctx, path.tripPlanId);
-      if (!(await startGeneration(db, plan.id, clock()))) {
+      if (!(await startGeneration(db, plan.id, clock(), currentTraceparent()))) {
         // Read again: a concurrent start (on any instance) may have won since the plan was read.
         const status = (await ownPlan(db, ctx, path.tripPlanId)).generationStatus;
         throw new AppError('TRIP106', `The trip plan cannot be started while it is ${status === 'COMPLETED' ? 'completed' : 'generating'}.`);

@@ -1,0 +1,1 @@
+ALTER TABLE "trip_plan" ADD COLUMN "gen_traceparent" text;

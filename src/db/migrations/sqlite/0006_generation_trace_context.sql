@@ -1,0 +1,1 @@
+ALTER TABLE `trip_plan` ADD `gen_traceparent` text;
