@@ -11,6 +11,7 @@ const onBothEngines = [
   'test/realtime/**/*.test.ts',
   'test/conformance/conformance.test.ts',
   'test/postgres/**/*.test.ts',
+  'test/metrics/**/*.test.ts',
 ];
 
 /** Does PostgreSQL answer? Without it the `postgres` project is left out, and the global setup says why (or fails under CI). */

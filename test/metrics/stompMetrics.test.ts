@@ -1,8 +1,12 @@
 // The STOMP series of GET /metrics, through the real WebSocket endpoint: open connections and
 // subscriptions, replaying SUBSCRIBEs by mode and the ones answered x-recovered: false (an epoch the
-// log does not know), and messages delivered per channel kind.
+// log does not know), messages delivered per channel kind, and messages dropped for a client that
+// stopped reading (slow consumer, WS108).
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Socket } from 'node:net';
 import { scrape } from '../support/prometheusScrape.js';
+import { openRawStomp } from '../support/rawStompSocket.js';
+import { bodyOf } from '../support/responseBody.js';
 import { connectStomp, wsUrl, type ReceivedMessage } from '../support/stompTestClient.js';
 import { busanTrip } from '../support/testApp.js';
 import { startTestServer, type TestServer } from '../support/testServer.js';
@@ -50,5 +54,38 @@ describe('STOMP metrics', () => {
       const closed = await scrape(s);
       expect([closed.value('trip_stomp_connections'), closed.value('trip_stomp_subscriptions')]).toEqual([0, 0]);
     }, POLL);
+  });
+
+  it('a client that stops reading: its messages are dropped (trip_stomp_messages_dropped_total), and it is disconnected', async () => {
+    const slow = await startTestServer({ STOMP_MAX_PENDING_BYTES: String(64 * 1024) });
+    try {
+      const { accessToken: token } = await slow.signIn('slow-metrics@example.com');
+      const { chatRoomId } = (await slow.request<{ data: { chatRoomId: number } }>('POST', '/api/v1/trips', { token, body: busanTrip })).body.data;
+      const memberId = bodyOf(await slow.request('GET', '/api/v1/members/me', { token }), 'getMe', 200).data.id;
+      const socket = await openRawStomp(slow.url, token);
+      socket.subscribe('s', `/user/sub/chat/${chatRoomId}`, 'r');
+      await socket.waitFor((f) => f.headers['receipt-id'] === 'r');
+      // The client stops reading; the server keeps publishing (40 MB, more than any socket buffers), as in stompLimits.test.ts.
+      const tcp = (socket.socket as unknown as { _socket: Socket })._socket;
+      tcp.pause();
+      const published = 2000;
+      for (let i = 0; i < published; i++) {
+        slow.app.publishers.chat(memberId, chatRoomId, {
+          message: 'x'.repeat(20_000),
+          isComplete: false,
+          timestamp: new Date(slow.now()).toISOString(),
+          messageStreamType: 'CHAT',
+        });
+        if (i % 50 === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
+      tcp.resume();
+      expect(await socket.closed).toBe(1013);
+      const metrics = await scrape(slow);
+      expect(metrics.value('trip_stomp_messages_dropped_total', { channel: 'chat' })).toBeGreaterThanOrEqual(1);
+      expect(metrics.value('trip_stomp_messages_delivered_total', { channel: 'chat' })).toBeLessThan(published);
+      await vi.waitFor(async () => expect((await scrape(slow)).value('trip_stomp_connections'), 'the server saw the close too').toBe(0), POLL);
+    } finally {
+      await slow.stop();
+    }
   });
 });
