@@ -38,6 +38,15 @@ describe('failure metrics', () => {
     expect((await scrape(t)).value('trip_db_query_errors_total')).toBe(1);
   });
 
+  it('GET /metrics still answers when the database does not (the waiting count keeps its last value)', async () => {
+    const t = await app();
+    expect((await scrape(t)).value('trip_generations_waiting')).toBe(0);
+    await t.app.services.database.close();
+    const metrics = await scrape(t);
+    expect(metrics.value('trip_generations_waiting')).toBe(0);
+    expect(metrics.families.map((f) => f.name)).toContain('trip_db_query_errors_total');
+  });
+
   it.skipIf(testEngine !== 'postgres' || !redisForTests.available)(
     'Redis connections cut by a proxy move trip_redis_reconnects_total per connection',
     async () => {
