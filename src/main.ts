@@ -114,9 +114,13 @@ log.info(
     env: config.env,
     planner: config.planner,
     devLogin: config.devLoginEnabled,
+    metrics: config.metrics.served ? (config.metrics.token ? 'token' : 'loopback') : 'off',
   },
   `listening on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${listening.port} (docs: /docs, STOMP: /ws-stomp)`,
 );
+if (config.metrics.enabled && !config.metrics.served) {
+  log.info({ host: config.host }, `GET /metrics is not served on ${config.host} without METRICS_TOKEN (404); set METRICS_TOKEN to let Prometheus scrape it.`);
+}
 if (config.devLoginEnabled && !isLoopback(config.host)) {
   log.warn(
     { host: config.host },

@@ -88,11 +88,11 @@ export interface Services {
 }
 
 /** The metrics of this instance, with what is read at scrape: waiting generations, the connection pool. */
-function instanceMetrics(database: DatabasePort, clock: () => number): Metrics {
+function instanceMetrics(database: DatabasePort, waitingGenerations: () => Promise<number>): Metrics {
   const { engine } = database;
   const pool = engine.dialect === 'postgres' ? engine.db.$client : null;
   return createMetrics({
-    waitingGenerations: () => countGenerationsWithoutLiveLease(database, clock()),
+    waitingGenerations,
     // SQLite: one connection, always in use by this process.
     connectionPool: () =>
       pool ? { idle: pool.idleCount, used: pool.totalCount - pool.idleCount, pending: pool.waitingCount } : { idle: 0, used: 1, pending: 0 },
@@ -162,9 +162,10 @@ function traced(config: Config, planner: Planner): Planner {
 export async function createServices(config: Config, database: DatabasePort, ports: Partial<AppPorts> = {}): Promise<Services> {
   const log = ports.logger ?? createLogger(config.logLevel);
   const clock = ports.clock ?? Date.now;
-  const metrics = config.metrics.enabled ? instanceMetrics(database, clock) : null;
+  // The scrape's COUNT goes through the counting port below, so its failures are query errors too.
+  const metrics: Metrics | null = config.metrics.enabled ? instanceMetrics(database, () => countGenerationsWithoutLiveLease(db, clock())) : null;
   // Every repository's statements go through this port: its query errors are counted.
-  const db = metrics ? reportingQueryErrors(database, () => metrics.dbQueryErrors.inc()) : database;
+  const db: DatabasePort = metrics ? reportingQueryErrors(database, () => metrics.dbQueryErrors.inc()) : database;
   // Before anything starts that would need stopping if these fail.
   await syncCatalogue(db);
   const broker = ports.broker ?? createInProcessBroker((error) => log.error({ err: error }, 'message delivery failed'));

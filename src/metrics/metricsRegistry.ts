@@ -82,7 +82,12 @@ export function createMetrics(sources: ScrapeSources) {
       help: 'GENERATING plans with no live lease, over the whole database (read at scrape).',
       registers,
       async collect() {
-        this.set(await sources.waitingGenerations());
+        try {
+          this.set(await sources.waitingGenerations());
+        } catch {
+          // The database does not answer: /metrics must still answer (it matters most then); the
+          // last value stays, and the failed query is counted in trip_db_query_errors_total.
+        }
       },
     }),
     firstDay: new Histogram({
