@@ -97,6 +97,8 @@ export interface TracingSettings {
   /** the OTLP/HTTP base URL; spans go to its /v1/traces */
   endpoint: string;
   serviceName: string;
+  /** the share of traces begun here that are recorded (a caller's sampled traceparent is always followed) */
+  sampleRatio: number;
 }
 
 export type DatabaseLocation = { engine: 'sqlite'; file: string } | { engine: 'postgres'; url: string; poolMax: number };
@@ -135,6 +137,11 @@ const integer = (min: number, max: number, unit = ''): Parser<number> => ({
   accepted: `an integer from ${min} to ${max}${unit}`,
   parse: (raw) => (/^(0|[1-9][0-9]{0,15})$/.test(raw) && Number(raw) >= min && Number(raw) <= max ? Number(raw) : undefined),
 });
+
+const ratio: Parser<number> = {
+  accepted: 'a decimal number from 0 to 1 (e.g. 0.1)',
+  parse: (raw) => (/^(0(\.[0-9]{1,6})?|1(\.0{1,6})?|\.[0-9]{1,6})$/.test(raw) ? Number(raw) : undefined),
+};
 
 const oneOf = <T extends string>(values: readonly T[]): Parser<T> => ({
   accepted: values.join(', '),
@@ -421,6 +428,12 @@ export const settings = {
     ),
   ),
   OTEL_SERVICE_NAME: setting('OTEL_SERVICE_NAME', text(200), 'trip-itinerary', 'service.name of the spans (with OTEL_EXPORTER_OTLP_ENDPOINT)'),
+  OTEL_TRACES_SAMPLER_ARG: setting(
+    'OTEL_TRACES_SAMPLER_ARG',
+    ratio,
+    '1',
+    "the share of traces begun here that are recorded (parentbased_traceidratio: a caller's traceparent decides for its own trace)",
+  ),
   PLANNER: setting('PLANNER', oneOf(['offline', 'openai'] as const), 'offline', 'offline (bundled catalogue, no network) or openai'),
   PLANNER_DELAY_MS: setting('PLANNER_DELAY_MS', integer(0, 60_000), '40 (0 under test)', 'pause between streamed summary chunks of the offline planner'),
   GENERATION_CONCURRENCY: setting(
@@ -567,7 +580,8 @@ function readGenerationJobs(env: NodeJS.ProcessEnv): GenerationJobSettings {
 function readTracing(env: NodeJS.ProcessEnv): TracingSettings | null {
   const endpoint = read(env, settings.OTEL_EXPORTER_OTLP_ENDPOINT);
   const serviceName = read(env, settings.OTEL_SERVICE_NAME) ?? 'trip-itinerary';
-  return endpoint === undefined ? null : { endpoint, serviceName };
+  const sampleRatio = read(env, settings.OTEL_TRACES_SAMPLER_ARG) ?? 1;
+  return endpoint === undefined ? null : { endpoint, serviceName, sampleRatio };
 }
 
 const oidcSettings = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_REDIRECT_URI'] as const;

@@ -8,7 +8,7 @@ import { context, propagation, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { BatchSpanProcessor, NodeTracerProvider, ParentBasedSampler, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace-node';
 import type { TracingSettings } from './config.js';
 
 export interface Tracing {
@@ -23,6 +23,9 @@ export function startTracing(settings: TracingSettings): Tracing {
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ 'service.name': settings.serviceName }),
     spanProcessors: [new BatchSpanProcessor(exporter)],
+    // A trace begun here is recorded with OTEL_TRACES_SAMPLER_ARG's probability; one a caller began
+    // (its traceparent) is recorded when the caller's was, and so is the generation it starts.
+    sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(settings.sampleRatio) }),
   });
   // Also installs the AsyncLocalStorage context manager: a span started around a request is the
   // active one in everything that request awaits.

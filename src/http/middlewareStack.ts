@@ -30,7 +30,8 @@ export function useMiddlewareStack(
     '*',
     cors({
       origin: config.corsOrigins.includes('*') ? '*' : config.corsOrigins,
-      allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
+      // traceparent and tracestate: a traced browser client continues its trace here (W3C trace context).
+      allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'traceparent', 'tracestate'],
       exposeHeaders: ['Location', 'X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'],
       maxAge: 600,
     }),

@@ -25,7 +25,7 @@ const apps: App[] = [];
 
 beforeAll(async () => {
   receiver = await startOtlpReceiver();
-  tracing = startTracing({ endpoint: receiver.url, serviceName: 'trips-under-test' });
+  tracing = startTracing(testConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }).tracing!);
 });
 afterAll(async () => {
   await tracing?.shutdown(5000);

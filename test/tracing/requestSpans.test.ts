@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTracing, type Tracing } from '../../src/tracing.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlpReceiver.js';
-import { startTestApp, type TestApp } from '../support/testApp.js';
+import { startTestApp, testConfig, type TestApp } from '../support/testApp.js';
 
 let receiver: OtlpReceiver;
 let tracing: Tracing;
@@ -17,7 +17,7 @@ const logLines: Record<string, unknown>[] = [];
 beforeAll(async () => {
   receiver = await startOtlpReceiver();
   const env = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'trips-under-test' };
-  tracing = startTracing({ endpoint: receiver.url, serviceName: 'trips-under-test' });
+  tracing = startTracing(testConfig(env).tracing!);
   const logger = pino({ level: 'info' }, { write: (line: string) => void logLines.push(JSON.parse(line) as Record<string, unknown>) });
   traced = await startTestApp(env, { logger });
   untraced = await startTestApp();

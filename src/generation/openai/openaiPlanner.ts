@@ -7,6 +7,7 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import type { components } from '../../../generated/openapi.js';
 import { schemaValidators } from '../../../generated/validators.js';
 import type { DatabasePort } from '../../db/databasePort.js';
+import { withTraceIds } from '../../http/traceContext.js';
 import type { Logger } from '../../logger.js';
 import { findActivePromptTemplate } from '../../prompts/promptTemplateRepository.js';
 import type { PlaceRow } from '../../catalogue/placeRepository.js';
@@ -27,6 +28,7 @@ export interface OpenAiPlannerDeps {
   model: string;
   /** attempts per day in total, API failures and rejected answers alike */
   maxAttempts: number;
+  /** with tracing on, its lines carry the trace and span id of the call (tracedPlanner.ts's span) */
   log: Logger;
   /** pause before retrying after an API failure, times the attempt number (tests pass 0) */
   retryDelayMs?: number;
@@ -209,7 +211,7 @@ async function askForDay(deps: OpenAiPlannerDeps, ctx: DayContext, usedIds: Read
       } else {
         // API and network failures: the conversation is unchanged, just ask again after a pause.
         problem = describeFailure(error);
-        deps.log.warn({ err: error, attempt, dayNumber: ctx.dayNumber }, 'openai day plan request failed');
+        withTraceIds(deps.log).warn({ err: error, attempt, dayNumber: ctx.dayNumber }, 'openai day plan request failed');
         if (attempt < deps.maxAttempts) await abortableDelay((deps.retryDelayMs ?? 1000) * attempt, signal);
       }
       continue;
@@ -217,7 +219,7 @@ async function askForDay(deps: OpenAiPlannerDeps, ctx: DayContext, usedIds: Read
     const checked = checkAnswer(content, candidateIds, usedIds);
     if (checked.ok) return checked.answer;
     problem = checked.problem;
-    deps.log.warn({ attempt, dayNumber: ctx.dayNumber, problem }, 'openai day plan rejected');
+    withTraceIds(deps.log).warn({ attempt, dayNumber: ctx.dayNumber, problem }, 'openai day plan rejected');
     messages.push({ role: 'assistant', content }, { role: 'user', content: retryMessage(problem, ctx.dayNumber) });
   }
   throw new PlannerError(`The AI planner did not return a valid day plan: ${problem} (day ${ctx.dayNumber}, ${deps.maxAttempts} attempts).`);
@@ -309,7 +311,7 @@ async function* summarizeDay(deps: OpenAiPlannerDeps, day: PlannedDay, request: 
     if (signal.aborted) throw signal.reason;
     if (yielded) throw new PlannerError(`The AI planner could not finish the summary of day ${day.dayNumber}.`);
     // A summary is a nicety: the day is already saved, so its own description stands in.
-    deps.log.warn({ err: error, dayNumber: day.dayNumber }, 'openai day summary failed; using the day description');
+    withTraceIds(deps.log).warn({ err: error, dayNumber: day.dayNumber }, 'openai day summary failed; using the day description');
   }
   if (signal.aborted) throw signal.reason;
   if (!yielded) yield day.description;
