@@ -6,10 +6,21 @@
 // this process's CPU, so they show the claim's overhead, not a scale-out gain). BENCH_PLANS sets the
 // plans per engine (default 200); BENCH_POSTGRES_URL the server (default the local test one). Uses a
 // temp SQLite file and a fresh PostgreSQL database, both removed at the end.
+//
+// Wall-clock rates move with the machine's load; what moves less is printed next to them: this
+// process's CPU time per generation (process.cpuUsage over the run), on PostgreSQL the server's CPU
+// time per generation (its backends for the bench database, from /proc) and the statements sent
+// per saved day (round trips, counted on pg.Client#query). `--baseline <git ref>` runs the same
+// harness over the src/ of that commit too, alternating with this tree, one child process per
+// engine and round (`--rounds n`, default 1), and prints the ratios; `--json` prints the results as
+// JSON; `--engine sqlite|postgres|postgres-2` runs one row.
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { syncCatalogue } from '../src/catalogue/placeRepository.js';
 import { loadConfig } from '../src/config.js';
@@ -26,6 +37,7 @@ import { createPublishers, type Publishers } from '../src/realtime/publishers.js
 import { startGeneration } from '../src/trips/generationRequests.js';
 import { insertTripPlan } from '../src/trips/tripPlanRepository.js';
 import { machineLines } from './bench/machine.js';
+import { cpuSeconds } from './bench/processCpu.js';
 import { textTable } from './bench/textTable.js';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -54,9 +66,59 @@ interface Result {
   plans: number;
   days: number;
   ms: number;
+  /** this process's CPU time over the run */
+  cpuMs: number;
+  /** PostgreSQL only: its backends' CPU time over the run (null where /proc cannot tell) */
+  serverCpuMs: number | null;
+  /** PostgreSQL only: statements sent over the run */
+  statements: number | null;
 }
 
-async function measure(engine: string, port: DatabasePort, plans: number, runnerCount: number): Promise<Result> {
+/** What the database server did over a run: CPU of its backends and statements sent to it. */
+interface ServerWatch {
+  stop(): Promise<{ serverCpuMs: number | null; statements: number | null }>;
+}
+
+const noServer: ServerWatch = { stop: () => Promise.resolve({ serverCpuMs: null, statements: null }) };
+
+/** Counts pg.Client#query calls and the CPU of the backends serving `database` until stop(). */
+async function watchPostgres(admin: pg.Client, database: string): Promise<ServerWatch> {
+  const backends = async () => (await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [database])).rows.map((r) => r.pid);
+  const cpuAtStart = new Map<number, number | null>();
+  for (const pid of await backends()) cpuAtStart.set(pid, cpuSeconds(pid));
+  let statements = 0;
+  const { prototype } = pg.Client;
+  const query = Object.getOwnPropertyDescriptor(prototype, 'query')!;
+  const original = query.value as (this: pg.Client, ...args: unknown[]) => unknown;
+  Object.defineProperty(prototype, 'query', {
+    ...query,
+    value(this: pg.Client, ...args: unknown[]) {
+      statements++;
+      return original.apply(this, args);
+    },
+  });
+  return {
+    async stop() {
+      Object.defineProperty(prototype, 'query', query);
+      let cpu: number | null = 0;
+      // Backends that closed during the run are missed (the pool keeps them 10 s idle; runs are shorter).
+      for (const pid of await backends()) {
+        const now = cpuSeconds(pid);
+        const before = cpuAtStart.has(pid) ? cpuAtStart.get(pid)! : 0;
+        cpu = now === null || before === null || cpu === null ? null : cpu + (now - before);
+      }
+      return { serverCpuMs: cpu === null ? null : cpu * 1000, statements };
+    },
+  };
+}
+
+async function measure(
+  engine: string,
+  port: DatabasePort,
+  plans: number,
+  runnerCount: number,
+  watchServer: () => Promise<ServerWatch> = () => Promise.resolve(noServer),
+): Promise<Result> {
   await syncCatalogue(port);
   const now = Date.now();
   const memberIds = await addMembers(port);
@@ -102,6 +164,8 @@ async function measure(engine: string, port: DatabasePort, plans: number, runner
       }),
     );
   }
+  const server = await watchServer();
+  const cpuAtStart = process.cpuUsage();
   const started = performance.now();
   for (const plan of created) {
     if (!(await startGeneration(port, plan.id, Date.now()))) throw new Error(`plan ${plan.id} did not start`);
@@ -127,8 +191,10 @@ async function measure(engine: string, port: DatabasePort, plans: number, runner
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   const ms = performance.now() - started;
+  const cpu = process.cpuUsage(cpuAtStart);
+  const seen = await server.stop();
   for (const runner of runners) await runner.stop();
-  return { engine, runners: runnerCount, plans, days: plans * DURATION_DAYS, ms };
+  return { engine, runners: runnerCount, plans, days: plans * DURATION_DAYS, ms, cpuMs: (cpu.user + cpu.system) / 1000, ...seen };
 }
 
 async function addMembers(port: DatabasePort): Promise<number[]> {
@@ -144,9 +210,13 @@ async function addMembers(port: DatabasePort): Promise<number[]> {
   return rows.map((r) => r.id);
 }
 
+// As main.ts opens the database in production: without the development check for reentrant tx()/run()
+// (AsyncLocalStorage, which costs every promise of the process).
+const production = { guardReentry: false };
+
 async function onSqlite(plans: number): Promise<Result> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trip-bench-gen-'));
-  const port = openSqliteDatabasePort(path.join(dir, 'bench.sqlite'));
+  const port = openSqliteDatabasePort(path.join(dir, 'bench.sqlite'), production);
   try {
     return await measure('SQLite (file, WAL)', port, plans, 1);
   } finally {
@@ -162,9 +232,9 @@ async function onPostgres(adminUrl: string, plans: number, runners: number): Pro
   await admin.query(`CREATE DATABASE "${name}"`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const port = databasePort(postgresPort(await openPostgresDatabase(url.toString(), { poolMax: 10 })));
+  const port = databasePort(postgresPort(await openPostgresDatabase(url.toString(), { poolMax: 10 }), production));
   try {
-    return await measure('PostgreSQL', port, plans, runners);
+    return await measure('PostgreSQL', port, plans, runners, () => watchPostgres(admin, name));
   } finally {
     await port.close();
     await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
@@ -172,30 +242,162 @@ async function onPostgres(adminUrl: string, plans: number, runners: number): Pro
   }
 }
 
-async function main(): Promise<void> {
-  const plans = plansFromEnv();
-  const adminUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  out('== Trip Itinerary Service: generation jobs benchmark (lease runner, offline planner, no delay)');
-  for (const line of machineLines()) out(line);
-  // Other work on the machine moves these numbers more than anything measured here.
-  out(`load:   ${os.loadavg()[0]!.toFixed(1)} (1-minute average at the start)`);
-  out(`plans:  ${plans} per row, ${DURATION_DAYS} days each, ${MEMBERS} members, GENERATION_CONCURRENCY=${CONCURRENCY} per runner`);
-  out('');
-  const results = [await onSqlite(plans)];
-  try {
-    results.push(await onPostgres(adminUrl, plans, 1), await onPostgres(adminUrl, plans, 2));
-  } catch (error) {
-    out(`PostgreSQL skipped: ${String((error as Error).cause ?? error)} (set BENCH_POSTGRES_URL)`);
+type EngineRow = 'sqlite' | 'postgres' | 'postgres-2';
+const engineRows: EngineRow[] = ['sqlite', 'postgres', 'postgres-2'];
+
+function runRow(row: EngineRow, plans: number, adminUrl: string): Promise<Result> {
+  if (row === 'sqlite') return onSqlite(plans);
+  return onPostgres(adminUrl, plans, row === 'postgres' ? 1 : 2);
+}
+
+interface Options {
+  json: boolean;
+  rows: EngineRow[];
+  baseline: string | null;
+  rounds: number;
+}
+
+function optionsFromArgs(args: string[]): Options {
+  const options: Options = { json: false, rows: engineRows, baseline: null, rounds: 1 };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const value = () => {
+      const next = args[++i];
+      if (next === undefined) throw new Error(`${arg} needs a value`);
+      return next;
+    };
+    if (arg === '--json') options.json = true;
+    else if (arg === '--engine') {
+      const row = value() as EngineRow;
+      if (!engineRows.includes(row)) throw new Error(`--engine must be one of ${engineRows.join(', ')}`);
+      options.rows = [row];
+    } else if (arg === '--baseline') options.baseline = value();
+    else if (arg === '--rounds') {
+      options.rounds = Number(value());
+      if (!Number.isInteger(options.rounds) || options.rounds < 1 || options.rounds > 20) throw new Error('--rounds must be an integer from 1 to 20');
+    } else throw new Error(`unknown option ${arg} (--json, --engine sqlite|postgres|postgres-2, --baseline <git ref>, --rounds n)`);
   }
-  const rows = results.map((r) => [
+  return options;
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(here, '..');
+const run = promisify(execFile);
+
+/**
+ * A checkout of `ref` in a temp folder sharing this tree's node_modules, with this harness copied
+ * over its own (the harness only calls what both trees have: the runner, the offline planner, the
+ * repositories that create plans), so both sides measure the same work.
+ */
+async function baselineTree(ref: string): Promise<string> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trip-bench-baseline-'));
+  await run('sh', ['-c', `git -C "$1" archive "$2" | tar -x -C "$3"`, 'sh', repoRoot, ref, dir]);
+  fs.symlinkSync(path.join(repoRoot, 'node_modules'), path.join(dir, 'node_modules'));
+  fs.cpSync(path.join(here, 'benchGenerations.ts'), path.join(dir, 'scripts', 'benchGenerations.ts'));
+  fs.cpSync(path.join(here, 'bench'), path.join(dir, 'scripts', 'bench'), { recursive: true });
+  return dir;
+}
+
+/** One row measured by a child process in `tree` (a fresh process each time: no warm caches carried over). */
+async function childRow(tree: string, row: EngineRow): Promise<Result | null> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(tree, 'scripts', 'benchGenerations.ts'), '--engine', row, '--json'], {
+    cwd: tree,
+    env: process.env,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  const [result] = JSON.parse(stdout.trim().split('\n').at(-1)!) as Result[];
+  return result ?? null;
+}
+
+const perGeneration = (ms: number | null, r: Result) => (ms === null ? '-' : (ms / r.plans).toFixed(2));
+const perDay = (n: number | null, r: Result) => (n === null ? '-' : (n / r.days).toFixed(1));
+const rate = (r: Result) => r.plans / (r.ms / 1000);
+
+function resultCells(r: Result): string[] {
+  return [
     r.engine,
     String(r.runners),
     String(r.plans),
     (r.ms / 1000).toFixed(2),
-    (r.plans / (r.ms / 1000)).toFixed(1),
+    rate(r).toFixed(1),
     (r.days / (r.ms / 1000)).toFixed(0),
-  ]);
-  out(textTable(['engine', 'runners', 'generations', 'seconds', 'generations/s', 'days saved/s'], rows));
+    perGeneration(r.cpuMs, r),
+    perGeneration(r.serverCpuMs, r),
+    perDay(r.statements, r),
+  ];
+}
+
+const columns = ['engine', 'runners', 'generations', 'seconds', 'generations/s', 'days saved/s', 'CPU ms/gen', 'server CPU ms/gen', 'statements/day'];
+
+async function compare(options: Options, out: (line: string) => void): Promise<void> {
+  const tree = await baselineTree(options.baseline!);
+  try {
+    const rows: string[][] = [];
+    const pairs: { row: EngineRow; base: Result; current: Result }[] = [];
+    for (const row of options.rows) {
+      for (let round = 0; round < options.rounds; round++) {
+        // Alternating, so that a change in the machine's load falls on both sides alike.
+        const base = await childRow(tree, row);
+        const current = await childRow(repoRoot, row);
+        if (!base || !current) {
+          out(`${row}: skipped (PostgreSQL unreachable? set BENCH_POSTGRES_URL)`);
+          break;
+        }
+        pairs.push({ row, base, current });
+        rows.push([`${options.baseline}`, ...resultCells(base)], ['this tree', ...resultCells(current)]);
+      }
+    }
+    if (options.json) {
+      out(JSON.stringify(pairs));
+      return;
+    }
+    out(textTable(['code', ...columns], rows));
+    out('');
+    const ratios = options.rows.flatMap((row) => {
+      const of = pairs.filter((p) => p.row === row);
+      if (of.length === 0) return [];
+      const sum = (f: (p: (typeof of)[number]) => number) => of.reduce((total, p) => total + f(p), 0);
+      const cpu = sum((p) => p.base.cpuMs + (p.base.serverCpuMs ?? 0)) / sum((p) => p.current.cpuMs + (p.current.serverCpuMs ?? 0));
+      return [[row, (sum((p) => rate(p.current)) / sum((p) => rate(p.base))).toFixed(2), cpu.toFixed(2)]];
+    });
+    out(textTable(['engine', 'generations/s: this ÷ baseline', 'CPU per generation (bench + server): baseline ÷ this'], ratios));
+  } finally {
+    fs.rmSync(tree, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const options = optionsFromArgs(process.argv.slice(2));
+  const plans = plansFromEnv();
+  const adminUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const say = options.json ? () => undefined : out;
+  say('== Trip Itinerary Service: generation jobs benchmark (lease runner, offline planner, no delay)');
+  for (const line of machineLines()) say(line);
+  // Other work on the machine moves these numbers more than anything measured here.
+  say(`load:   ${os.loadavg()[0]!.toFixed(1)} (1-minute average at the start)`);
+  say(`plans:  ${plans} per row, ${DURATION_DAYS} days each, ${MEMBERS} members, GENERATION_CONCURRENCY=${CONCURRENCY} per runner`);
+  say('');
+  if (options.baseline) {
+    await compare(options, out);
+    say(`load:   ${os.loadavg()[0]!.toFixed(1)} (1-minute average at the end)`);
+    return;
+  }
+  const results: Result[] = [];
+  for (const row of options.rows) {
+    try {
+      results.push(await runRow(row, plans, adminUrl));
+    } catch (error) {
+      if (row === 'sqlite') throw error;
+      say(`PostgreSQL skipped: ${String((error as Error).cause ?? error)} (set BENCH_POSTGRES_URL)`);
+      break;
+    }
+  }
+  if (options.json) {
+    out(JSON.stringify(results));
+    return;
+  }
+  out(textTable(columns, results.map(resultCells)));
+  out(`load:   ${os.loadavg()[0]!.toFixed(1)} (1-minute average at the end)`);
 }
 
 await main();

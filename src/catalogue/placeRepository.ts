@@ -4,6 +4,7 @@ import { asc, eq, inArray } from 'drizzle-orm';
 import type { DatabasePort } from '../db/databasePort.js';
 import type { places } from '../db/schema.pg.js';
 import { catalogueRegions, type CataloguePlace } from './placeCatalogue.js';
+import { forgetKeptPlaces } from './placeCache.js';
 
 export type PlaceRow = typeof places.$inferSelect;
 
@@ -41,10 +42,10 @@ function sameValues(row: PlaceRow, values: PlaceValues): boolean {
  * Instances starting together on one PostgreSQL database both sync: an insert that another instance
  * made first is skipped (same key, same content), not an error.
  */
-export function syncCatalogue(db: DatabasePort): Promise<{ inserted: number; updated: number }> {
+export async function syncCatalogue(db: DatabasePort): Promise<{ inserted: number; updated: number }> {
   const { places } = db.t;
   const regions = catalogueRegions();
-  return db.tx(async (q) => {
+  const synced = await db.tx(async (q) => {
     const existing = new Map((await q.select().from(places)).map((row) => [row.key, row]));
     let inserted = 0;
     let updated = 0;
@@ -63,6 +64,9 @@ export function syncCatalogue(db: DatabasePort): Promise<{ inserted: number; upd
     }
     return { inserted, updated };
   });
+  // Read after the commit, so what a planner keeps is what this sync wrote.
+  forgetKeptPlaces(db);
+  return synced;
 }
 
 /** The places of a region as stored, ordered by key so callers see the same order on every database. */

@@ -5,9 +5,10 @@ import type { DatabasePort } from '../db/databasePort.js';
 import { AppError, invalidField } from '../http/appError.js';
 import { principalOf } from '../http/principal.js';
 import type { RequestContext } from '../http/requestContext.js';
-import { findChatMessage, findOwnChatRoom, listChatMessages, type ChatMessageRow } from './chatRepository.js';
+import { ownChatPageRows, type ChatMessageItem } from './chatMessagePage.js';
+import { findChatMessage, findOwnChatRoom } from './chatRepository.js';
 
-const toChatMessageResponse = (m: ChatMessageRow) => ({
+const toChatMessageResponse = (m: ChatMessageItem) => ({
   id: m.id,
   messageType: m.messageType,
   content: m.content,
@@ -19,12 +20,15 @@ const toChatMessageResponse = (m: ChatMessageRow) => ({
 export function createChatHandlers({ db }: { db: DatabasePort }): Pick<Handlers<RequestContext>, 'listChatMessages'> {
   return {
     async listChatMessages({ path, query }, ctx) {
-      const room = await findOwnChatRoom(db, principalOf(ctx).memberId, path.chatRoomId);
-      if (!room) throw new AppError('CHAT301');
-      if (query.cursor !== undefined && !(await findChatMessage(db, room.id, query.cursor))) {
-        throw invalidField('query.cursor', query.cursor, 'is not the id of a message of this chat room');
+      const { memberId } = principalOf(ctx);
+      const rows = await ownChatPageRows(db, memberId, path.chatRoomId, query.size, query.cursor ?? null);
+      // No rows: an empty page, or the room or the cursor is refused (the page's statement folds both checks in).
+      if (rows.length === 0) {
+        if (!(await findOwnChatRoom(db, memberId, path.chatRoomId))) throw new AppError('CHAT301');
+        if (query.cursor !== undefined && !(await findChatMessage(db, path.chatRoomId, query.cursor))) {
+          throw invalidField('query.cursor', query.cursor, 'is not the id of a message of this chat room');
+        }
       }
-      const rows = await listChatMessages(db, room.id, query.size, query.cursor ?? null);
       return { status: 200, body: toCursorPage(rows, query.size, toChatMessageResponse) };
     },
   };

@@ -1,5 +1,5 @@
-// Chat rooms (one per trip plan) and their messages, newest first, keyset-paged by id.
-import { and, desc, eq, lt } from 'drizzle-orm';
+// Chat rooms (one per trip plan) and their messages (a page of them: chatMessagePage.ts).
+import { and, eq } from 'drizzle-orm';
 import type { DatabasePort, PgQueries } from '../db/databasePort.js';
 import type { chatMessages, chatRooms } from '../db/schema.pg.js';
 
@@ -29,20 +29,6 @@ export function findChatMessage(db: DatabasePort, chatRoomId: number, messageId:
           .from(chatMessages)
           .where(and(eq(chatMessages.chatRoomId, chatRoomId), eq(chatMessages.id, messageId)))
       )[0],
-  );
-}
-
-/** size + 1 messages older than `beforeId` (or the newest), newest first. */
-export function listChatMessages(db: DatabasePort, chatRoomId: number, size: number, beforeId: number | null): Promise<ChatMessageRow[]> {
-  const { chatMessages } = db.t;
-  return db.run((q) =>
-    q
-      .select()
-      .from(chatMessages)
-      .where(and(eq(chatMessages.chatRoomId, chatRoomId), beforeId === null ? undefined : lt(chatMessages.id, beforeId)))
-      .orderBy(desc(chatMessages.id))
-      .limit(size + 1)
-      .execute(),
   );
 }
 

@@ -3,7 +3,9 @@
 // handle a port gave and returns its rows; the only dialect differences left are the fragments
 // `onPostgres` adds (row locks, advisory locks), which SQLite does not need: its one connection runs
 // one transaction at a time. The generation job (the plan row, src/generation/) is written this way.
+import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type SQL } from 'drizzle-orm';
+import { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core';
 import type { Db } from './database.js';
 import type { DatabasePort, PgQueries } from './databasePort.js';
 
@@ -15,10 +17,41 @@ export interface Statements {
   run(statement: SQL): Promise<void>;
 }
 
+const sqliteDialect = new SQLiteSyncDialect();
+/** IN lists make texts of many lengths: past this many per connection, a text is prepared each time. */
+const KEPT_TEXTS = 500;
+const keptStatements = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
+
+/**
+ * The statement of this text, prepared once per connection: drizzle's q.all(sql) prepares it on
+ * every call, which was most of what the generation jobs' statements cost on SQLite (issue 16).
+ */
+function sqliteStatement(client: BetterSqlite3.Database, statement: SQL): { prepared: BetterSqlite3.Statement; params: unknown[] } {
+  const { sql: text, params } = sqliteDialect.sqlToQuery(statement);
+  let kept = keptStatements.get(client);
+  if (!kept) {
+    kept = new Map();
+    keptStatements.set(client, kept);
+  }
+  let prepared = kept.get(text);
+  if (!prepared) {
+    prepared = client.prepare(text);
+    if (kept.size < KEPT_TEXTS) kept.set(text, prepared);
+  }
+  return { prepared, params };
+}
+
 function onSqlite(q: Db): Statements {
+  const client = q.$client;
   return {
-    rows: <T>(statement: SQL) => Promise.resolve(q.all<T>(statement)),
-    run: (statement) => Promise.resolve(void q.run(statement)),
+    rows: <T>(statement: SQL) => {
+      const { prepared, params } = sqliteStatement(client, statement);
+      return Promise.resolve(prepared.all(...params) as T[]);
+    },
+    run: (statement) => {
+      const { prepared, params } = sqliteStatement(client, statement);
+      return Promise.resolve(void prepared.run(...params));
+    },
   };
 }
 

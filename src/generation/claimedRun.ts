@@ -5,16 +5,15 @@
 // attempt saved days 1..k) skips those days: they keep their ids and are not announced again.
 // Every write is fenced by the lease (generationLeases.ts): a run that lost it writes nothing more,
 // publishes nothing more and ends 'lost' (whoever took the job over, or cancelled it, speaks for it).
-import type { DatabasePort, PgQueries } from '../db/databasePort.js';
+import type { DatabasePort } from '../db/databasePort.js';
 import { storageUnavailable } from '../db/storageFailure.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics/metricsRegistry.js';
 import type { RunPublishers } from '../realtime/publishers.js';
-import { insertChatMessageWith } from '../chats/chatRepository.js';
-import { insertDayWith } from '../trips/dailyPlanRepository.js';
 import { toDailyPlanResponse } from '../trips/tripPlanMappers.js';
 import { inDaySpan } from './generationSpans.js';
-import { fencedWrite, finishGeneration, releaseLease, type ClaimedGeneration } from './generationLeases.js';
+import { saveGeneratedDay, saveRunChatMessage, type FenceAt } from './fencedRunWrites.js';
+import { finishGeneration, releaseLease, type ClaimedGeneration, type Fenced } from './generationLeases.js';
 import { announceFailure, STOPPED_MESSAGE } from './generationMessages.js';
 import { PlannerError, type Planner, type PlanRequest } from './planner.js';
 
@@ -63,9 +62,9 @@ export async function runClaimedGeneration(deps: ClaimedRunDeps, job: ClaimedGen
   const stillOurs = () => {
     if (signal.aborted) throw signal.reason;
   };
-  const fenced = async <T>(write: (q: PgQueries) => Promise<T>): Promise<T> => {
+  const fenced = async <T>(write: (at: FenceAt) => Promise<Fenced<T>>): Promise<T> => {
     stillOurs();
-    const result = await fencedWrite(port, lease, clock(), leaseMs, write);
+    const result = await write({ lease, nowMs: clock(), leaseMs });
     if (!result.held) {
       metrics?.fencedWrites.inc();
       throw new LeaseLost();
@@ -84,7 +83,7 @@ export async function runClaimedGeneration(deps: ClaimedRunDeps, job: ClaimedGen
         continue;
       }
       await inDaySpan(day.dayNumber, dayAsked, async () => {
-        const saved = await fenced((q) => insertDayWith(port, q, tripPlanId, day, request.transportation));
+        const saved = await fenced((at) => saveGeneratedDay(port, at, day, request.transportation));
         days++;
         // Time to the first day: only a first attempt's, whose queue time is when its start was accepted.
         if (days === 1 && lease.attempt === 1 && job.queuedAtMs > 0) metrics?.firstDay.observe(Math.max(0, clock() - job.queuedAtMs) / 1000);
@@ -95,7 +94,7 @@ export async function runClaimedGeneration(deps: ClaimedRunDeps, job: ClaimedGen
           summary += chunk;
           publishers.chat({ message: chunk, isComplete: false, timestamp: now(), messageStreamType: 'CHAT' });
         }
-        await fenced((q) => insertChatMessageWith(port, q, { chatRoomId, messageType: 'ASSISTANT', content: summary, createdAt: clock() }));
+        await fenced((at) => saveRunChatMessage(port, at, { chatRoomId, messageType: 'ASSISTANT', content: summary, createdAt: clock() }));
         publishers.chat({ message: summary, isComplete: true, timestamp: now(), messageStreamType: 'CHAT' });
       });
       dayAsked = new Date();

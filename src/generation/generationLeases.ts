@@ -52,6 +52,17 @@ export function fenced(lease: Lease, nowMs: number): SQL {
     AND generation_status = 'GENERATING' AND gen_lease_until >= ${nowMs}`;
 }
 
+export type FenceParameter = 'tripPlanId' | 'run' | 'attempt' | 'owner' | 'nowMs';
+
+/**
+ * `fenced` as SQL text for a prepared statement, its parameters written by `parameter` (@name for
+ * better-sqlite3, $n for node-postgres): the run's per-day writes (fencedRunWrites.ts).
+ */
+export function fenceConditionText(parameter: (name: FenceParameter) => string): string {
+  return `id = ${parameter('tripPlanId')} AND gen_run = ${parameter('run')} AND gen_attempt = ${parameter('attempt')} AND gen_owner = ${parameter('owner')}
+    AND generation_status = 'GENERATING' AND gen_lease_until >= ${parameter('nowMs')}`;
+}
+
 async function runningByMember(s: Statements, memberIds: number[]): Promise<Map<number, number>> {
   if (memberIds.length === 0) return new Map();
   const rows = await s.rows<{ memberId: number; running: number }>(sql`

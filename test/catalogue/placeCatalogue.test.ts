@@ -4,6 +4,7 @@ import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabasePort } from '../../src/db/databasePort.js';
 import { catalogueRegions, knownRegionNames, parseCatalogueFile, resolveRegion } from '../../src/catalogue/placeCatalogue.js';
+import { keptPlacesByIds, keptPlacesOfRegion } from '../../src/catalogue/placeCache.js';
 import { placesOfRegion, syncCatalogue } from '../../src/catalogue/placeRepository.js';
 import { openTestDatabasePort } from '../support/testDatabase.js';
 
@@ -112,6 +113,27 @@ describe('syncCatalogue', () => {
     expect(rows.every((row) => row.region === 'jeonju' && row.id > 0 && row.themes.length > 0)).toBe(true);
     expect(rows.map((row) => row.key)).toEqual(rows.map((row) => row.key).sort());
     expect(await placesOfRegion(db, 'atlantis')).toEqual([]);
+  });
+
+  it('the kept place table (what planners read) is placesOfRegion read once: a sync replaces it, an unknown id reloads it', async () => {
+    for (const regionId of [...regionIds, 'atlantis']) expect(await keptPlacesOfRegion(db, regionId)).toEqual(await placesOfRegion(db, regionId));
+    const before = (await byKey('busan-beomeosa'))!;
+    await db.run((q) => q.update(places).set({ name: 'Stale name' }).where(eq(places.id, before.id)).returning({ id: places.id }));
+    // Kept: a write that bypasses syncCatalogue is not seen...
+    expect((await keptPlacesOfRegion(db, 'busan')).find((p) => p.id === before.id)!.name).toBe(before.name);
+    // ...until the sync that puts the catalogue back, which forgets what was kept.
+    await syncCatalogue(db);
+    expect(await keptPlacesOfRegion(db, 'busan')).toEqual(await placesOfRegion(db, 'busan'));
+
+    const [added] = await db.run((q) =>
+      q
+        .insert(places)
+        .values({ ...before, id: undefined, key: 'busan-test-added', name: 'Added' })
+        .returning(),
+    );
+    expect((await keptPlacesByIds(db, [before.id, added!.id])).get(added!.id)).toEqual(added);
+    await expect(keptPlacesByIds(db, [-1])).rejects.toThrow(/no place with id -1/);
+    await db.run((q) => q.delete(places).where(eq(places.id, added!.id)).returning({ id: places.id }));
   });
 });
 

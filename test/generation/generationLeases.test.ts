@@ -15,9 +15,10 @@ import {
   type ClaimRules,
   type Lease,
 } from '../../src/generation/generationLeases.js';
+import { saveGeneratedDay, saveRunChatMessage } from '../../src/generation/fencedRunWrites.js';
 import { countWaitingGenerations, failWaitingGenerations, sweepExpiredLeases } from '../../src/generation/generationSweep.js';
 import type { PlannedDay } from '../../src/itinerary/plannedDay.js';
-import { insertDayWith } from '../../src/trips/dailyPlanRepository.js';
+import { findDay, insertDayWith } from '../../src/trips/dailyPlanRepository.js';
 import { cancelGeneration, startGeneration } from '../../src/trips/generationRequests.js';
 import { describeOnBothEngines } from '../support/bothEngines.js';
 
@@ -52,6 +53,26 @@ async function addPlace(port: DatabasePort): Promise<number> {
       VALUES ('busan-tower', 'Busan', 'Busan Tower', 'Yongdusan', 35.1, 129.03, 'A tower.', FALSE, ${'["SIGHTSEEING"]'}, 'SIGHT', 60) RETURNING id`),
   );
   return row!.id;
+}
+
+async function addPlaces(port: DatabasePort, count: number): Promise<number[]> {
+  const ids: number[] = [];
+  for (let n = 0; n < count; n++) {
+    const [row] = await outsideTransaction(port, (s) =>
+      s.rows<{ id: number }>(sql`
+        INSERT INTO place (key, region, name, address, latitude, longitude, description, is_must_visit, themes, kind, visit_minutes)
+        VALUES (${`busan-spot-${n}`}, 'busan', ${`Spot ${n}`}, 'Busan', 35.1, 129.03, 'A spot.', FALSE, ${'["HEALING"]'}, 'SIGHT', 45) RETURNING id`),
+    );
+    ids.push(row!.id);
+  }
+  return ids;
+}
+
+async function chatMessageCount(port: DatabasePort, chatRoomId: number): Promise<number> {
+  const [row] = await outsideTransaction(port, (s) =>
+    s.rows<{ n: number }>(sql`SELECT CAST(COUNT(*) AS INTEGER) AS "n" FROM chat_message WHERE chat_room_id = ${chatRoomId}`),
+  );
+  return Number(row!.n);
 }
 
 async function planState(port: DatabasePort, tripPlanId: number) {
@@ -175,6 +196,51 @@ describeOnBothEngines(
       const heirWrite = await fencedWrite(port(), heir.lease, late, LEASE_MS, (q) => insertDayWith(port(), q, tripPlanId, day(1, placeId), 'WALKING'));
       expect(heirWrite.held).toBe(true);
       expect(await dayIds(port(), tripPlanId)).toHaveLength(1);
+    });
+
+    it("the run's own writes (a day with its stops, the day's summary) are fenced: a lost lease writes nothing, a held one returns the day as stored", async () => {
+      const placeIds = await addPlaces(port(), 3);
+      const { tripPlanId, chatRoomId } = await addPlan(port(), await addMember(port(), 'run-writes@example.com'));
+      await startGeneration(port(), tripPlanId, T0);
+      const zombie = (await claimGeneration(port(), rules('zombie', T0)))!;
+      const late = T0 + LEASE_MS + 1;
+      await sweepExpiredLeases(port(), { nowMs: late, takeover: 'resume', maxAttempts: 2 });
+      const heir = (await claimGeneration(port(), rules('heir', late)))!;
+      const planned: PlannedDay = {
+        ...day(1, placeIds[0]!),
+        stops: [
+          { placeId: placeIds[2]!, category: 'MORNING', travelTime: null, travelDistance: null },
+          { placeId: placeIds[0]!, category: 'AFTERNOON', travelTime: 12, travelDistance: 800 },
+          { placeId: placeIds[1]!, category: 'EVENING', travelTime: 25, travelDistance: 4100 },
+        ],
+      };
+      const summary = { chatRoomId, messageType: 'ASSISTANT' as const, content: 'Day 1: the sea.', createdAt: late };
+
+      // The zombie's clock says its lease is on; the attempt fences it.
+      expect(await saveGeneratedDay(port(), { lease: zombie.lease, nowMs: T0 + 1000, leaseMs: LEASE_MS }, planned, 'WALKING')).toEqual({ held: false });
+      expect(await saveRunChatMessage(port(), { lease: zombie.lease, nowMs: T0 + 1000, leaseMs: LEASE_MS }, summary)).toEqual({ held: false });
+      expect(await dayIds(port(), tripPlanId)).toEqual([]);
+      expect(await chatMessageCount(port(), chatRoomId)).toBe(0);
+
+      const saved = await saveGeneratedDay(port(), { lease: heir.lease, nowMs: late, leaseMs: LEASE_MS }, planned, 'WALKING');
+      expect(saved.held).toBe(true);
+      expect(saved.held && saved.value).toEqual(await findDay(port(), tripPlanId, 1));
+      expect(saved.held && saved.value.stops.map((s) => [s.visitOrder, s.placeId, s.place.id])).toEqual([
+        [1, placeIds[2], placeIds[2]],
+        [2, placeIds[0], placeIds[0]],
+        [3, placeIds[1], placeIds[1]],
+      ]);
+      expect((await saveRunChatMessage(port(), { lease: heir.lease, nowMs: late, leaseMs: LEASE_MS }, summary)).held).toBe(true);
+      expect(await chatMessageCount(port(), chatRoomId)).toBe(1);
+
+      // A cancel fences them too.
+      await cancelGeneration(port(), tripPlanId, late + 1);
+      expect(await saveGeneratedDay(port(), { lease: heir.lease, nowMs: late + 2, leaseMs: LEASE_MS }, day(2, placeIds[0]!), 'WALKING')).toEqual({
+        held: false,
+      });
+      expect(await saveRunChatMessage(port(), { lease: heir.lease, nowMs: late + 2, leaseMs: LEASE_MS }, summary)).toEqual({ held: false });
+      expect(await dayIds(port(), tripPlanId)).toHaveLength(1);
+      expect(await chatMessageCount(port(), chatRoomId)).toBe(1);
     });
 
     it('an owner from an earlier run of the plan is fenced even with the same attempt number', async () => {

@@ -10,7 +10,7 @@
 //    and for dinner, drop a sight when the day runs past 21:00, add a nearby fitting one when it is short.
 // No place is used twice in a trip: long trips take unthemed sights too, then get shorter days.
 import { knownRegionNames, regionDisplayName, resolveRegion } from '../../catalogue/placeCatalogue.js';
-import { placesOfRegion } from '../../catalogue/placeRepository.js';
+import { keptPlacesOfRegion } from '../../catalogue/placeCache.js';
 import type { DatabasePort } from '../../db/databasePort.js';
 import type { PlannedDay } from '../../itinerary/plannedDay.js';
 import { addDays } from '../../itinerary/tripDates.js';
@@ -32,7 +32,8 @@ async function planTrip(db: DatabasePort, request: PlanRequest): Promise<Planned
   const regionName = regionDisplayName(regionId);
   const dayCount = request.duration;
   if (!Number.isInteger(dayCount) || dayCount < 1) throw new PlannerError('A trip lasts at least one day.');
-  const catalogue = await placesOfRegion(db, regionId);
+  // Read once per process (placeCache.ts), not once per generation.
+  const catalogue = await keptPlacesOfRegion(db, regionId);
   const sights = catalogue.filter((p) => p.kind === 'SIGHT');
   const restaurants = catalogue.filter((p) => p.kind === 'RESTAURANT');
   if (sights.length < dayCount) {
