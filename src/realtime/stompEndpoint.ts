@@ -10,7 +10,8 @@ import { errorCodes } from '../../generated/errorCodes.js';
 import type { Logger } from '../logger.js';
 import { createStompConnections, type StompConnections } from './stompConnections.js';
 import { encodeTextFrame } from './stompFrame.js';
-import { createStompSession, type StompSession, type StompSessionDeps } from './stompSession.js';
+import { createConnectionWatches } from './stompConnectionWatch.js';
+import { createStompSession, type StompSession, type StompSessionDeps, type StompTransport } from './stompSession.js';
 import { handleUpgrades, stompUpgradeRoute, type AppFetch } from './stompUpgrade.js';
 
 const SUBPROTOCOLS = ['v12.stomp', 'v11.stomp', 'v10.stomp'];
@@ -65,11 +66,12 @@ export interface StompEndpoint {
 
 export function registerStompEndpoint<E extends Env>(
   app: Hono<E>,
-  deps: Omit<StompSessionDeps, 'connections'> & { revocations: SessionRevocations },
+  deps: Omit<StompSessionDeps, 'connections' | 'watches'> & { revocations: SessionRevocations },
   log: Logger,
 ): StompEndpoint {
   const live = createStompConnections(deps.settings.maxConnectionsPerUser);
-  const sessionDeps: StompSessionDeps = { ...deps, connections: live };
+  const watches = createConnectionWatches({ clock: deps.clock, sessionCheckMs: deps.settings.sessionCheckMs, log });
+  const sessionDeps: StompSessionDeps = { ...deps, connections: live, watches };
   // The periodic check in each session stays as the safety net (e.g. a revocation on another instance).
   const stopListening = deps.revocations.subscribe(({ sessionId, reason }) => {
     const ended = live.endSession(sessionId, 'WS002', REVOKED_MESSAGE[reason]);
@@ -103,10 +105,7 @@ export function registerStompEndpoint<E extends Env>(
 
   function accept(ws: WebSocket, authorization: string | undefined): void {
     const session = createStompSession(
-      {
-        send: (text) => sendUnlessSlow(ws, text, maxPendingBytes, log),
-        close: (code, reason) => ws.close(code, reason),
-      },
+      new SocketTransport(ws, maxPendingBytes, log),
       sessionDeps,
       // Tools that apply asyncapi.yaml's http bearer scheme send the token on the upgrade request.
       authorization === undefined ? undefined : { authorization },
@@ -135,6 +134,21 @@ export function registerStompEndpoint<E extends Env>(
       }
     },
   };
+}
+
+/** A session's way out to its socket (a class: one per connection, its methods shared). */
+class SocketTransport implements StompTransport {
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly maxPendingBytes: number,
+    private readonly log: Logger,
+  ) {}
+  send(text: string): boolean {
+    return sendUnlessSlow(this.ws, text, this.maxPendingBytes, this.log);
+  }
+  close(code: number, reason: string): void {
+    this.ws.close(code, reason);
+  }
 }
 
 /** ws hands a Buffer to text and binary messages alike (binaryType nodebuffer, the default). */
