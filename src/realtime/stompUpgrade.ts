@@ -88,7 +88,7 @@ export function handleUpgrades(
   wss.on('headers', (headers) => headers.push(...extraHeaders));
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    // Until `ws` owns the socket, a reset by the client must not become an uncaught 'error'.
+    // Until a WebSocket owns the socket, a reset by the client must not become an uncaught 'error'.
     const ignore = () => undefined;
     socket.on('error', ignore);
     if (req.headers.upgrade?.toLowerCase() !== 'websocket') return refuse(socket, 400);
@@ -101,12 +101,15 @@ export function handleUpgrades(
     }
     Promise.resolve(fetch(request, env)).then(
       (response) => {
-        socket.off('error', ignore);
         if (socket.destroyed) return;
         if (!env[ADMITTED]) return refuse(socket, response.status, headerLines(response.headers));
         extraHeaders = headerLines(response.headers);
         try {
-          wss.handleUpgrade(req, socket, head, (ws) => accept(ws, req.headers.authorization));
+          wss.handleUpgrade(req, socket, head, (ws) => {
+            // The WebSocket handles its socket's errors from here on.
+            socket.off('error', ignore);
+            accept(ws, req.headers.authorization);
+          });
         } finally {
           extraHeaders = [];
         }
