@@ -84,6 +84,7 @@ export function createStompSession(transport: StompTransport, deps: StompSession
 }
 
 interface Subscription {
+  id: string;
   destination: string;
   end: () => void;
 }
@@ -95,8 +96,8 @@ class Session implements StompSession, LiveConnection, WatchedConnection {
   private readonly id = (++sessionCounter).toString(36);
   /** made when bytes arrive, dropped again between frames (stompParser idle()) */
   private parser: StompParser | null = null;
-  /** by subscription id; made at the first SUBSCRIBE */
-  private subscriptions: Map<string, Subscription> | null = null;
+  /** made at the first SUBSCRIBE; a list, not a Map: a connection has a few (at most STOMP_MAX_SUBSCRIPTIONS_PER_CONNECTION), and a Map's table costs more than they do */
+  private subscriptions: Subscription[] | null = null;
   private who: Principal | null = null;
   private version = '1.2';
   private open = true;
@@ -191,8 +192,8 @@ class Session implements StompSession, LiveConnection, WatchedConnection {
     this.parser = null;
     if (this.watched) this.deps.watches.unwatch(this);
     if (this.subscriptions) {
-      for (const { end } of this.subscriptions.values()) end();
-      this.deps.metrics?.stompSubscriptions.dec(this.subscriptions.size);
+      for (const { end } of this.subscriptions) end();
+      this.deps.metrics?.stompSubscriptions.dec(this.subscriptions.length);
       this.subscriptions = null;
     }
     if (this.registered) this.deps.connections.remove(this);
@@ -251,15 +252,15 @@ class Session implements StompSession, LiveConnection, WatchedConnection {
     const { deps } = this;
     const { id, destination } = frame.headers;
     if (!id || !destination) return this.fail('WS102', 'SUBSCRIBE needs the headers id and destination.', frame);
-    const subscriptions = (this.subscriptions ??= new Map<string, Subscription>());
-    if (subscriptions.has(id)) return this.fail('WS102', `Subscription id ${id} is already in use.`, frame);
+    const subscriptions = (this.subscriptions ??= []);
+    if (subscriptions.some((s) => s.id === id)) return this.fail('WS102', `Subscription id ${id} is already in use.`, frame);
     const { maxSubscriptionsPerConnection } = deps.settings;
-    if (subscriptions.size >= maxSubscriptionsPerConnection) {
+    if (subscriptions.length >= maxSubscriptionsPerConnection) {
       return this.fail('WS105', `A connection may have at most ${maxSubscriptionsPerConnection} subscriptions.`, frame);
     }
     const target = subscriptionTarget(destination);
     if (!target) return this.fail('WS004', `Cannot subscribe to ${destination}.`, frame);
-    for (const subscription of subscriptions.values()) {
+    for (const subscription of subscriptions) {
       if (subscription.destination === destination) return this.fail('WS106', `This connection already subscribes to ${destination}.`, frame);
     }
     const replay = replayRequest(frame.headers);
@@ -288,7 +289,7 @@ class Session implements StompSession, LiveConnection, WatchedConnection {
       if (metrics) (sent ? metrics.stompDelivered : metrics.stompDropped).inc({ channel });
     });
     if (!this.open || !this.subscriptions) return subscription.end();
-    this.subscriptions.set(id, { destination, end: subscription.end });
+    this.subscriptions.push({ id, destination, end: subscription.end });
     metrics?.stompSubscriptions.inc();
     if (subscription.recovered === false) metrics?.replayUnrecovered.inc();
     this.receipt(frame, subscription.recovered === null ? {} : { 'x-recovered': String(subscription.recovered) });
@@ -327,10 +328,10 @@ class Session implements StompSession, LiveConnection, WatchedConnection {
       case 'SUBSCRIBE':
         return this.subscribe(frame, who);
       case 'UNSUBSCRIBE': {
-        const subscription = this.subscriptions?.get(frame.headers.id ?? '');
-        if (!subscription) return this.fail('WS102', `No subscription with id ${frame.headers.id}.`, frame);
-        subscription.end();
-        this.subscriptions!.delete(frame.headers.id!);
+        const at = this.subscriptions?.findIndex((s) => s.id === frame.headers.id) ?? -1;
+        if (at === -1) return this.fail('WS102', `No subscription with id ${frame.headers.id}.`, frame);
+        const [subscription] = this.subscriptions!.splice(at, 1);
+        subscription!.end();
         this.deps.metrics?.stompSubscriptions.dec();
         return this.receipt(frame);
       }
