@@ -18,7 +18,7 @@ export interface RunningMock {
 export function startMockServer(port: number, hostname = '127.0.0.1', env: NodeJS.ProcessEnv = process.env): Promise<RunningMock> {
   const mock = createMock(env);
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: mock.hono.fetch, port, hostname, websocket: { server: mock.stomp.server } }, (info: AddressInfo) => {
+    const server = serve({ fetch: mock.hono.fetch, port, hostname }, (info: AddressInfo) => {
       resolve({
         mock,
         url: `http://${hostname === '0.0.0.0' ? 'localhost' : hostname}:${info.port}`,
@@ -31,6 +31,7 @@ export function startMockServer(port: number, hostname = '127.0.0.1', env: NodeJ
           }),
       });
     });
+    mock.stomp.attach(server as import('node:http').Server, mock.hono.fetch);
     server.once('error', reject);
   });
 }

@@ -1,4 +1,4 @@
-// Starts the HTTP server (with the WebSocket upgrade for /ws-stomp) for an app; used by main.ts,
+// Starts the HTTP server (and attaches the WebSocket upgrade for /ws-stomp to it) for an app; used by main.ts,
 // the end-to-end tests and the benchmarks.
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
@@ -12,7 +12,7 @@ export interface RunningServer {
 
 export function startServer(app: App, port: number, host = '127.0.0.1'): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.hono.fetch, port, hostname: host, websocket: { server: app.stomp.server } }, (info: AddressInfo) => {
+    const server = serve({ fetch: app.hono.fetch, port, hostname: host }, (info: AddressInfo) => {
       resolve({
         port: info.port,
         url: `http://${host === '0.0.0.0' ? 'localhost' : host}:${info.port}`,
@@ -25,6 +25,7 @@ export function startServer(app: App, port: number, host = '127.0.0.1'): Promise
           }),
       });
     });
+    app.stomp.attach(server as import('node:http').Server, app.hono.fetch);
     server.once('error', reject);
   });
 }

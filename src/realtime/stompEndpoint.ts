@@ -1,16 +1,18 @@
-// The WebSocket endpoint /ws-stomp on @hono/node-server's built-in upgrade, with a `ws` server that
-// picks a STOMP subprotocol (without handleProtocols, `ws` would echo whatever the client offers
-// first). Each connection gets a StompSession; a logged-out or revoked auth session ends its
-// connections at once (WS002).
-import { upgradeWebSocket } from '@hono/node-server';
+// The WebSocket endpoint /ws-stomp: a `ws` server on node's HTTP server (the upgrade itself:
+// stompUpgrade.ts) that picks a STOMP subprotocol (without handleProtocols, `ws` would echo whatever
+// the client offers first). Each connection gets a StompSession; a logged-out or revoked auth
+// session ends its connections at once (WS002).
+import type { Server } from 'node:http';
 import type { Env, Hono } from 'hono';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { RevocationReason, SessionRevocations } from '../auth/sessionRevocations.js';
 import { errorCodes } from '../../generated/errorCodes.js';
 import type { Logger } from '../logger.js';
 import { createStompConnections, type StompConnections } from './stompConnections.js';
 import { encodeTextFrame } from './stompFrame.js';
-import { createStompSession, type StompSession, type StompSessionDeps } from './stompSession.js';
+import { createConnectionWatches } from './stompConnectionWatch.js';
+import { createStompSession, type StompSession, type StompSessionDeps, type StompTransport } from './stompSession.js';
+import { handleUpgrades, stompUpgradeRoute, type AppFetch } from './stompUpgrade.js';
 
 const SUBPROTOCOLS = ['v12.stomp', 'v11.stomp', 'v10.stomp'];
 /** The last frame a slow consumer gets (asyncapi.yaml, Limits: WS108); its headers need no escaping. */
@@ -50,8 +52,11 @@ export function sendUnlessSlow(socket: OutgoingSocket, text: string, limitBytes:
 }
 
 export interface StompEndpoint {
-  /** pass to serve({ websocket: { server } }) */
-  readonly server: WebSocketServer;
+  /**
+   * Takes `server`'s WebSocket upgrades: each passes through `fetch` (the app's, or a front's that
+   * forwards to it) like any request, and one that reaches /ws-stomp becomes a STOMP connection.
+   */
+  attach(server: Server, fetch: AppFetch): void;
   readonly connections: () => number;
   /** the authenticated connections, by member and auth session */
   readonly live: StompConnections;
@@ -61,71 +66,90 @@ export interface StompEndpoint {
 
 export function registerStompEndpoint<E extends Env>(
   app: Hono<E>,
-  deps: Omit<StompSessionDeps, 'connections'> & { revocations: SessionRevocations },
+  deps: Omit<StompSessionDeps, 'connections' | 'watches'> & { revocations: SessionRevocations },
   log: Logger,
 ): StompEndpoint {
   const live = createStompConnections(deps.settings.maxConnectionsPerUser);
-  const sessionDeps: StompSessionDeps = { ...deps, connections: live };
+  const watches = createConnectionWatches({ clock: deps.clock, sessionCheckMs: deps.settings.sessionCheckMs, log });
+  const sessionDeps: StompSessionDeps = { ...deps, connections: live, watches };
   // The periodic check in each session stays as the safety net (e.g. a revocation on another instance).
   const stopListening = deps.revocations.subscribe(({ sessionId, reason }) => {
     const ended = live.endSession(sessionId, 'WS002', REVOKED_MESSAGE[reason]);
     if (ended > 0) log.info({ connections: ended, reason }, 'closed the STOMP connections of an ended session');
   });
-  const server = new WebSocketServer({
+  const wss = new WebSocketServer({
     noServer: true,
+    // `open` below tracks the connections; ws's own set would add a listener to each.
+    clientTracking: false,
     maxPayload: deps.settings.maxFrameBytes * 4,
     handleProtocols: (offered) => SUBPROTOCOLS.find((p) => offered.has(p)) ?? false,
   });
   const open = new Map<WebSocket, StompSession>();
+  const { maxPendingBytes } = deps.settings;
 
-  app.get(
-    '/ws-stomp',
-    upgradeWebSocket(
-      (c) => {
-        // Tools that apply asyncapi.yaml's http bearer scheme send the token on the upgrade request.
-        const upgrade = { authorization: c.req.header('authorization') };
-        let session: StompSession | null = null;
-        return {
-          onOpen(_event, ws) {
-            const raw = ws.raw as WebSocket;
-            session = createStompSession(
-              {
-                send: (text) => sendUnlessSlow(raw, text, deps.settings.maxPendingBytes, log),
-                close: (code, reason) => raw.close(code, reason),
-              },
-              sessionDeps,
-              upgrade,
-            );
-            open.set(raw, session);
-            deps.metrics?.stompConnections.inc();
-            raw.once('close', () => {
-              open.delete(raw);
-              deps.metrics?.stompConnections.dec();
-              session?.closed();
-            });
-          },
-          onMessage(event: { data: unknown }) {
-            session?.receive(event.data as string | ArrayBuffer);
-          },
-          onError(event) {
-            log.warn({ err: (event as Event & { error?: unknown }).error }, 'websocket error');
-          },
-        };
-      },
-      { onError: (error) => log.error({ err: error }, 'websocket handler failed') },
-    ),
-  );
+  // One set of listeners for every socket (`this` is the socket), rather than closures per connection.
+  function onMessage(this: WebSocket, data: RawData, isBinary: boolean): void {
+    // Text frames were checked as UTF-8 by ws; the parser takes either form.
+    open.get(this)?.receive(isBinary ? toBytes(data) : toBytes(data).toString('utf8'));
+  }
+  function onClose(this: WebSocket): void {
+    const session = open.get(this);
+    if (!session) return;
+    open.delete(this);
+    deps.metrics?.stompConnections.dec();
+    session.closed();
+  }
+  function onError(this: WebSocket, error: Error): void {
+    log.warn({ err: error }, 'websocket error');
+  }
+
+  function accept(ws: WebSocket, authorization: string | undefined): void {
+    const session = createStompSession(
+      new SocketTransport(ws, maxPendingBytes, log),
+      sessionDeps,
+      // Tools that apply asyncapi.yaml's http bearer scheme send the token on the upgrade request.
+      authorization === undefined ? undefined : { authorization },
+    );
+    open.set(ws, session);
+    deps.metrics?.stompConnections.inc();
+    ws.on('message', onMessage);
+    ws.on('close', onClose);
+    ws.on('error', onError);
+  }
+
+  app.get('/ws-stomp', stompUpgradeRoute);
 
   return {
-    server,
+    attach(server, fetch) {
+      handleUpgrades(server, wss, fetch, accept, log);
+      server.once('close', () => wss.close());
+    },
     connections: () => open.size,
     live,
     closeAll() {
       stopListening();
-      for (const [raw, session] of open) {
+      for (const [ws, session] of open) {
         session.closed();
-        raw.close(1001, 'server shutting down');
+        ws.close(1001, 'server shutting down');
       }
     },
   };
 }
+
+/** A session's way out to its socket (a class: one per connection, its methods shared). */
+class SocketTransport implements StompTransport {
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly maxPendingBytes: number,
+    private readonly log: Logger,
+  ) {}
+  send(text: string): boolean {
+    return sendUnlessSlow(this.ws, text, this.maxPendingBytes, this.log);
+  }
+  close(code: number, reason: string): void {
+    this.ws.close(code, reason);
+  }
+}
+
+/** ws hands a Buffer to text and binary messages alike (binaryType nodebuffer, the default). */
+const toBytes = (data: RawData): Buffer => (Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data));

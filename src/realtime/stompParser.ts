@@ -32,6 +32,8 @@ export interface StompParser {
   push(chunk: string | Uint8Array): { frames: StompFrame[]; heartbeats: number };
   /** Applies from the next frame whose command line has not been read yet. */
   setEscapeHeaders(enabled: boolean): void;
+  /** true between frames with nothing held: a parser made afresh would go on the same (so an idle connection need not keep one) */
+  idle(): boolean;
 }
 
 const NUL = 0x00;
@@ -242,6 +244,7 @@ export function createStompParser(options: StompParserOptions): StompParser {
     setEscapeHeaders(enabled: boolean): void {
       escapeHeaders = enabled;
     },
+    idle: () => phase === 'betweenFrames' && !failure && pending.isEmpty(),
   };
 }
 

@@ -2,7 +2,11 @@
 // ownership checks, SEND to the chat, receipts, and ERROR-then-close for everything the contract
 // forbids (asyncapi.yaml, server `stomp`). The transport is the WebSocket; the codec is
 // stompFrame/stompParser; what CONNECT negotiates is stompHandshake, what a destination names is
-// stompDestinations, the timers after CONNECTED are stompConnectionWatch.
+// stompDestinations, the timers after CONNECTED are stompConnectionWatch (shared by all connections).
+//
+// A class rather than closures: an idle server holds one session per connection, and each closure
+// costs its function object per session (several hundred bytes apiece under tsx, whose keepNames
+// gives every function its own property dictionary); methods live once on the prototype.
 import { channelAddress } from '../../generated/asyncapi.js';
 import type { AuthService } from '../auth/authService.js';
 import type { Config } from '../config.js';
@@ -17,12 +21,12 @@ import type { Metrics, StompChannelKind } from '../metrics/metricsRegistry.js';
 import { subscribeToLog } from './logSubscription.js';
 import type { PlanLog } from './planLog.js';
 import { replayRequest } from './replayRequest.js';
-import { watchConnection } from './stompConnectionWatch.js';
+import type { ConnectionWatches, WatchedConnection } from './stompConnectionWatch.js';
 import type { LiveConnection, StompConnections } from './stompConnections.js';
 import { sendTarget, subscriptionTarget, type SubscribableChannel } from './stompDestinations.js';
 import { encodeTextFrame, frameBodyText, type StompCommand, type StompFrame } from './stompFrame.js';
-import { bearerToken, negotiateHeartBeats, negotiateVersion, SERVER_HEADER, SUPPORTED_VERSIONS } from './stompHandshake.js';
-import { createStompParser, StompFrameError } from './stompParser.js';
+import { bearerToken, negotiateHeartBeats, negotiateVersion, SERVER_HEADER, SUPPORTED_VERSIONS, type HeartBeats } from './stompHandshake.js';
+import { createStompParser, StompFrameError, type StompParser } from './stompParser.js';
 
 export type { SubscribableChannel };
 
@@ -42,6 +46,8 @@ export interface StompSessionDeps {
   settings: Config['stomp'];
   /** the authenticated connections of this instance (per-member limit, ending a session's connections) */
   connections: StompConnections;
+  /** the heart-beat, expiry and session-check timers of this instance's connections */
+  watches: ConnectionWatches;
   /** the log (planLog.ts) of a destination naming a room or plan the member owns; null when not theirs */
   logOf(memberId: number, channel: SubscribableChannel, id: number): Promise<string | null>;
   /**
@@ -74,121 +80,207 @@ export interface UpgradeRequest {
 }
 
 export function createStompSession(transport: StompTransport, deps: StompSessionDeps, upgrade: UpgradeRequest = {}): StompSession {
-  const sessionId = (++sessionCounter).toString(36);
-  const parser = createStompParser({ maxFrameBytes: deps.settings.maxFrameBytes, escapeHeaders: true });
-  const subscriptions = new Map<string, { destination: string; end: () => void }>();
-  let stopWatch = (): void => {};
-  let principal: Principal | null = null;
-  let version = '1.2';
-  let open = true;
-  let lastReceivedAt = deps.clock();
-  let messageCounter = 0;
-  let registered: LiveConnection | null = null;
-  const log = deps.log.child({ stompSession: sessionId });
-  const metrics = deps.metrics;
+  return new Session(transport, deps, upgrade.authorization);
+}
 
-  /** false when the frame was not sent */
-  function write(command: StompCommand, headers: Record<string, string>, body?: string): boolean {
-    if (!open) return false;
-    return transport.send(encodeTextFrame({ command, headers, body }, { escapeHeaders: version !== '1.0' })) !== false;
+interface Subscription {
+  id: string;
+  destination: string;
+  end: () => void;
+}
+
+const NO_HEART_BEATS: HeartBeats = { header: '0,0', outgoingMs: 0, incomingMs: 0 };
+const DONE: Promise<void> = Promise.resolve();
+
+class Session implements StompSession, LiveConnection, WatchedConnection {
+  private readonly id = (++sessionCounter).toString(36);
+  /** made when bytes arrive, dropped again between frames (stompParser idle()) */
+  private parser: StompParser | null = null;
+  /** made at the first SUBSCRIBE; a list, not a Map: a connection has a few (at most STOMP_MAX_SUBSCRIPTIONS_PER_CONNECTION), and a Map's table costs more than they do */
+  private subscriptions: Subscription[] | null = null;
+  private who: Principal | null = null;
+  private version = '1.2';
+  private open = true;
+  private watched = false;
+  private registered = false;
+  private messageCounter = 0;
+  // Frames are handled one after another even though CONNECT awaits authentication.
+  private queue: Promise<void> = DONE;
+  lastReceivedAt: number;
+  heartBeats: HeartBeats = NO_HEART_BEATS;
+  expiresAt = 0;
+
+  constructor(
+    private readonly transport: StompTransport,
+    private readonly deps: StompSessionDeps,
+    private readonly upgradeAuthorization: string | undefined,
+  ) {
+    this.lastReceivedAt = deps.clock();
   }
 
-  function shutdown(): void {
-    if (!open) return;
-    open = false;
-    stopWatch();
-    for (const { end } of subscriptions.values()) end();
-    metrics?.stompSubscriptions.dec(subscriptions.size);
-    subscriptions.clear();
-    if (registered) deps.connections.remove(registered);
+  get principal(): Principal | null {
+    return this.who;
+  }
+
+  // LiveConnection (set once CONNECT authenticated; only then is the session registered)
+  get memberId(): number {
+    return this.who!.memberId;
+  }
+  get authSessionId(): string {
+    return this.who!.sessionId;
+  }
+
+  /** Every line names the session; no child logger per connection (it would be kept for the connection's life). */
+  private logged(fields: Record<string, unknown>): Record<string, unknown> {
+    return { stompSession: this.id, ...fields };
+  }
+
+  receive(data: string | ArrayBuffer | Uint8Array): void {
+    if (!this.open) return;
+    this.lastReceivedAt = this.deps.clock();
+    let frames: StompFrame[];
+    try {
+      const parser = (this.parser ??= createStompParser({ maxFrameBytes: this.deps.settings.maxFrameBytes, escapeHeaders: this.version !== '1.0' }));
+      frames = parser.push(typeof data === 'string' ? data : data instanceof Uint8Array ? data : new Uint8Array(data)).frames;
+      if (parser.idle()) this.parser = null;
+    } catch (error) {
+      if (error instanceof StompFrameError) return this.fail('WS102', error.message);
+      throw error;
+    }
+    for (const frame of frames) {
+      this.queue = this.queue
+        .then(() => (this.open ? this.handle(frame) : undefined))
+        .catch((error: unknown) => {
+          if (storageUnavailable(error)) {
+            // Nothing of the frame was stored, so no RECEIPT: the ERROR names the frame's receipt instead.
+            this.deps.log.warn(this.logged({ err: error, command: frame.command }), 'stomp frame refused: storage cannot take writes');
+            return this.fail('WS503', 'The storage cannot take writes right now; nothing was saved. Reconnect and send it again later.', frame);
+          }
+          this.deps.log.error(this.logged({ err: error }), 'stomp frame handling failed');
+          this.fail('WS102', 'The frame could not be handled.');
+        });
+    }
+  }
+
+  /** the transport closed (by either side) */
+  closed(): void {
+    this.shutdown();
+  }
+
+  // WatchedConnection and LiveConnection
+  sendHeartBeat(): void {
+    if (this.open) this.transport.send('\n');
+  }
+
+  isSessionLive(): Promise<boolean> {
+    return this.deps.auth.isSessionLive(this.who!.sessionId);
+  }
+
+  end(code: StompErrorFrameCode, message: string): void {
+    this.fail(code, message);
+  }
+
+  /** false when the frame was not sent */
+  private write(command: StompCommand, headers: Record<string, string>, body?: string): boolean {
+    if (!this.open) return false;
+    return this.transport.send(encodeTextFrame({ command, headers, body }, { escapeHeaders: this.version !== '1.0' })) !== false;
+  }
+
+  private shutdown(): void {
+    if (!this.open) return;
+    this.open = false;
+    this.parser = null;
+    if (this.watched) this.deps.watches.unwatch(this);
+    if (this.subscriptions) {
+      for (const { end } of this.subscriptions) end();
+      this.deps.metrics?.stompSubscriptions.dec(this.subscriptions.length);
+      this.subscriptions = null;
+    }
+    if (this.registered) this.deps.connections.remove(this);
   }
 
   /** ERROR frame with `error-code`, then close: every protocol violation ends the connection. */
-  function fail(code: StompErrorFrameCode, detail: string, frame?: StompFrame): void {
-    if (!open) return;
+  private fail(code: StompErrorFrameCode, detail: string, frame?: StompFrame): void {
+    if (!this.open) return;
     // The text may name what the client sent (a destination of up to 8 KiB): cut like HTTP error messages.
     const message = truncateText(detail, errorTextLimits.message);
-    log.info({ code, message, memberId: principal?.memberId }, 'stomp error');
+    this.deps.log.info(this.logged({ code, message, memberId: this.who?.memberId }), 'stomp error');
     const headers: Record<string, string> = { 'error-code': code, message, 'content-type': 'text/plain' };
     if (frame?.headers.receipt) headers['receipt-id'] = frame.headers.receipt;
-    write('ERROR', headers, message);
-    shutdown();
-    transport.close(code === 'WS102' ? 1002 : code === 'WS503' ? 1013 : 1008, code);
+    this.write('ERROR', headers, message);
+    this.shutdown();
+    this.transport.close(code === 'WS102' ? 1002 : code === 'WS503' ? 1013 : 1008, code);
   }
 
-  function receipt(frame: StompFrame, extra: Record<string, string> = {}): void {
-    if (frame.headers.receipt !== undefined) write('RECEIPT', { 'receipt-id': frame.headers.receipt, ...extra });
+  private receipt(frame: StompFrame, extra: Record<string, string> = {}): void {
+    if (frame.headers.receipt !== undefined) this.write('RECEIPT', { 'receipt-id': frame.headers.receipt, ...extra });
   }
 
-  async function connect(frame: StompFrame): Promise<void> {
+  private async connect(frame: StompFrame): Promise<void> {
+    const { deps } = this;
     const chosen = negotiateVersion(frame);
-    if (!chosen) return fail('WS102', `Supported STOMP versions are ${SUPPORTED_VERSIONS.join(', ')}.`, frame);
-    version = chosen;
-    parser.setEscapeHeaders(version !== '1.0');
-    const token = bearerToken(frame, upgrade.authorization);
-    if (!token) return fail('WS001', 'CONNECT needs the header Authorization: Bearer <accessToken>.', frame);
+    if (!chosen) return this.fail('WS102', `Supported STOMP versions are ${SUPPORTED_VERSIONS.join(', ')}.`, frame);
+    this.version = chosen;
+    this.parser?.setEscapeHeaders(chosen !== '1.0');
+    const token = bearerToken(frame, this.upgradeAuthorization);
+    if (!token) return this.fail('WS001', 'CONNECT needs the header Authorization: Bearer <accessToken>.', frame);
     let who: Principal;
     try {
       who = await deps.auth.authenticateToken(token);
     } catch (error) {
       if (storageUnavailable(error)) throw error;
-      return fail('WS001', error instanceof AppError ? error.message : 'Authentication failed.', frame);
+      return this.fail('WS001', error instanceof AppError ? error.message : 'Authentication failed.', frame);
     }
-    if (!open) return;
-    principal = who;
-    const connection: LiveConnection = { memberId: who.memberId, authSessionId: who.sessionId, end: (code, message) => fail(code, message) };
-    if (!deps.connections.admit(connection)) {
-      return fail('WS107', `A member may have at most ${deps.settings.maxConnectionsPerUser} STOMP connections open; close one first.`, frame);
+    if (!this.open) return;
+    this.who = who;
+    if (!deps.connections.admit(this)) {
+      return this.fail('WS107', `A member may have at most ${deps.settings.maxConnectionsPerUser} STOMP connections open; close one first.`, frame);
     }
-    registered = connection;
+    this.registered = true;
     // A logout between the token check and admit() announced itself to nobody; check once more.
-    if (!(await deps.auth.isSessionLive(who.sessionId))) return fail('WS002', 'The session was logged out.', frame);
-    const heartBeats = negotiateHeartBeats(frame, deps.settings.heartbeatMs);
-    write('CONNECTED', { version, 'heart-beat': heartBeats.header, 'user-name': String(who.memberId), server: SERVER_HEADER });
-    stopWatch = watchConnection({
-      heartBeats,
-      clock: deps.clock,
-      lastReceivedAt: () => lastReceivedAt,
-      sendHeartBeat: () => open && transport.send('\n'),
-      expiresAt: who.expiresAt,
-      sessionCheckMs: deps.settings.sessionCheckMs,
-      isSessionLive: () => deps.auth.isSessionLive(who.sessionId),
-      end: (code, message) => fail(code, message),
-      log,
-    });
-    log.info({ memberId: who.memberId, version }, 'stomp connected');
+    if (!(await deps.auth.isSessionLive(who.sessionId))) return this.fail('WS002', 'The session was logged out.', frame);
+    if (!this.open) return;
+    this.heartBeats = negotiateHeartBeats(frame, deps.settings.heartbeatMs);
+    this.expiresAt = who.expiresAt;
+    this.write('CONNECTED', { version: chosen, 'heart-beat': this.heartBeats.header, 'user-name': String(who.memberId), server: SERVER_HEADER });
+    deps.watches.watch(this);
+    this.watched = true;
+    this.deps.log.info(this.logged({ memberId: who.memberId, version: chosen }), 'stomp connected');
   }
 
-  async function subscribe(frame: StompFrame, who: Principal): Promise<void> {
+  private async subscribe(frame: StompFrame, who: Principal): Promise<void> {
+    const { deps } = this;
     const { id, destination } = frame.headers;
-    if (!id || !destination) return fail('WS102', 'SUBSCRIBE needs the headers id and destination.', frame);
-    if (subscriptions.has(id)) return fail('WS102', `Subscription id ${id} is already in use.`, frame);
+    if (!id || !destination) return this.fail('WS102', 'SUBSCRIBE needs the headers id and destination.', frame);
+    const subscriptions = (this.subscriptions ??= []);
+    if (subscriptions.some((s) => s.id === id)) return this.fail('WS102', `Subscription id ${id} is already in use.`, frame);
     const { maxSubscriptionsPerConnection } = deps.settings;
-    if (subscriptions.size >= maxSubscriptionsPerConnection) {
-      return fail('WS105', `A connection may have at most ${maxSubscriptionsPerConnection} subscriptions.`, frame);
+    if (subscriptions.length >= maxSubscriptionsPerConnection) {
+      return this.fail('WS105', `A connection may have at most ${maxSubscriptionsPerConnection} subscriptions.`, frame);
     }
     const target = subscriptionTarget(destination);
-    if (!target) return fail('WS004', `Cannot subscribe to ${destination}.`, frame);
-    for (const subscription of subscriptions.values()) {
-      if (subscription.destination === destination) return fail('WS106', `This connection already subscribes to ${destination}.`, frame);
+    if (!target) return this.fail('WS004', `Cannot subscribe to ${destination}.`, frame);
+    for (const subscription of subscriptions) {
+      if (subscription.destination === destination) return this.fail('WS106', `This connection already subscribes to ${destination}.`, frame);
     }
     const replay = replayRequest(frame.headers);
-    if (replay && 'problem' in replay) return fail('WS102', replay.problem, frame);
+    if (replay && 'problem' in replay) return this.fail('WS102', replay.problem, frame);
+    const metrics = deps.metrics;
     if (replay) metrics?.replayRequests.inc({ mode: 'all' in replay ? 'all' : 'since' });
     const stream = await deps.logOf(who.memberId, target.channel, target.id);
-    if (stream === null) return fail('WS004', `Subscription to ${destination} is not allowed.`, frame);
+    if (stream === null) return this.fail('WS004', `Subscription to ${destination} is not allowed.`, frame);
     // The connection may have closed while ownership was read; a subscription now would outlive it.
-    if (!open) return;
+    if (!this.open) return;
     const channel = CHANNEL_KIND[target.channel];
     const subscription = await subscribeToLog(deps.planLog, deps.broker, { memberId: who.memberId, destination, stream }, replay, (body, position) => {
-      if (!open) return;
-      const sent = write(
+      if (!this.open) return;
+      const sent = this.write(
         'MESSAGE',
         {
           destination,
           'content-type': 'application/json',
           subscription: id,
-          'message-id': `${sessionId}-${++messageCounter}`,
+          'message-id': `${this.id}-${++this.messageCounter}`,
           'x-epoch': position.epoch,
           'x-offset': String(position.offset),
         },
@@ -196,18 +288,19 @@ export function createStompSession(transport: StompTransport, deps: StompSession
       );
       if (metrics) (sent ? metrics.stompDelivered : metrics.stompDropped).inc({ channel });
     });
-    if (!open) return subscription.end();
-    subscriptions.set(id, { destination, end: subscription.end });
+    if (!this.open || !this.subscriptions) return subscription.end();
+    this.subscriptions.push({ id, destination, end: subscription.end });
     metrics?.stompSubscriptions.inc();
     if (subscription.recovered === false) metrics?.replayUnrecovered.inc();
-    receipt(frame, subscription.recovered === null ? {} : { 'x-recovered': String(subscription.recovered) });
+    this.receipt(frame, subscription.recovered === null ? {} : { 'x-recovered': String(subscription.recovered) });
   }
 
-  async function send(frame: StompFrame, who: Principal): Promise<void> {
+  private async send(frame: StompFrame, who: Principal): Promise<void> {
+    const { deps } = this;
     const destination = frame.headers.destination ?? '';
     const target = sendTarget(destination);
     if (!target || (await deps.logOf(who.memberId, 'chatStream', target.chatRoomId)) === null)
-      return fail('WS005', `Sending to ${destination || '(no destination)'} is not allowed.`, frame);
+      return this.fail('WS005', `Sending to ${destination || '(no destination)'} is not allowed.`, frame);
     const roomId = target.chatRoomId;
     if (!target.acceptsMessages) {
       await deps.publishError(
@@ -217,76 +310,40 @@ export function createStompSession(transport: StompTransport, deps: StompSession
         `Sending to ${destination} is not allowed; use ${channelAddress('chatMessages', { chatRoomId: roomId })}.`,
         destination,
       );
-      return receipt(frame);
+      return this.receipt(frame);
     }
     const outcome = await deps.onChatMessage(who, roomId, frameBodyText(frame));
     if (outcome !== 'accepted') await deps.publishError(who.memberId, roomId, outcome.code, outcome.message, destination);
-    receipt(frame);
+    this.receipt(frame);
   }
 
-  async function handle(frame: StompFrame): Promise<void> {
+  private async handle(frame: StompFrame): Promise<void> {
     if (frame.command === 'CONNECT' || frame.command === 'STOMP') {
-      if (principal) return fail('WS102', 'Already connected.', frame);
-      return connect(frame);
+      if (this.who) return this.fail('WS102', 'Already connected.', frame);
+      return this.connect(frame);
     }
-    const who = principal;
-    if (!who) return fail('WS001', `${frame.command} before CONNECT.`, frame);
+    const who = this.who;
+    if (!who) return this.fail('WS001', `${frame.command} before CONNECT.`, frame);
     switch (frame.command) {
       case 'SUBSCRIBE':
-        return subscribe(frame, who);
+        return this.subscribe(frame, who);
       case 'UNSUBSCRIBE': {
-        const subscription = subscriptions.get(frame.headers.id ?? '');
-        if (!subscription) return fail('WS102', `No subscription with id ${frame.headers.id}.`, frame);
-        subscription.end();
-        subscriptions.delete(frame.headers.id!);
-        metrics?.stompSubscriptions.dec();
-        return receipt(frame);
+        const at = this.subscriptions?.findIndex((s) => s.id === frame.headers.id) ?? -1;
+        if (at === -1) return this.fail('WS102', `No subscription with id ${frame.headers.id}.`, frame);
+        const [subscription] = this.subscriptions!.splice(at, 1);
+        subscription!.end();
+        this.deps.metrics?.stompSubscriptions.dec();
+        return this.receipt(frame);
       }
       case 'SEND':
-        return send(frame, who);
+        return this.send(frame, who);
       case 'DISCONNECT':
-        receipt(frame);
-        shutdown();
-        transport.close(1000, 'DISCONNECT');
+        this.receipt(frame);
+        this.shutdown();
+        this.transport.close(1000, 'DISCONNECT');
         return;
       default:
-        return fail('WS102', `${frame.command} is not supported by this server.`, frame);
+        return this.fail('WS102', `${frame.command} is not supported by this server.`, frame);
     }
   }
-
-  // Frames are handled one after another even though CONNECT awaits authentication.
-  let queue: Promise<void> = Promise.resolve();
-
-  return {
-    receive(data) {
-      if (!open) return;
-      lastReceivedAt = deps.clock();
-      let frames: StompFrame[];
-      try {
-        frames = parser.push(typeof data === 'string' ? data : data instanceof Uint8Array ? data : new Uint8Array(data)).frames;
-      } catch (error) {
-        if (error instanceof StompFrameError) return fail('WS102', error.message);
-        throw error;
-      }
-      for (const frame of frames) {
-        queue = queue
-          .then(() => (open ? handle(frame) : undefined))
-          .catch((error: unknown) => {
-            if (storageUnavailable(error)) {
-              // Nothing of the frame was stored, so no RECEIPT: the ERROR names the frame's receipt instead.
-              log.warn({ err: error, command: frame.command }, 'stomp frame refused: storage cannot take writes');
-              return fail('WS503', 'The storage cannot take writes right now; nothing was saved. Reconnect and send it again later.', frame);
-            }
-            log.error({ err: error }, 'stomp frame handling failed');
-            fail('WS102', 'The frame could not be handled.');
-          });
-      }
-    },
-    closed() {
-      shutdown();
-    },
-    get principal() {
-      return principal;
-    },
-  };
 }
