@@ -1,12 +1,17 @@
-// `npm run bench:startup [-- --runs 10] [--no-build] [--json]`: time from start to the first 200
+// `npm run bench:startup [-- --runs 10] [--baseline REF] [--no-build] [--json]`: time from start to the first 200
 // of /readyz, each start on a fresh data folder (migrations applied, JWT secret generated), for
 // the compiled start (`npm start`, and its node command alone) and the tsx start (`npm run dev`,
 // what `npm start` ran before the build, and its node command alone) side by side. The starts take
 // turns (one of each, N times), so load on the machine falls on all of them alike. Prints median
 // and p90 of the wall time and of the CPU time the started processes used until ready (what load
-// disturbs least), with the machine and its load. Builds dist/ first unless --no-build.
-// `benchStartup()` is the same for the bench harness.
-import { execFileSync } from 'node:child_process';
+// disturbs least), with the machine and its load. Builds dist/ first unless --no-build. With
+// --baseline REF (a commit, branch or tag), the service of that commit takes turns too, started as
+// its dist/ (built in a temporary copy, with this checkout's node_modules) or, before the build
+// existed, with tsx: before and after under the same load. `benchStartup()` is the same for the
+// bench harness.
+import { execFileSync, execSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { percentile } from './bench/loadTest.js';
 import { loadLine, machineLines } from './bench/machine.js';
@@ -44,17 +49,42 @@ function summary(name: string, measures: StartMeasure[]): StartupResult {
   };
 }
 
-export async function benchStartup(opts: { runs: number; build: boolean; onProgress?: (line: string) => void }): Promise<StartupResult[]> {
+interface Contender {
+  start: StartCommand;
+  cwd: string;
+}
+
+/** The service of commit `ref` in a temporary folder, ready to start; and how to remove it. */
+function baselineCheckout(ref: string): { contender: Contender; remove(): void } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-startup-baseline-'));
+  execSync(`git archive ${JSON.stringify(ref)} | tar -x -C ${JSON.stringify(dir)}`, { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] });
+  fs.symlinkSync(path.join(repoRoot, 'node_modules'), path.join(dir, 'node_modules'));
+  const built = fs.existsSync(path.join(dir, 'tsconfig.build.json'));
+  if (built) execFileSync('npm', ['run', '--silent', 'build'], { cwd: dir, stdio: 'inherit' });
+  const args = built ? ['dist/src/main.js'] : ['--import', 'tsx', 'src/main.ts'];
+  return {
+    contender: { start: { name: `${ref}: node ${args.join(' ')}`, command: process.execPath, args }, cwd: dir },
+    remove: () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+export async function benchStartup(opts: { runs: number; build: boolean; baseline?: string; onProgress?: (line: string) => void }): Promise<StartupResult[]> {
   if (opts.build) execFileSync('npm', ['run', '--silent', 'build'], { cwd: repoRoot, stdio: 'inherit' });
-  const env = { NODE_ENV: 'development', LOG_LEVEL: 'info' };
-  const measures = startCommands.map(() => [] as StartMeasure[]);
-  // One warm-up start of each (file-system cache, tsx's transform cache), not counted.
-  for (const start of startCommands) await measureStart(start, repoRoot, env);
-  for (let run = 1; run <= opts.runs; run++) {
-    for (const [i, start] of startCommands.entries()) measures[i]!.push(await measureStart(start, repoRoot, env));
-    opts.onProgress?.(`run ${run}/${opts.runs} done (load ${loadLine()})`);
+  const baseline = opts.baseline ? baselineCheckout(opts.baseline) : null;
+  try {
+    const contenders: Contender[] = [...startCommands.map((start) => ({ start, cwd: repoRoot })), ...(baseline ? [baseline.contender] : [])];
+    const env = { NODE_ENV: 'development', LOG_LEVEL: 'info' };
+    const measures = contenders.map(() => [] as StartMeasure[]);
+    // One warm-up start of each (file-system cache, tsx's transform cache), not counted.
+    for (const { start, cwd } of contenders) await measureStart(start, cwd, env);
+    for (let run = 1; run <= opts.runs; run++) {
+      for (const [i, { start, cwd }] of contenders.entries()) measures[i]!.push(await measureStart(start, cwd, env));
+      opts.onProgress?.(`run ${run}/${opts.runs} done (load ${loadLine()})`);
+    }
+    return contenders.map(({ start }, i) => summary(start.name, measures[i]!));
+  } finally {
+    baseline?.remove();
   }
-  return startCommands.map((start, i) => summary(start.name, measures[i]!));
 }
 
 function option(name: string, fallback: number): number {
@@ -69,8 +99,11 @@ if (import.meta.filename === process.argv[1]) {
   const json = process.argv.includes('--json');
   const runs = option('runs', 10);
   const loadBefore = loadLine();
+  const baselineAt = process.argv.indexOf('--baseline');
+  const baseline = baselineAt >= 0 ? process.argv[baselineAt + 1] : undefined;
   const results = await benchStartup({
     runs,
+    baseline,
     build: !process.argv.includes('--no-build'),
     onProgress: json ? undefined : (line) => process.stderr.write(`${line}\n`),
   });

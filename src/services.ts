@@ -6,7 +6,6 @@ import { resolveJwtSecret } from './auth/jwtSecret.js';
 import { startOidcProvider, type OidcProvider } from './auth/oidcProvider.js';
 import { createOidcSignIn, type OidcSignIn } from './auth/oidcSignIn.js';
 import { startSessionPurge, type SessionPurge } from './auth/sessionPurge.js';
-import { createRedisSessionRevocations } from './auth/redisSessionRevocations.js';
 import { createInProcessSessionRevocations, type SessionRevocations } from './auth/sessionRevocations.js';
 import { createTokenSigner } from './auth/tokens.js';
 import type { PlannerRegions } from './catalogue/plannerRegions.js';
@@ -19,20 +18,17 @@ import { readDatabaseIdentity } from './db/databaseIdentity.js';
 import type { DatabasePort } from './db/databasePort.js';
 import { reportingQueryErrors } from './db/queryErrors.js';
 import { createInProcessEventBus, type EventBus } from './events/eventBus.js';
-import { createRedisEventBus } from './events/redisEventBus.js';
 import { startGenerationRunner, type GenerationRunner } from './generation/generationRunner.js';
 import type { Planner } from './generation/planner.js';
 import { countGenerationsWithoutLiveLease } from './generation/generationSweep.js';
 import { createChatAgent, createPlanner, createPlannerRegions } from './generation/plannerFactory.js';
 import type { RateLimitStore } from './http/rateLimitStore.js';
-import { createRedisRateLimitStore } from './http/redisRateLimitStore.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics, type Metrics, type RedisConnectionName } from './metrics/metricsRegistry.js';
 import { createInProcessBroker, type Broker } from './realtime/broker.js';
 import { createInMemoryPlanLog } from './realtime/inMemoryPlanLog.js';
 import { planStream, roomStream, type PlanLog } from './realtime/planLog.js';
 import { createPublishers, type Publishers } from './realtime/publishers.js';
-import { createRedisPlanLog } from './realtime/redisPlanLog.js';
 import type { registerStompEndpoint } from './realtime/stompEndpoint.js';
 import { findOwnTripPlanRow } from './trips/tripPlanRepository.js';
 
@@ -98,8 +94,17 @@ function instanceMetrics(database: DatabasePort, clock: () => number): Metrics {
   });
 }
 
-/** The parts REDIS_URL shares between instances: plan logs, control channel (events, logouts), rate limit. */
-function redisParts(config: Config, redis: NonNullable<Config['redis']>, log: Logger, broker: Broker, databaseId: string, metrics: Metrics | null) {
+/**
+ * The parts REDIS_URL shares between instances: plan logs, control channel (events, logouts), rate
+ * limit. Loaded only with REDIS_URL (ioredis is a noticeable part of a start without it).
+ */
+async function redisParts(config: Config, redis: NonNullable<Config['redis']>, log: Logger, broker: Broker, databaseId: string, metrics: Metrics | null) {
+  const [{ createRedisPlanLog }, { createRedisEventBus }, { createRedisSessionRevocations }, { createRedisRateLimitStore }] = await Promise.all([
+    import('./realtime/redisPlanLog.js'),
+    import('./events/redisEventBus.js'),
+    import('./auth/redisSessionRevocations.js'),
+    import('./http/redisRateLimitStore.js'),
+  ]);
   const { url } = redis;
   // Plan and session ids are this database's: keyed by its identity, a Redis that outlives the
   // database (or serves another one) never mixes their logs or control messages with ours.
@@ -161,8 +166,10 @@ export async function createServices(config: Config, database: DatabasePort, por
   const db = metrics ? reportingQueryErrors(database, () => metrics.dbQueryErrors.inc()) : database;
   // Before anything starts that would need stopping if these fail.
   await syncCatalogue(db);
+  const planner = ports.planner ?? (await createPlanner(config, db, log));
+  const chatAgent = ports.chatAgent ?? (await createChatAgent(config, db, log));
   const broker = ports.broker ?? createInProcessBroker((error) => log.error({ err: error }, 'message delivery failed'));
-  const redis = config.redis ? redisParts(config, config.redis, log, broker, await readDatabaseIdentity(db), metrics) : null;
+  const redis = config.redis ? await redisParts(config, config.redis, log, broker, await readDatabaseIdentity(db), metrics) : null;
   const signer = createTokenSigner(resolveJwtSecret(config), { access: config.accessTokenTtlSeconds, refresh: config.refreshTokenTtlSeconds });
   const revocations = redis?.revocations ?? createInProcessSessionRevocations((error) => log.error({ err: error }, 'session revocation listener failed'));
   const auth = createAuthService({
@@ -189,7 +196,7 @@ export async function createServices(config: Config, database: DatabasePort, por
   const worker = startGenerationRunner({
     port: db,
     events,
-    planner: ports.planner ?? createPlanner(config, db, log),
+    planner,
     publishers,
     log,
     clock,
@@ -199,7 +206,7 @@ export async function createServices(config: Config, database: DatabasePort, por
     failWaitingOnStop: db.dialect === 'sqlite',
     metrics,
   });
-  const chat = createChatService({ db, agent: ports.chatAgent ?? createChatAgent(config, db, log), publishers, log, clock });
+  const chat = createChatService({ db, agent: chatAgent, publishers, log, clock });
   return {
     config,
     database: db,
