@@ -3,8 +3,8 @@
 // chat and realtime delivery. app.ts puts the HTTP app in front of them.
 import { createAuthService, type AuthService } from './auth/authService.js';
 import { resolveJwtSecret } from './auth/jwtSecret.js';
-import { startOidcProvider, type OidcProvider } from './auth/oidcProvider.js';
-import { createOidcSignIn, type OidcSignIn } from './auth/oidcSignIn.js';
+import type { OidcProvider } from './auth/oidcProvider.js';
+import type { OidcSignIn } from './auth/oidcSignIn.js';
 import { startSessionPurge, type SessionPurge } from './auth/sessionPurge.js';
 import { createInProcessSessionRevocations, type SessionRevocations } from './auth/sessionRevocations.js';
 import { createTokenSigner } from './auth/tokens.js';
@@ -158,6 +158,18 @@ async function redisParts(config: Config, redis: NonNullable<Config['redis']>, l
   };
 }
 
+/** OpenID Connect sign-in and its provider; loaded only when configured (openid-client and jose). */
+async function oidcParts(
+  config: Config,
+  settings: NonNullable<Config['oidc']>,
+  deps: { log: Logger; db: DatabasePort; auth: AuthService; clock: () => number; fetch: typeof fetch | undefined },
+): Promise<{ oidcProvider: OidcProvider; oidc: OidcSignIn }> {
+  const [{ startOidcProvider }, { createOidcSignIn }] = await Promise.all([import('./auth/oidcProvider.js'), import('./auth/oidcSignIn.js')]);
+  const oidcProvider = startOidcProvider(settings, deps.log, deps.fetch);
+  const { db, auth, clock } = deps;
+  return { oidcProvider, oidc: createOidcSignIn({ settings, adminEmails: config.adminEmails, provider: oidcProvider, db, auth, clock }) };
+}
+
 export async function createServices(config: Config, database: DatabasePort, ports: Partial<AppPorts> = {}): Promise<Services> {
   const log = ports.logger ?? createLogger(config.logLevel);
   const clock = ports.clock ?? Date.now;
@@ -180,9 +192,9 @@ export async function createServices(config: Config, database: DatabasePort, por
     refreshTtlSeconds: config.refreshTokenTtlSeconds,
     revocations,
   });
-  const oidcProvider = config.oidc ? startOidcProvider(config.oidc, log, ports.identityProviderFetch) : null;
-  const oidc =
-    config.oidc && oidcProvider ? createOidcSignIn({ settings: config.oidc, adminEmails: config.adminEmails, provider: oidcProvider, db, auth, clock }) : null;
+  const { oidcProvider, oidc } = config.oidc
+    ? await oidcParts(config, config.oidc, { log, db, auth, clock, fetch: ports.identityProviderFetch })
+    : { oidcProvider: null, oidc: null };
   const events = ports.events ?? redis?.events ?? createInProcessEventBus((error, name) => log.error({ err: error, event: name }, 'event listener failed'));
   const regions = createPlannerRegions(config);
   const sessionPurge = startSessionPurge({ db, clock, log, retentionDays: config.sessionRetentionDays, intervalMinutes: config.sessionPurgeIntervalMinutes });
