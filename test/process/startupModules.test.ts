@@ -24,8 +24,8 @@ const loadHook =
   'import fs from "node:fs"; export async function load(url, context, next) { fs.appendFileSync(process.env.MODULE_LOG, url + "\\n"); return next(url, context); }';
 const registerHook = `import { register } from "node:module"; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(loadHook)}`)});`;
 
-/** The npm packages (by name) whose modules the compiled service loaded until it was ready. */
-async function packagesLoadedUntilReady(env: Record<string, string>): Promise<Set<string>> {
+/** The modules the compiled service loaded until it was ready, and the npm packages (by name) they belong to. */
+async function loadedUntilReady(env: Record<string, string>): Promise<{ modules: string[]; packages: Set<string> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trip-startup-modules-'));
   cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
   const log = path.join(dir, 'modules.log');
@@ -41,23 +41,27 @@ async function packagesLoadedUntilReady(env: Record<string, string>): Promise<Se
   const exit = exitOf(child, HANG_LIMIT_MS);
   child.kill('SIGTERM');
   await exit;
-  return new Set([...loaded.matchAll(/\/node_modules\/((?:@[^/]+\/)?[^/]+)\//g)].map((match) => match[1]!));
+  const modules = loaded.split('\n').filter(Boolean);
+  return { modules, packages: new Set([...loaded.matchAll(/\/node_modules\/((?:@[^/]+\/)?[^/]+)\//g)].map((match) => match[1]!)) };
 }
 
 describe('what a start loads', { timeout: 4 * HANG_LIMIT_MS }, () => {
   it('a default start (offline planner, SQLite) loads none of the OpenAI SDK, Redis, PostgreSQL, OpenID Connect or YAML packages', async () => {
-    const packages = await packagesLoadedUntilReady({});
+    const { modules, packages } = await loadedUntilReady({});
     // What every start needs, so the log is known to work.
     expect(packages).toContain('hono');
     expect(packages).toContain('drizzle-orm');
     for (const unused of ['openai', 'ioredis', 'rate-limiter-flexible', 'pg', 'openid-client', 'jose', 'yaml', 'ajv-formats']) {
       expect(packages, `${unused} was loaded`).not.toContain(unused);
     }
+    // Nor the OpenAI planner's own files. (drizzle's pg-core is partly loaded by drizzle itself: its
+    // sql.js and relations.js import from it.)
+    expect(modules.filter((url) => url.includes('/dist/src/generation/openai/') || url.endsWith('/dist/src/db/schema.pg.js'))).toEqual([]);
   });
 
   it('PLANNER=openai loads the OpenAI SDK', async () => {
     // Never called: the start only builds the client (a local server that does not exist).
-    const packages = await packagesLoadedUntilReady({ PLANNER: 'openai', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' });
+    const { packages } = await loadedUntilReady({ PLANNER: 'openai', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' });
     expect(packages).toContain('openai');
   });
 });
