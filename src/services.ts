@@ -3,10 +3,9 @@
 // chat and realtime delivery. app.ts puts the HTTP app in front of them.
 import { createAuthService, type AuthService } from './auth/authService.js';
 import { resolveJwtSecret } from './auth/jwtSecret.js';
-import { startOidcProvider, type OidcProvider } from './auth/oidcProvider.js';
-import { createOidcSignIn, type OidcSignIn } from './auth/oidcSignIn.js';
+import type { OidcProvider } from './auth/oidcProvider.js';
+import type { OidcSignIn } from './auth/oidcSignIn.js';
 import { startSessionPurge, type SessionPurge } from './auth/sessionPurge.js';
-import { createRedisSessionRevocations } from './auth/redisSessionRevocations.js';
 import { createInProcessSessionRevocations, type SessionRevocations } from './auth/sessionRevocations.js';
 import { createTokenSigner } from './auth/tokens.js';
 import type { PlannerRegions } from './catalogue/plannerRegions.js';
@@ -19,21 +18,18 @@ import { readDatabaseIdentity } from './db/databaseIdentity.js';
 import type { DatabasePort } from './db/databasePort.js';
 import { reportingQueryErrors } from './db/queryErrors.js';
 import { createInProcessEventBus, type EventBus } from './events/eventBus.js';
-import { createRedisEventBus } from './events/redisEventBus.js';
 import { startGenerationRunner, type GenerationRunner } from './generation/generationRunner.js';
 import type { Planner } from './generation/planner.js';
 import { countGenerationsWithoutLiveLease } from './generation/generationSweep.js';
 import { createChatAgent, createPlanner, createPlannerRegions } from './generation/plannerFactory.js';
 import { tracedPlanner } from './generation/tracedPlanner.js';
 import type { RateLimitStore } from './http/rateLimitStore.js';
-import { createRedisRateLimitStore } from './http/redisRateLimitStore.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics, type Metrics, type RedisConnectionName } from './metrics/metricsRegistry.js';
 import { createInProcessBroker, type Broker } from './realtime/broker.js';
 import { createInMemoryPlanLog } from './realtime/inMemoryPlanLog.js';
 import { planStream, roomStream, type PlanLog } from './realtime/planLog.js';
 import { createPublishers, type Publishers } from './realtime/publishers.js';
-import { createRedisPlanLog } from './realtime/redisPlanLog.js';
 import type { registerStompEndpoint } from './realtime/stompEndpoint.js';
 import { findOwnTripPlanRow } from './trips/tripPlanRepository.js';
 
@@ -99,8 +95,17 @@ function instanceMetrics(database: DatabasePort, waitingGenerations: () => Promi
   });
 }
 
-/** The parts REDIS_URL shares between instances: plan logs, control channel (events, logouts), rate limit. */
-function redisParts(config: Config, redis: NonNullable<Config['redis']>, log: Logger, broker: Broker, databaseId: string, metrics: Metrics | null) {
+/**
+ * The parts REDIS_URL shares between instances: plan logs, control channel (events, logouts), rate
+ * limit. Loaded only with REDIS_URL (ioredis is a noticeable part of a start without it).
+ */
+async function redisParts(config: Config, redis: NonNullable<Config['redis']>, log: Logger, broker: Broker, databaseId: string, metrics: Metrics | null) {
+  const [{ createRedisPlanLog }, { createRedisEventBus }, { createRedisSessionRevocations }, { createRedisRateLimitStore }] = await Promise.all([
+    import('./realtime/redisPlanLog.js'),
+    import('./events/redisEventBus.js'),
+    import('./auth/redisSessionRevocations.js'),
+    import('./http/redisRateLimitStore.js'),
+  ]);
   const { url } = redis;
   // Plan and session ids are this database's: keyed by its identity, a Redis that outlives the
   // database (or serves another one) never mixes their logs or control messages with ours.
@@ -159,6 +164,18 @@ function traced(config: Config, planner: Planner): Planner {
   return config.tracing ? tracedPlanner(planner) : planner;
 }
 
+/** OpenID Connect sign-in and its provider; loaded only when configured (openid-client and jose). */
+async function oidcParts(
+  config: Config,
+  settings: NonNullable<Config['oidc']>,
+  deps: { log: Logger; db: DatabasePort; auth: AuthService; clock: () => number; fetch: typeof fetch | undefined },
+): Promise<{ oidcProvider: OidcProvider; oidc: OidcSignIn }> {
+  const [{ startOidcProvider }, { createOidcSignIn }] = await Promise.all([import('./auth/oidcProvider.js'), import('./auth/oidcSignIn.js')]);
+  const oidcProvider = startOidcProvider(settings, deps.log, deps.fetch);
+  const { db, auth, clock } = deps;
+  return { oidcProvider, oidc: createOidcSignIn({ settings, adminEmails: config.adminEmails, provider: oidcProvider, db, auth, clock }) };
+}
+
 export async function createServices(config: Config, database: DatabasePort, ports: Partial<AppPorts> = {}): Promise<Services> {
   const log = ports.logger ?? createLogger(config.logLevel);
   const clock = ports.clock ?? Date.now;
@@ -168,8 +185,10 @@ export async function createServices(config: Config, database: DatabasePort, por
   const db: DatabasePort = metrics ? reportingQueryErrors(database, () => metrics.dbQueryErrors.inc()) : database;
   // Before anything starts that would need stopping if these fail.
   await syncCatalogue(db);
+  const planner = ports.planner ?? (await createPlanner(config, db, log));
+  const chatAgent = ports.chatAgent ?? (await createChatAgent(config, db, log));
   const broker = ports.broker ?? createInProcessBroker((error) => log.error({ err: error }, 'message delivery failed'));
-  const redis = config.redis ? redisParts(config, config.redis, log, broker, await readDatabaseIdentity(db), metrics) : null;
+  const redis = config.redis ? await redisParts(config, config.redis, log, broker, await readDatabaseIdentity(db), metrics) : null;
   const signer = createTokenSigner(resolveJwtSecret(config), { access: config.accessTokenTtlSeconds, refresh: config.refreshTokenTtlSeconds });
   const revocations = redis?.revocations ?? createInProcessSessionRevocations((error) => log.error({ err: error }, 'session revocation listener failed'));
   const auth = createAuthService({
@@ -180,9 +199,9 @@ export async function createServices(config: Config, database: DatabasePort, por
     refreshTtlSeconds: config.refreshTokenTtlSeconds,
     revocations,
   });
-  const oidcProvider = config.oidc ? startOidcProvider(config.oidc, log, ports.identityProviderFetch) : null;
-  const oidc =
-    config.oidc && oidcProvider ? createOidcSignIn({ settings: config.oidc, adminEmails: config.adminEmails, provider: oidcProvider, db, auth, clock }) : null;
+  const { oidcProvider, oidc } = config.oidc
+    ? await oidcParts(config, config.oidc, { log, db, auth, clock, fetch: ports.identityProviderFetch })
+    : { oidcProvider: null, oidc: null };
   const events = ports.events ?? redis?.events ?? createInProcessEventBus((error, name) => log.error({ err: error, event: name }, 'event listener failed'));
   const regions = createPlannerRegions(config);
   const sessionPurge = startSessionPurge({ db, clock, log, retentionDays: config.sessionRetentionDays, intervalMinutes: config.sessionPurgeIntervalMinutes });
@@ -196,7 +215,7 @@ export async function createServices(config: Config, database: DatabasePort, por
   const worker = startGenerationRunner({
     port: db,
     events,
-    planner: traced(config, ports.planner ?? createPlanner(config, db, log)),
+    planner: traced(config, planner),
     publishers,
     log,
     clock,
@@ -206,7 +225,7 @@ export async function createServices(config: Config, database: DatabasePort, por
     failWaitingOnStop: db.dialect === 'sqlite',
     metrics,
   });
-  const chat = createChatService({ db, agent: ports.chatAgent ?? createChatAgent(config, db, log), publishers, log, clock });
+  const chat = createChatService({ db, agent: chatAgent, publishers, log, clock });
   return {
     config,
     database: db,

@@ -5,9 +5,12 @@ import { createRequire } from 'node:module';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 
 const require = createRequire(import.meta.url);
-const addFormats = require('ajv-formats') as (ajv: Ajv2020, options: { mode: 'full' | 'fast'; keywords: boolean }) => Ajv2020;
+type AddFormats = (ajv: Ajv2020, options: { mode: 'full' | 'fast'; keywords: boolean }) => Ajv2020;
 
 export function addSpecFormats<A extends Ajv2020>(ajv: A): A {
+  // Required here, not when the module loads: readers of the spec model that validate nothing (the
+  // service's docs pages) then never load ajv-formats (and the Ajv it brings).
+  const addFormats = require('ajv-formats') as AddFormats;
   // `full` (also ajv-formats' default, spelled out because it matters): `date` is checked against
   // the calendar (2026-02-30 and 2027-02-29 fail) and the year has four digits; `fast` checks the
   // shape only.

@@ -1,12 +1,17 @@
 // A spec document from text, a file or a URL. Specs are YAML (and JSON, which YAML reads too);
 // this is the one place they are parsed, so every reader sees the same document.
 import fs from 'node:fs';
-import YAML from 'yaml';
+import { createRequire } from 'node:module';
 
 import { isJsonObject, type JsonObject } from './json.js';
 
+const require = createRequire(import.meta.url);
+
 /** The document, which must be a mapping (every spec is one); anything else throws. */
 export function parseYaml(text: string): JsonObject {
+  // Required on first parse, not when the module loads (the yaml package is some 70 files): a
+  // server that imports the spec model for its docs pages starts without it.
+  const YAML = require('yaml') as typeof import('yaml');
   const document: unknown = YAML.parse(text);
   if (!isJsonObject(document))
     throw new Error(`expected a YAML mapping, got ${document === null ? 'null' : Array.isArray(document) ? 'a list' : typeof document}`);

@@ -1,7 +1,7 @@
 // Handlers of the OpenID Connect sign-in operations (absent when OIDC is not configured: app.ts).
 import type { Handlers } from '../../generated/operations.js';
 import type { RequestContext } from '../http/requestContext.js';
-import { OIDC_LOGIN_COOKIE, type OidcSignIn } from './oidcSignIn.js';
+import type { OidcSignIn } from './oidcSignIn.js';
 
 type OidcHandlers = Pick<Handlers<RequestContext>, 'startOidcSignIn' | 'completeOidcSignIn' | 'exchangeOidcSignInCode'>;
 
@@ -18,7 +18,7 @@ export function createOidcHandlers({ oidc }: { oidc: OidcSignIn | null }): OidcH
     },
 
     async completeOidcSignIn({ query }, ctx) {
-      const { location, setCookie } = await signIn().complete(ctx.cookie(OIDC_LOGIN_COOKIE), query, ctx.log);
+      const { location, setCookie } = await signIn().complete(ctx.cookie(signIn().loginCookie), query, ctx.log);
       return { status: 302, headers: { Location: location, 'Set-Cookie': setCookie, 'Cache-Control': 'no-store' } };
     },
 

@@ -39,6 +39,8 @@ export interface CallbackParameters {
 }
 
 export interface OidcSignIn {
+  /** the name of the cookie that ties a pending sign-in to the browser (the callback reads it) */
+  readonly loginCookie: string;
   /** the provider's authorization URL and the cookie tying the pending sign-in to the browser */
   start(returnTo: string | undefined): Promise<{ location: string; setCookie: string }>;
   /** signs the member in; the URL to send the browser to (returnTo#oidcCode=…) and the cookie's removal */
@@ -84,6 +86,7 @@ export function createOidcSignIn(deps: {
   }
 
   return {
+    loginCookie: OIDC_LOGIN_COOKIE,
     async start(returnTo) {
       const back = resolveReturnTo(returnTo, settings);
       const configuration = await provider.configuration();

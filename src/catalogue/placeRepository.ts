@@ -29,6 +29,9 @@ function rowValues(region: string, place: CataloguePlace): PlaceValues {
   };
 }
 
+/** Rows per insert: 14 values a row stays far below SQLite's 32,766 and PostgreSQL's 65,535 parameters. */
+const INSERT_BATCH = 100;
+
 function sameValues(row: PlaceRow, values: PlaceValues): boolean {
   return (Object.keys(values) as (keyof PlaceValues)[]).every((field) =>
     field === 'themes' ? JSON.stringify(row.themes) === JSON.stringify(values.themes) : row[field] === values[field],
@@ -47,20 +50,30 @@ export async function syncCatalogue(db: DatabasePort): Promise<{ inserted: numbe
   const regions = catalogueRegions();
   const synced = await db.tx(async (q) => {
     const existing = new Map((await q.select().from(places)).map((row) => [row.key, row]));
-    let inserted = 0;
+    const missing: PlaceValues[] = [];
     let updated = 0;
     for (const { region, places: regionPlaces } of regions) {
       for (const place of regionPlaces) {
         const values = rowValues(region, place);
         const row = existing.get(place.key);
         if (!row) {
-          const added = await q.insert(places).values(values).onConflictDoNothing({ target: places.key }).returning({ id: places.id });
-          inserted += added.length;
+          missing.push(values);
         } else if (!sameValues(row, values)) {
           await q.update(places).set(values).where(eq(places.id, row.id));
           updated++;
         }
       }
+    }
+    // A fresh database gets the whole catalogue: a few multi-row inserts, not one statement a place
+    // (building each was most of a first start's database work).
+    let inserted = 0;
+    for (let at = 0; at < missing.length; at += INSERT_BATCH) {
+      const added = await q
+        .insert(places)
+        .values(missing.slice(at, at + INSERT_BATCH))
+        .onConflictDoNothing({ target: places.key })
+        .returning({ id: places.id });
+      inserted += added.length;
     }
     return { inserted, updated };
   });

@@ -20,7 +20,7 @@ import type { PgDatabase } from 'drizzle-orm/pg-core';
 import { createAsyncMutex } from './asyncMutex.js';
 import type { Database, Db } from './database.js';
 import type { PgDb, PostgresDatabase } from './postgresDatabase.js';
-import * as pgSchema from './schema.pg.js';
+import type * as pgSchema from './schema.pg.js';
 import * as sqliteSchema from './schema.js';
 
 /** What a callback queries with on PostgreSQL: the pool, or the transaction's connection. */
@@ -149,7 +149,7 @@ export function postgresPort(database: PostgresDatabase, options: PortOptions = 
   const { db } = database;
   const port: PostgresPort = {
     dialect: 'postgres',
-    t: pgSchema,
+    t: database.schema,
     db,
     tx: async (fn) => {
       refuseReentry(port, 'tx', guard);

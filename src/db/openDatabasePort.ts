@@ -4,7 +4,6 @@ import type { DatabaseLocation } from '../config.js';
 import type { Logger } from '../logger.js';
 import { openDatabase } from './database.js';
 import { databasePort, postgresPort, sqlitePort, type DatabasePort, type PortOptions } from './databasePort.js';
-import { openPostgresDatabase } from './postgresDatabase.js';
 
 export function openSqliteDatabasePort(file: string, options: PortOptions = {}): DatabasePort {
   return databasePort(sqlitePort(openDatabase(file), options));
@@ -12,5 +11,7 @@ export function openSqliteDatabasePort(file: string, options: PortOptions = {}):
 
 export async function openDatabasePort(location: DatabaseLocation, options: PortOptions & { log?: Pick<Logger, 'warn'> } = {}): Promise<DatabasePort> {
   if (location.engine === 'sqlite') return openSqliteDatabasePort(location.file, options);
+  // Loaded for PostgreSQL only: pg and drizzle's node-postgres driver are no part of a SQLite start.
+  const { openPostgresDatabase } = await import('./postgresDatabase.js');
   return databasePort(postgresPort(await openPostgresDatabase(location.url, { poolMax: location.poolMax, log: options.log }), options));
 }

@@ -16,6 +16,8 @@ export type PgDb = NodePgDatabase<typeof schema> & { $client: pg.Pool };
 export interface PostgresDatabase {
   db: PgDb;
   pool: pg.Pool;
+  /** the tables (schema.pg.ts), handed to the port from here so that a SQLite start never loads pg-core */
+  schema: typeof schema;
   close(): Promise<void>;
 }
 
@@ -60,7 +62,7 @@ export async function openPostgresDatabase(url: string, options: PostgresOptions
     throw error;
   }
   let closing: Promise<void> | undefined;
-  return { db: drizzle(pool, { schema }), pool, close: () => (closing ??= pool.end()) };
+  return { db: drizzle(pool, { schema }), pool, schema, close: () => (closing ??= pool.end()) };
 }
 
 async function migrateUnderLock(pool: pg.Pool): Promise<void> {

@@ -13,6 +13,12 @@ import { servedOpenapi } from './servedOpenapi.js';
 import type { SpecDocuments } from './specDocuments.js';
 import { swaggerUiPage } from './swaggerUi.js';
 
+/** `make()`'s value, made on the first call. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}
+
 type OperationalHandlers = Pick<
   Handlers<RequestContext>,
   'getLandingPage' | 'getHealth' | 'getReadiness' | 'getOpenApiDocument' | 'getAsyncApiDocument' | 'getApiDocs' | 'getAsyncApiDocs' | 'getMetricsDashboard'
@@ -31,16 +37,20 @@ export function createOperationalHandlers({
   /** the OpenID Connect sign-in's start, when configured: the landing page then shows "Sign in" */
   signInPath?: string | null;
 }): OperationalHandlers {
-  const asyncapiPage = renderAsyncapiPage(documents.asyncapi);
+  // Built on first request, not at start: each parses a spec (tens of milliseconds a document), and
+  // a service is ready before anybody asks for its documentation.
+  const asyncapiPage = once(() => renderAsyncapiPage(documents.asyncapi));
   const dashboardPage = renderDashboardPage({ source: 'this server', withNavBar: true });
-  const info = apiInfoOf(documents.openapi);
-  const landing = { data: landingPageData(info), html: renderLandingPage(info, signInPath) };
-  const openapiFor = servedOpenapi(documents.openapiYaml);
+  const landing = once(() => {
+    const info = apiInfoOf(documents.openapi);
+    return { data: landingPageData(info), html: renderLandingPage(info, signInPath) };
+  });
+  const openapiFor = once(() => servedOpenapi(documents.openapiYaml));
   return {
     getLandingPage: (_request, ctx) =>
       preferredMediaType(ctx.accept, ['application/json', 'text/html']) === 'text/html'
-        ? { status: 200, contentType: 'text/html', body: landing.html, headers: { Vary: 'Accept' } }
-        : { status: 200, body: landing.data, headers: { Vary: 'Accept' } },
+        ? { status: 200, contentType: 'text/html', body: landing().html, headers: { Vary: 'Accept' } }
+        : { status: 200, body: landing().data, headers: { Vary: 'Accept' } },
     getHealth: () => ({ status: 200, body: { status: 'UP' } }),
     async getReadiness(_request, ctx) {
       try {
@@ -61,10 +71,10 @@ export function createOperationalHandlers({
       }
       return { status: 200, body: { status: 'UP' } };
     },
-    getOpenApiDocument: (_request, ctx) => ({ status: 200, body: openapiFor(ctx.origin()) }),
+    getOpenApiDocument: (_request, ctx) => ({ status: 200, body: openapiFor()(ctx.origin()) }),
     getAsyncApiDocument: () => ({ status: 200, body: documents.asyncapiYaml }),
     getApiDocs: () => ({ status: 200, body: swaggerUiPage }),
-    getAsyncApiDocs: () => ({ status: 200, body: asyncapiPage }),
+    getAsyncApiDocs: () => ({ status: 200, body: asyncapiPage() }),
     getMetricsDashboard: () => ({ status: 200, body: dashboardPage }),
   };
 }

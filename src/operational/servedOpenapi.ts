@@ -2,14 +2,18 @@
 // `servers[0].variables` (scheme, host, port; a local `npm start` in the file) become the origin the
 // request reached. Swagger UI calls the first server, and an SDK generated from the served copy gets
 // a base URL, so both talk to the server that served the document.
-import YAML, { isScalar } from 'yaml';
+import { createRequire } from 'node:module';
 import type { RequestOrigin } from '../http/requestOrigin.js';
+
+const require = createRequire(import.meta.url);
 
 const variables = ['scheme', 'host', 'port'] as const;
 const maxCachedOrigins = 32;
 
 export function servedOpenapi(text: string): (origin: RequestOrigin) => string {
-  const doc = YAML.parseDocument(text);
+  // Required here, on the first request for the document, rather than at start.
+  const { parseDocument, isScalar } = require('yaml') as typeof import('yaml');
+  const doc = parseDocument(text);
   // Offsets of the three default values in the text; everything else is served byte for byte.
   const ranges = variables.map((name) => {
     const node = doc.getIn(['servers', 0, 'variables', name, 'default'], true);

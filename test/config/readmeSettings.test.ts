@@ -3,15 +3,19 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { settings } from '../../src/config.js';
 import { settingsHelp, settingsMarkdown } from '../../src/configHelp.js';
+import { ensureFreshBuild } from '../support/freshBuild.js';
 import { exitOf, repoRoot, serviceEnv } from '../support/serviceProcess.js';
 
 const readme = fs.readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
 const section = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('\n## ', readme.indexOf('## Configuration') + 1));
 
 describe('configuration documentation', () => {
+  // `npm start` runs dist/: built again first when a source is newer.
+  beforeAll(ensureFreshBuild, 120_000);
+
   it('the README configuration table is the settings table (npm start -- --help --markdown)', () => {
     const rows = section.split('\n').filter((line) => line.startsWith('|'));
     expect(rows).toEqual(settingsMarkdown().trimEnd().split('\n'));

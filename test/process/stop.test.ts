@@ -7,12 +7,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ensureFreshBuild } from '../support/freshBuild.js';
 import { busanTrip } from '../support/testApp.js';
 import { connectStomp, wsUrl } from '../support/stompTestClient.js';
 import { exitOf, lineOf, repoRoot, serviceEnv, spawnService } from '../support/serviceProcess.js';
 
 const HANG_LIMIT_MS = 60_000;
+// `npm start` runs dist/: built again first when a source is newer.
+beforeAll(ensureFreshBuild, 2 * HANG_LIMIT_MS);
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();

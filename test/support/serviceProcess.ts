@@ -1,6 +1,6 @@
-// The real service as a child process (node --import tsx src/main.ts, what `npm start` runs), for
-// tests of start-up refusals and of stopping. Time limits here only bound a hang; no test asserts
-// how fast anything was.
+// The real service as a child process (node --import tsx src/main.ts, what `npm run dev` runs; `npm
+// start` runs the same compiled to dist/), for tests of start-up refusals and of stopping. Time
+// limits here only bound a hang; no test asserts how fast anything was.
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import path from 'node:path';
 

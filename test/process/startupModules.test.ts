@@ -1,0 +1,67 @@
+// Issue 16 item 3: a start loads only what its configuration uses. The compiled service (what `npm
+// start` runs) is started with a module hook that writes down every module the ESM loader loads
+// until /readyz answers; a default start (offline planner, SQLite, no Redis, no OpenID Connect)
+// must not have loaded the packages of the parts it does not use, and PLANNER=openai must load the
+// OpenAI SDK (so the hook sees what a static import would load).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ensureFreshBuild } from '../support/freshBuild.js';
+import { exitOf, lineOf, repoRoot, serviceEnv } from '../support/serviceProcess.js';
+
+const HANG_LIMIT_MS = 60_000;
+beforeAll(ensureFreshBuild, 2 * HANG_LIMIT_MS);
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+// Registers a load hook (it runs on the loader's thread) that appends each URL to MODULE_LOG.
+const loadHook =
+  'import fs from "node:fs"; export async function load(url, context, next) { fs.appendFileSync(process.env.MODULE_LOG, url + "\\n"); return next(url, context); }';
+const registerHook = `import { register } from "node:module"; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(loadHook)}`)});`;
+
+/** The modules the compiled service loaded until it was ready, and the npm packages (by name) they belong to. */
+async function loadedUntilReady(env: Record<string, string>): Promise<{ modules: string[]; packages: Set<string> }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trip-startup-modules-'));
+  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const log = path.join(dir, 'modules.log');
+  const child = spawn(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(registerHook)}`, 'dist/src/main.js'], {
+    cwd: repoRoot,
+    env: serviceEnv({ DATA_DIR: path.join(dir, 'data'), PORT: '0', MODULE_LOG: log, ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  cleanups.push(() => child.kill('SIGKILL'));
+  const { port } = JSON.parse(await lineOf(child, /"msg":"listening/, HANG_LIMIT_MS)) as { port: number };
+  expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+  const loaded = fs.readFileSync(log, 'utf8');
+  const exit = exitOf(child, HANG_LIMIT_MS);
+  child.kill('SIGTERM');
+  await exit;
+  const modules = loaded.split('\n').filter(Boolean);
+  return { modules, packages: new Set([...loaded.matchAll(/\/node_modules\/((?:@[^/]+\/)?[^/]+)\//g)].map((match) => match[1]!)) };
+}
+
+describe('what a start loads', { timeout: 4 * HANG_LIMIT_MS }, () => {
+  it('a default start (offline planner, SQLite) loads none of the OpenAI SDK, Redis, PostgreSQL, OpenID Connect or YAML packages', async () => {
+    const { modules, packages } = await loadedUntilReady({});
+    // What every start needs, so the log is known to work.
+    expect(packages).toContain('hono');
+    expect(packages).toContain('drizzle-orm');
+    for (const unused of ['openai', 'ioredis', 'rate-limiter-flexible', 'pg', 'openid-client', 'jose', 'yaml', 'ajv-formats']) {
+      expect(packages, `${unused} was loaded`).not.toContain(unused);
+    }
+    // Nor the OpenAI planner's own files. (drizzle's pg-core is partly loaded by drizzle itself: its
+    // sql.js and relations.js import from it.)
+    expect(modules.filter((url) => url.includes('/dist/src/generation/openai/') || url.endsWith('/dist/src/db/schema.pg.js'))).toEqual([]);
+  });
+
+  it('PLANNER=openai loads the OpenAI SDK', async () => {
+    // Never called: the start only builds the client (a local server that does not exist).
+    const { packages } = await loadedUntilReady({ PLANNER: 'openai', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' });
+    expect(packages).toContain('openai');
+  });
+});
