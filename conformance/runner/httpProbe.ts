@@ -1,6 +1,7 @@
 // Sends one HTTP request to the server under test and applies the checks every response gets:
 // not a 5xx, status documented for the operation, content type documented, body valid against the
 // documented schema, required headers present. Failures carry a curl line to replay them.
+import { mediaTypeSatisfies } from './mediaType.js';
 import { jsonAt, type Json } from '../specModel/index.js';
 import type { PhaseRecorder } from './checks.js';
 import type { SpecIndex } from './specIndex.js';
@@ -107,7 +108,7 @@ export function checkResponse(recorder: PhaseRecorder, spec: SpecIndex, target: 
   } else {
     ok =
       recorder.check(
-        Boolean(contentType?.split(';')[0]?.trim() === documented.contentType),
+        mediaTypeSatisfies(contentType, documented.contentType),
         'content_type',
         id,
         `content-type "${contentType}" is not the documented ${documented.contentType}`,
