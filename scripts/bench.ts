@@ -13,6 +13,10 @@ import { fileURLToPath } from 'node:url';
 import { missingRow, type BenchRow } from './bench/benchRow.js';
 import { benchTable } from './bench/benchTable.js';
 import type { ChildServer } from './bench/childServer.js';
+import { measureChatVsListPage } from './bench/chatVsListPage.js';
+import { keysetFlatnessReport, quickFlatnessShapes, flatnessShapes } from './bench/flatnessReport.js';
+import { onSqlite } from './bench/generationRate.js';
+import { chatRow, chatRows, generationRow, generationRows, keysetRow, keysetSqliteRow } from './bench/inProcessRows.js';
 import { measureListThroughput } from './bench/listThroughput.js';
 import { listCpuRow, listRows, listShareRow } from './bench/listRows.js';
 import { loadLine, machineLines } from './bench/machine.js';
@@ -71,7 +75,10 @@ async function part(name: string, missing: Pick<BenchRow, 'key' | 'measure' | 'r
 async function main(): Promise<void> {
   const seconds = secondsFromEnv();
   const loadBefore = os.loadavg();
-  const sizes = quick ? { warmupSeconds: 1, plans: 500 } : { warmupSeconds: 2, plans: 10_000 };
+  const sizes = quick
+    ? { warmupSeconds: 1, plans: 500, generations: 20, pageRows: 200, pageIterations: 200, keyset: '1k vs 10k', keysetIterations: 100 }
+    : { warmupSeconds: 2, plans: 10_000, generations: 200, pageRows: 1000, pageIterations: 2000, keyset: '1k vs 1M', keysetIterations: 500 };
+  const keysetShapes = quick ? quickFlatnessShapes : flatnessShapes;
   const rows: BenchRow[] = [];
   rows.push(
     ...(await part('list route: ours, Fastify + ajv, Hono + openapi-backend, hello', [listShareRow, listCpuRow], async () => {
@@ -85,6 +92,20 @@ async function main(): Promise<void> {
         started: (c) => children.push(c),
       });
       return listRows(m);
+    })),
+  );
+  // The servers are stopped: the in-process measures below have the cores (less other work) to themselves.
+  rows.push(
+    ...(await part('generations (offline planner, SQLite)', [generationRow], async () => {
+      await onSqlite(Math.ceil(sizes.generations / 10)); // warm-up: the first generations of a process pay for JIT compilation
+      return generationRows(await onSqlite(sizes.generations));
+    })),
+  );
+  rows.push(...(await part('chat page vs list page', [chatRow], async () => chatRows(await measureChatVsListPage(dir, sizes.pageRows, sizes.pageIterations)))));
+  rows.push(
+    ...(await part(`keyset paging on SQLite, ${sizes.keyset} rows`, [keysetSqliteRow], async () => {
+      const { worstRatio } = await keysetFlatnessReport(dir, progress, { shapes: keysetShapes, iterations: sizes.keysetIterations });
+      return [keysetRow(keysetSqliteRow, worstRatio, keysetShapes[0].label, keysetShapes[1].label)];
     })),
   );
   const report = {
