@@ -17,7 +17,10 @@ import { measureChatVsListPage } from './bench/chatVsListPage.js';
 import { keysetFlatnessReport, quickFlatnessShapes, flatnessShapes } from './bench/flatnessReport.js';
 import { onSqlite } from './bench/generationRate.js';
 import { chatRow, chatRows, generationRow, generationRows, keysetRow, keysetSqliteRow } from './bench/inProcessRows.js';
+import { measureConnectionMemory } from './bench/connectionMemory.js';
 import { measureListThroughput } from './bench/listThroughput.js';
+import { connectionRow, connectionRows, startRow, startRows } from './bench/processRows.js';
+import { measureStartToReady } from './bench/startToReady.js';
 import { listCpuRow, listRows, listShareRow } from './bench/listRows.js';
 import { loadLine, machineLines } from './bench/machine.js';
 
@@ -76,8 +79,28 @@ async function main(): Promise<void> {
   const seconds = secondsFromEnv();
   const loadBefore = os.loadavg();
   const sizes = quick
-    ? { warmupSeconds: 1, plans: 500, generations: 20, pageRows: 200, pageIterations: 200, keyset: '1k vs 10k', keysetIterations: 100 }
-    : { warmupSeconds: 2, plans: 10_000, generations: 200, pageRows: 1000, pageIterations: 2000, keyset: '1k vs 1M', keysetIterations: 500 };
+    ? {
+        warmupSeconds: 1,
+        plans: 500,
+        generations: 20,
+        starts: 1,
+        connections: 200,
+        pageRows: 200,
+        pageIterations: 200,
+        keyset: '1k vs 10k',
+        keysetIterations: 100,
+      }
+    : {
+        warmupSeconds: 2,
+        plans: 10_000,
+        generations: 200,
+        starts: 5,
+        connections: 2000,
+        pageRows: 1000,
+        pageIterations: 2000,
+        keyset: '1k vs 1M',
+        keysetIterations: 500,
+      };
   const keysetShapes = quick ? quickFlatnessShapes : flatnessShapes;
   const rows: BenchRow[] = [];
   rows.push(
@@ -93,6 +116,12 @@ async function main(): Promise<void> {
       });
       return listRows(m);
     })),
+  );
+  rows.push(...(await part('start to ready: npm start, Fastify hello', [startRow], async () => startRows(await measureStartToReady(root, dir, sizes.starts)))));
+  rows.push(
+    ...(await part('idle STOMP connections: ours, bare ws', [connectionRow], async () =>
+      connectionRows(await measureConnectionMemory({ root, dir, count: sizes.connections, started: (c) => children.push(c) })),
+    )),
   );
   // The servers are stopped: the in-process measures below have the cores (less other work) to themselves.
   rows.push(
