@@ -14,9 +14,10 @@ import { missingRow, type BenchRow } from './bench/benchRow.js';
 import { benchTable } from './bench/benchTable.js';
 import type { ChildServer } from './bench/childServer.js';
 import { measureChatVsListPage } from './bench/chatVsListPage.js';
+import { keysetFlatnessOnPostgres } from './bench/keysetFlatnessPostgres.js';
 import { keysetFlatnessReport, quickFlatnessShapes, flatnessShapes } from './bench/flatnessReport.js';
 import { onSqlite } from './bench/generationRate.js';
-import { chatRow, chatRows, generationRow, generationRows, keysetRow, keysetSqliteRow } from './bench/inProcessRows.js';
+import { chatRow, chatRows, generationRow, generationRows, keysetPostgresRow, keysetRow, keysetSqliteRow } from './bench/inProcessRows.js';
 import { measureConnectionMemory } from './bench/connectionMemory.js';
 import { measureListThroughput } from './bench/listThroughput.js';
 import { connectionRow, connectionRows, startRow, startRows } from './bench/processRows.js';
@@ -120,7 +121,7 @@ async function main(): Promise<void> {
   rows.push(...(await part('start to ready: npm start, Fastify hello', [startRow], async () => startRows(await measureStartToReady(root, dir, sizes.starts)))));
   rows.push(
     ...(await part('idle STOMP connections: ours, bare ws', [connectionRow], async () =>
-      connectionRows(await measureConnectionMemory({ root, dir, count: sizes.connections, started: (c) => children.push(c) })),
+      connectionRows(await measureConnectionMemory({ root, dir, count: sizes.connections, settleMs: quick ? 300 : 2000, started: (c) => children.push(c) })),
     )),
   );
   // The servers are stopped: the in-process measures below have the cores (less other work) to themselves.
@@ -133,8 +134,14 @@ async function main(): Promise<void> {
   rows.push(...(await part('chat page vs list page', [chatRow], async () => chatRows(await measureChatVsListPage(dir, sizes.pageRows, sizes.pageIterations)))));
   rows.push(
     ...(await part(`keyset paging on SQLite, ${sizes.keyset} rows`, [keysetSqliteRow], async () => {
-      const { worstRatio } = await keysetFlatnessReport(dir, progress, { shapes: keysetShapes, iterations: sizes.keysetIterations });
-      return [keysetRow(keysetSqliteRow, worstRatio, keysetShapes[0].label, keysetShapes[1].label)];
+      const flatness = await keysetFlatnessReport(dir, progress, { shapes: keysetShapes, iterations: sizes.keysetIterations });
+      return [keysetRow(keysetSqliteRow, flatness, keysetShapes[0].label, keysetShapes[1].label)];
+    })),
+  );
+  rows.push(
+    ...(await part(`keyset paging on PostgreSQL, ${sizes.keyset} rows`, [keysetPostgresRow], async () => {
+      const flatness = await keysetFlatnessOnPostgres(keysetShapes, sizes.keysetIterations, progress);
+      return [keysetRow(keysetPostgresRow, flatness, keysetShapes[0].label, keysetShapes[1].label)];
     })),
   );
   const report = {

@@ -14,6 +14,8 @@ export async function measureConnectionMemory(opts: {
   root: string;
   dir: string;
   count: number;
+  /** pause before each RSS reading, for the allocator and GC to settle */
+  settleMs: number;
   started: (child: ChildServer) => void;
 }): Promise<{ ours: IdleConnections; bareWs: IdleConnections }> {
   // Each connection is a descriptor here and one in the server (which inherits this limit).
@@ -34,7 +36,7 @@ export async function measureConnectionMemory(opts: {
     STOMP_MAX_CONNECTIONS_PER_USER: String(Math.min(10_000, Math.max(20, opts.count + 50))),
   };
   const seeded = await seedServerDb(loadConfig(env), 1);
-  const connections = { token: seeded.accessToken, destination: `/user/sub/schedule/${seeded.tripPlanId}`, count: opts.count };
+  const connections = { token: seeded.accessToken, destination: `/user/sub/schedule/${seeded.tripPlanId}`, count: opts.count, settleMs: opts.settleMs };
   const measure = async (entry: string, serverEnv: Record<string, string>) => {
     const server = await startChildServer({ entry, cwd: opts.root, port: await freePort(), env: serverEnv, readyPath: '/readyz' });
     opts.started(server);

@@ -36,7 +36,10 @@ export interface IdleConnections {
 }
 
 /** Opens `count` idle connections to the server in batches, reads its RSS, closes them again. */
-export async function measureIdleConnections(server: ChildServer, opts: { token: string; destination: string; count: number }): Promise<IdleConnections> {
+export async function measureIdleConnections(
+  server: ChildServer,
+  opts: { token: string; destination: string; count: number; settleMs: number },
+): Promise<IdleConnections> {
   const url = `${server.baseUrl.replace(/^http/, 'ws')}/ws-stomp`;
   const rss = () => {
     const bytes = rssBytes(server.pid);
@@ -46,7 +49,7 @@ export async function measureIdleConnections(server: ChildServer, opts: { token:
   // A few connections first, so code paths and buffers that every connection shares are already in the before.
   const warm = await Promise.all(Array.from({ length: 20 }, (_v, i) => openIdle(url, opts.token, opts.destination, i)));
   for (const socket of warm) socket.close();
-  await sleep(1000);
+  await sleep(opts.settleMs);
   const rssBefore = rss();
   const sockets: WebSocket[] = [];
   try {
@@ -54,7 +57,7 @@ export async function measureIdleConnections(server: ChildServer, opts: { token:
       const batch = Math.min(100, opts.count - at);
       sockets.push(...(await Promise.all(Array.from({ length: batch }, (_v, i) => openIdle(url, opts.token, opts.destination, at + i)))));
     }
-    await sleep(2000);
+    await sleep(opts.settleMs);
     const rssAfter = rss();
     return { count: opts.count, rssBefore, rssAfter, bytesPerConnection: (rssAfter - rssBefore) / opts.count };
   } finally {
