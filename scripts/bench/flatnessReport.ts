@@ -9,7 +9,7 @@ import { cursorAt, explainPageQuery, isFullScanOrSort, measurePage, pageSize } f
 import { insertMembers, insertTripPlans } from './seedTrips.js';
 import { textTable } from './textTable.js';
 
-interface Shape {
+export interface FlatnessShape {
   label: string;
   members: number;
   plans: number;
@@ -17,18 +17,22 @@ interface Shape {
   measured: number;
 }
 
-const shapes: Shape[] = [
+export const flatnessShapes: [FlatnessShape, FlatnessShape] = [
   { label: '1k', members: 10, plans: 1_000, measured: 100 },
   { label: '1M', members: 1_000, plans: 1_000_000, measured: 100_000 },
+];
+/** The same two shapes a hundred times smaller, for a smoke test of the harness (`npm run bench -- --quick`). */
+export const quickFlatnessShapes: [FlatnessShape, FlatnessShape] = [
+  { label: '1k', members: 10, plans: 1_000, measured: 100 },
+  { label: '10k', members: 100, plans: 10_000, measured: 1_000 },
 ];
 const sorts: TripSort[] = [
   { field: 'createdAt', direction: 'desc' },
   { field: 'startDate', direction: 'asc' },
 ];
-const iterations = 500;
 const fmt = (n: number) => n.toLocaleString('en-US');
 
-function build(file: string, shape: Shape): { memberId: number; seconds: number } {
+function build(file: string, shape: FlatnessShape): { memberId: number; seconds: number } {
   const started = performance.now();
   const database = openDatabase(file);
   try {
@@ -46,7 +50,15 @@ function build(file: string, shape: Shape): { memberId: number; seconds: number 
   }
 }
 
-export async function keysetFlatnessReport(dir: string, out: (line: string) => void): Promise<void> {
+/** Prints the comparison; returns the large/small ratio of the page time over the 4 pages, and the largest of the 4 ratios. */
+export async function keysetFlatnessReport(
+  dir: string,
+  out: (line: string) => void,
+  { shapes = flatnessShapes, iterations = 500 }: { shapes?: [FlatnessShape, FlatnessShape]; iterations?: number } = {},
+): Promise<{ ratio: number; worstRatio: number }> {
+  let worstRatio = 0;
+  let smallSum = 0;
+  let largeSum = 0;
   const built = shapes.map((shape) => {
     const file = path.join(dir, `flat-${shape.label}.sqlite`);
     const { memberId, seconds } = build(file, shape);
@@ -71,6 +83,9 @@ export async function keysetFlatnessReport(dir: string, out: (line: string) => v
           cells.push(await measurePage(port, memberId, sort, cursorAt(database, memberId, sort, position), iterations));
         }
         const [small, large] = cells as [{ meanUs: number; p99Us: number }, { meanUs: number; p99Us: number }];
+        worstRatio = Math.max(worstRatio, large.meanUs / small.meanUs);
+        smallSum += small.meanUs;
+        largeSum += large.meanUs;
         rows.push([
           `${sort.field}:${sort.direction}`,
           where,
@@ -84,14 +99,15 @@ export async function keysetFlatnessReport(dir: string, out: (line: string) => v
     }
     out('');
     out(`page of ${pageSize}, cursor lookup + page query (what listTripPlans runs), ${iterations} iterations after 50 warm-up, in µs:`);
-    out(textTable(['sort', 'page', '1k mean', '1k p99', '1M mean', '1M p99', '1M/1k mean'], rows));
+    const [s, l] = shapes.map((shape) => shape.label);
+    out(textTable(['sort', 'page', `${s} mean`, `${s} p99`, `${l} mean`, `${l} p99`, `${l}/${s} mean`], rows));
 
     const large = opened[1]!;
     for (const sort of sorts) {
       const cursor = cursorAt(large.database, large.memberId, sort, Math.floor(large.shape.measured / 2));
       const [sql, ...plan] = explainPageQuery(large.database, large.memberId, sort, cursor);
       out('');
-      out(`EXPLAIN QUERY PLAN, sort ${sort.field}:${sort.direction}, 1M rows:`);
+      out(`EXPLAIN QUERY PLAN, sort ${sort.field}:${sort.direction}, ${large.shape.label} rows:`);
       out(`  ${sql}`);
       for (const line of plan) out(line);
       const bad = plan.filter(isFullScanOrSort);
@@ -100,4 +116,5 @@ export async function keysetFlatnessReport(dir: string, out: (line: string) => v
   } finally {
     for (const { database } of opened) database.close();
   }
+  return { ratio: largeSum / smallSum, worstRatio };
 }

@@ -1,0 +1,164 @@
+// `npm run bench`: issue 16's table in one run — each measure for our server and its peers (a bare
+// Hono hello, a Fastify + ajv and a Hono + openapi-backend implementation of the same list route over
+// the same database, a bare `ws` server, a Fastify hello), as ratios, with the machine and its load
+// noted. `--json` prints the same as one JSON object (stable keys) to compare across commits;
+// `--quick` runs every part on small sizes and short durations (a smoke test). BENCH_SECONDS sets
+// the seconds of each load run (default 5; 1 with --quick). Talks to 127.0.0.1 only and removes its
+// child processes, temp files and PostgreSQL databases.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { missingRow, type BenchRow } from './bench/benchRow.js';
+import { benchTable } from './bench/benchTable.js';
+import type { ChildServer } from './bench/childServer.js';
+import { measureChatVsListPage } from './bench/chatVsListPage.js';
+import { keysetFlatnessOnPostgres } from './bench/keysetFlatnessPostgres.js';
+import { keysetFlatnessReport, quickFlatnessShapes, flatnessShapes } from './bench/flatnessReport.js';
+import { onSqlite } from './bench/generationRate.js';
+import { chatRow, chatRows, generationRow, generationRows, keysetPostgresRow, keysetRow, keysetSqliteRow } from './bench/inProcessRows.js';
+import { measureConnectionMemory } from './bench/connectionMemory.js';
+import { measureListThroughput } from './bench/listThroughput.js';
+import { connectionRow, connectionRows, startRow, startRows } from './bench/processRows.js';
+import { measureStartToReady } from './bench/startToReady.js';
+import { listCpuRow, listRows, listShareRow } from './bench/listRows.js';
+import { loadLine, machineLines } from './bench/machine.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const args = new Set(process.argv.slice(2));
+const json = args.has('--json');
+const quick = args.has('--quick');
+for (const arg of args) if (arg !== '--json' && arg !== '--quick') throw new Error(`unknown argument ${arg} (npm run bench [-- --json] [--quick])`);
+// With --json stdout carries the one JSON object; progress goes to stderr either way.
+const progress = (line: string) => process.stderr.write(`${line}\n`);
+
+function secondsFromEnv(): number {
+  const raw = process.env.BENCH_SECONDS ?? (quick ? '1' : '5');
+  const seconds = Number(raw);
+  if (!Number.isInteger(seconds) || seconds < 1 || seconds > 600) throw new Error(`BENCH_SECONDS must be an integer from 1 to 600, got "${raw}"`);
+  return seconds;
+}
+
+function commitOf(): string {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: root, encoding: 'utf8' }).trim() !== '';
+    return dirty ? `${head}+changes` : head;
+  } catch {
+    return 'unknown';
+  }
+}
+
+const children: ChildServer[] = [];
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trip-bench-'));
+async function cleanUp(): Promise<void> {
+  await Promise.all(children.splice(0).map((child) => child.stop()));
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
+
+/** Runs one part; a part that fails leaves its rows in the table with the reason. */
+async function part(name: string, missing: Pick<BenchRow, 'key' | 'measure' | 'ratioOf' | 'goal'>[], measure: () => Promise<BenchRow[]>): Promise<BenchRow[]> {
+  progress(`-- ${name} (load ${loadLine()})`);
+  const started = performance.now();
+  try {
+    return await measure();
+  } catch (error) {
+    progress(`!! ${name} failed: ${error instanceof Error ? error.stack : String(error)}`);
+    return missing.map((row) => missingRow(row, `failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`));
+  } finally {
+    progress(`   ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
+}
+
+async function main(): Promise<void> {
+  const seconds = secondsFromEnv();
+  const loadBefore = os.loadavg();
+  const sizes = quick
+    ? {
+        warmupSeconds: 1,
+        plans: 500,
+        generations: 20,
+        starts: 1,
+        connections: 200,
+        pageRows: 200,
+        pageIterations: 200,
+        keyset: '1k vs 10k',
+        keysetIterations: 100,
+      }
+    : {
+        warmupSeconds: 2,
+        plans: 10_000,
+        generations: 200,
+        starts: 5,
+        connections: 2000,
+        pageRows: 1000,
+        pageIterations: 2000,
+        keyset: '1k vs 1M',
+        keysetIterations: 500,
+      };
+  const keysetShapes = quick ? quickFlatnessShapes : flatnessShapes;
+  const rows: BenchRow[] = [];
+  rows.push(
+    ...(await part('list route: ours, Fastify + ajv, Hono + openapi-backend, hello', [listShareRow, listCpuRow], async () => {
+      const m = await measureListThroughput({
+        root,
+        dir,
+        seconds,
+        warmupSeconds: sizes.warmupSeconds,
+        connections: 50,
+        plans: sizes.plans,
+        started: (c) => children.push(c),
+      });
+      return listRows(m);
+    })),
+  );
+  rows.push(...(await part('start to ready: npm start, Fastify hello', [startRow], async () => startRows(await measureStartToReady(root, dir, sizes.starts)))));
+  rows.push(
+    ...(await part('idle STOMP connections: ours, bare ws', [connectionRow], async () =>
+      connectionRows(await measureConnectionMemory({ root, dir, count: sizes.connections, settleMs: quick ? 300 : 2000, started: (c) => children.push(c) })),
+    )),
+  );
+  // The servers are stopped: the in-process measures below have the cores (less other work) to themselves.
+  rows.push(
+    ...(await part('generations (offline planner, SQLite)', [generationRow], async () => {
+      await onSqlite(Math.ceil(sizes.generations / 10)); // warm-up: the first generations of a process pay for JIT compilation
+      return generationRows(await onSqlite(sizes.generations));
+    })),
+  );
+  rows.push(...(await part('chat page vs list page', [chatRow], async () => chatRows(await measureChatVsListPage(dir, sizes.pageRows, sizes.pageIterations)))));
+  rows.push(
+    ...(await part(`keyset paging on SQLite, ${sizes.keyset} rows`, [keysetSqliteRow], async () => {
+      const flatness = await keysetFlatnessReport(dir, progress, { shapes: keysetShapes, iterations: sizes.keysetIterations });
+      return [keysetRow(keysetSqliteRow, flatness, keysetShapes[0].label, keysetShapes[1].label)];
+    })),
+  );
+  rows.push(
+    ...(await part(`keyset paging on PostgreSQL, ${sizes.keyset} rows`, [keysetPostgresRow], async () => {
+      const flatness = await keysetFlatnessOnPostgres(keysetShapes, sizes.keysetIterations, progress);
+      return [keysetRow(keysetPostgresRow, flatness, keysetShapes[0].label, keysetShapes[1].label)];
+    })),
+  );
+  const report = {
+    commit: commitOf(),
+    machine: { lines: machineLines(), cores: os.cpus().length, loadBefore, loadAfter: os.loadavg() },
+    settings: { quick, seconds, ...sizes },
+    rows,
+  };
+  if (json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  else process.stdout.write(`${benchTable(report)}\n`);
+}
+
+try {
+  await main();
+} catch (error) {
+  process.stderr.write(`benchmark failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exitCode = 1;
+} finally {
+  await cleanUp();
+}

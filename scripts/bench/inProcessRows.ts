@@ -1,0 +1,62 @@
+// The rows of `npm run bench` measured in this process: generations/s with the offline planner,
+// chat history page vs trip list page, and keyset paging flatness on SQLite.
+import type { BenchRow } from './benchRow.js';
+import type { PageCosts } from './chatVsListPage.js';
+import type { GenerationResult } from './generationRate.js';
+import { preIssue16 } from './recordedBaseline.js';
+
+export const generationRow = {
+  key: 'generation_cpu_sqlite',
+  measure: 'generations (offline planner, no delay, SQLite): CPU per generation',
+  ratioOf: `recorded ${preIssue16.commit} ÷ ours`,
+  goal: '≥ 2× (2× generations/s)',
+};
+export const chatRow = { key: 'chat_vs_list_page', measure: 'chat history page vs trip list page (repository level)', ratioOf: 'chat ÷ list', goal: '≤ 1.10' };
+export const keysetSqliteRow = { key: 'keyset_sqlite', measure: 'keyset page at 1M rows ÷ at 1k rows, SQLite', ratioOf: '4 pages', goal: '≤ 1.2' };
+export const keysetPostgresRow = {
+  key: 'keyset_postgres',
+  measure: 'keyset page at 1M rows ÷ at 1k rows, PostgreSQL',
+  ratioOf: '4 pages',
+  goal: '≤ 1.2',
+};
+
+export function generationRows(r: GenerationResult): BenchRow[] {
+  const cpuMs = r.cpuMs / r.plans;
+  const speedUp = preIssue16.generationCpuMsSqlite / cpuMs;
+  return [
+    {
+      ...generationRow,
+      ours: { value: cpuMs, unit: `ms (${(r.plans / (r.ms / 1000)).toFixed(1)} generations/s)` },
+      peers: [{ name: `${preIssue16.commit}, recorded`, value: preIssue16.generationCpuMsSqlite, unit: 'ms' }],
+      ratio: speedUp,
+      met: speedUp >= 2,
+      note: `${r.plans} plans of ${r.days / r.plans} days; CPU of this process over the run, as wall-clock generations/s moves with other work (${preIssue16.note})`,
+    },
+  ];
+}
+
+export function chatRows(c: PageCosts): BenchRow[] {
+  const ratio = c.chatUs / c.listUs;
+  return [
+    {
+      ...chatRow,
+      ours: { value: c.chatUs, unit: 'µs' },
+      peers: [{ name: 'trip list page', value: c.listUs, unit: 'µs' }],
+      ratio,
+      met: ratio <= 1.1,
+      note: `page of ${c.pageSize} after a cursor in the middle of ${c.rows} rows, mean µs, interleaved`,
+    },
+  ];
+}
+
+/** Met on the ratio over all 4 pages (sorts by createdAt and startDate, a page in the middle and at the end); the worst single page is in the note. */
+export function keysetRow(base: typeof keysetSqliteRow, m: { ratio: number; worstRatio: number }, small: string, large: string): BenchRow {
+  return {
+    ...base,
+    ours: { value: m.ratio, unit: `(${large} ÷ ${small})` },
+    peers: [],
+    ratio: m.ratio,
+    met: m.ratio <= 1.2,
+    note: `mean page time over the 4 pages; the worst single page ${m.worstRatio.toFixed(2)}${large !== '1M' ? `; --quick: ${large} rows instead of 1M, not the goal's shape` : ''}`,
+  };
+}
