@@ -1,7 +1,9 @@
 // Process entry: --help, settings -> app -> HTTP + WebSocket server -> graceful shutdown on SIGTERM/SIGINT.
 // Anything the operator can fix (a setting, an unwritable folder, a busy port) ends the start with
 // one line naming the setting and exit code 78, never a stack trace.
+import path from 'node:path';
 import type { App } from './app.js';
+import { staleBuildInput } from './buildFreshness.js';
 import { ConfigError, describeDatabase, isLoopback, loadConfig, settings, type Config } from './config.js';
 import { settingsHelp, settingsMarkdown } from './configHelp.js';
 import { checkDataPaths } from './dataPaths.js';
@@ -14,6 +16,18 @@ if (process.argv.includes('--help') || process.argv.includes('-h')) {
   process.exit(0);
 }
 
+/** Running compiled code (`npm start`) older than its sources: refused outside production, where a person is editing them. */
+function refuseStaleBuild(config: Config): void {
+  const here = import.meta.dirname;
+  if (path.basename(path.dirname(here)) !== 'dist') return;
+  const newer = staleBuildInput(path.resolve(here, '../..'));
+  if (newer === null) return;
+  const message = `the build in dist/ is older than ${newer}: run \`npm run build\` (or \`npm run dev\` to run the sources)`;
+  const production = config.env === 'production';
+  process.stderr.write(`${JSON.stringify({ level: production ? 'warn' : 'fatal', time: new Date().toISOString(), msg: message })}\n`);
+  if (!production) process.exit(EX_CONFIG);
+}
+
 function refuseToStart(message: string): never {
   process.stderr.write(`${JSON.stringify({ level: 'fatal', time: new Date().toISOString(), msg: `configuration: ${message}` })}\n`);
   process.exit(EX_CONFIG);
@@ -22,6 +36,7 @@ function refuseToStart(message: string): never {
 let config: Config;
 try {
   config = loadConfig();
+  refuseStaleBuild(config);
   checkDataPaths(config);
 } catch (error) {
   if (error instanceof ConfigError) refuseToStart(error.message);

@@ -5,25 +5,13 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { staleBuildInput } from '../../src/buildFreshness.js';
 import { repoRoot } from './serviceProcess.js';
 
-/** What tsconfig.build.json compiles and copyRuntimeFiles copies. */
-const inputs = ['src', 'generated', 'conformance/specModel', 'specs', 'scripts/build', 'tsconfig.json', 'tsconfig.build.json'];
-const stamp = path.join(repoRoot, 'dist', 'build-complete');
 const lock = path.join(repoRoot, '.tmp', 'build.lock');
 const LOCK_LIMIT_MS = 120_000;
 
-function newestChange(entry: string): number {
-  const stat = fs.statSync(entry);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(stat.mtimeMs, ...fs.readdirSync(entry).map((name) => newestChange(path.join(entry, name))));
-}
-
-function isFresh(): boolean {
-  if (!fs.existsSync(stamp)) return false;
-  const builtAt = fs.statSync(stamp).mtimeMs;
-  return inputs.every((input) => newestChange(path.join(repoRoot, input)) <= builtAt);
-}
+const isFresh = () => staleBuildInput(repoRoot) === null;
 
 export async function ensureFreshBuild(): Promise<void> {
   if (isFresh()) return;
