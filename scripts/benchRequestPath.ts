@@ -6,7 +6,7 @@
 // the median over the rounds of req/s, of req/s ÷ the same round's hello req/s, and of the server
 // process's own CPU time per response (the measure that load moves least).
 //   --seconds N (5) per measurement, --rounds N (3), --engine sqlite|postgres (sqlite),
-//   --profile <dir>: our server runs with --cpu-prof into <dir>; its self time is summarised at the end.
+//   --path <GET path> (/api/v1/trips?size=20), --profile <dir>: our server runs with --cpu-prof into <dir>; its self time is summarised at the end.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -29,7 +29,6 @@ const out = (line: string) => process.stdout.write(`${line}\n`);
 const connections = 50;
 const warmupSeconds = 1;
 const seededPlans = 10_000;
-const listPath = '/api/v1/trips?size=20';
 
 const { values: args } = parseArgs({
   options: {
@@ -38,6 +37,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '3' },
     engine: { type: 'string', default: 'sqlite' },
     profile: { type: 'string' },
+    path: { type: 'string', default: '/api/v1/trips?size=20' },
   },
 });
 const seconds = Number(args.seconds);
@@ -46,6 +46,8 @@ if (!Number.isInteger(seconds) || seconds < 1 || !Number.isInteger(rounds) || ro
 if (args.engine !== 'sqlite' && args.engine !== 'postgres') throw new Error('--engine is sqlite or postgres');
 const baselineDir = args.baseline === undefined ? undefined : path.resolve(args.baseline);
 if (baselineDir && !fs.existsSync(path.join(baselineDir, 'node_modules'))) throw new Error(`${baselineDir} has no node_modules: copy them in first`);
+// Another GET of the service to measure the same way, e.g. /healthz for what every request costs.
+const listPath = args.path;
 const profileDir = args.profile === undefined ? undefined : path.resolve(args.profile);
 
 interface Measured {
@@ -97,7 +99,7 @@ async function measureOnce(m: Measured): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  out('== Request path: GET /api/v1/trips?size=20, server CPU per request');
+  out(`== Request path: GET ${listPath}, server CPU per request`);
   for (const line of machineLines()) out(line);
   const serverEnv = {
     // As bench:http: production's defaults, no rate limit, no response validation.

@@ -1,19 +1,35 @@
-// Headers that every response of a request carries (X-Request-Id, CORS, RateLimit-*), set the way
-// that keeps @hono/node-server on its fast path. Set before the handler runs, they go into Hono's
-// prepared headers, which every response made with c.json / c.body takes in. Reading or changing
-// `c.res` before the handler instead makes Hono rebuild the handler's response from a full fetch
-// Response, whose body node-server then streams back out: that cost about a third of the server's
-// CPU per list request (profiled, scripts/benchRequestPath.ts). A response made without them (a
-// bare `new Response`) gets them afterwards.
+// Headers that every response of a request carries (X-Request-Id, CORS, RateLimit-*), kept as a plain
+// record per request and written straight into the responses made with `respond` (every operation's
+// answer and every error), so that @hono/node-server sends them from that record: no fetch Headers
+// object is built for them and the response stays on node-server's fast path. Reading or changing
+// `c.res` before the handler, as hono/cors does, instead makes Hono rebuild the handler's response
+// from a full fetch Response whose body node-server then streams back out: that cost about a third
+// of the server's CPU per list request (profiled with `npm run bench:request -- --profile`). A
+// response made otherwise (static assets, c.json elsewhere) gets the headers it lacks afterwards.
 import type { Context, Next } from 'hono';
+import type { HttpEnv } from './httpEnv.js';
 
-export async function withResponseHeaders(c: Context, headers: Readonly<Record<string, string>>, next: Next): Promise<void> {
-  for (const name in headers) c.header(name, headers[name]);
+/** responses made by `respond`, which carry every request-wide header already */
+const complete = new WeakSet<Response>();
+
+export async function withResponseHeaders(c: Context<HttpEnv>, headers: Readonly<Record<string, string>>, next: Next): Promise<void> {
+  let wide = c.get('responseHeaders');
+  if (wide === undefined) c.set('responseHeaders', (wide = {}));
+  for (const name in headers) wide[name] = headers[name]!;
   await next();
-  let missing: Headers | undefined;
-  for (const name in headers) {
-    // Only now is c.res read: after the handler, reading it no longer rebuilds anything.
-    missing ??= c.res.headers;
-    if (!missing.has(name)) missing.set(name, headers[name]!);
-  }
+  if (complete.has(c.res)) return;
+  const sent = c.res.headers;
+  for (const name in headers) if (!sent.has(name)) sent.set(name, headers[name]!);
+}
+
+/** A response with the request-wide headers and `headers` (which win on a clash). */
+export function respond(c: Context<HttpEnv>, body: string | null, status: number, headers: Readonly<Record<string, string>>): Response {
+  const response = new Response(body, { status, headers: { ...c.get('responseHeaders'), ...headers } });
+  complete.add(response);
+  return response;
+}
+
+/** A JSON response with the request-wide headers. */
+export function respondJson(c: Context<HttpEnv>, value: unknown, status: number, headers: Readonly<Record<string, string>>): Response {
+  return respond(c, JSON.stringify(value), status, { 'content-type': 'application/json', ...headers });
 }
