@@ -5,7 +5,7 @@
 // `c.res` before the handler, as hono/cors does, instead makes Hono rebuild the handler's response
 // from a full fetch Response whose body node-server then streams back out: that cost about a third
 // of the server's CPU per list request (profiled with `npm run bench:request -- --profile`). A
-// response made otherwise (static assets, c.json elsewhere) gets the headers it lacks afterwards.
+// response made otherwise (static assets, c.json elsewhere) gets them set afterwards.
 import type { Context, Next } from 'hono';
 import type { HttpEnv } from './httpEnv.js';
 
@@ -19,12 +19,12 @@ export async function withResponseHeaders(c: Context<HttpEnv>, headers: Readonly
   await next();
   if (complete.has(c.res)) return;
   const sent = c.res.headers;
-  for (const name in headers) if (!sent.has(name)) sent.set(name, headers[name]!);
+  for (const name in headers) sent.set(name, headers[name]!);
 }
 
-/** A response with the request-wide headers and `headers` (which win on a clash). */
+/** A response with `headers` and the request-wide headers (which win on a clash, as when set afterwards). */
 export function respond(c: Context<HttpEnv>, body: string | null, status: number, headers: Readonly<Record<string, string>>): Response {
-  const response = new Response(body, { status, headers: { ...c.get('responseHeaders'), ...headers } });
+  const response = new Response(body, { status, headers: { ...headers, ...c.get('responseHeaders') } });
   complete.add(response);
   return response;
 }
