@@ -6,7 +6,8 @@
 // the median over the rounds of req/s, of req/s ÷ the same round's hello req/s, and of the server
 // process's own CPU time per response (the measure that load moves least).
 //   --seconds N (5) per measurement, --rounds N (3), --engine sqlite|postgres (sqlite),
-//   --path <GET path> (/api/v1/trips?size=20), --profile <dir>: our server runs with --cpu-prof into <dir>; its self time is summarised at the end.
+//   --path <GET path> (/api/v1/trips?size=20), --log-level <LOG_LEVEL> (warn, as bench:http; production's
+//   default is info: one line per request), --profile <dir>: our server runs with --cpu-prof into <dir>; its self time is summarised at the end.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -38,6 +39,7 @@ const { values: args } = parseArgs({
     engine: { type: 'string', default: 'sqlite' },
     profile: { type: 'string' },
     path: { type: 'string', default: '/api/v1/trips?size=20' },
+    'log-level': { type: 'string', default: 'warn' },
   },
 });
 const seconds = Number(args.seconds);
@@ -109,14 +111,14 @@ async function main(): Promise<void> {
     DATA_DIR: dir,
     DATABASE_URL: await databaseUrl(),
     JWT_SECRET: crypto.randomBytes(36).toString('base64url'),
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: args['log-level'],
     RATE_LIMIT_PER_MINUTE: '0',
     RESPONSE_VALIDATION: 'off',
   };
   const seeded = await seedServerDb(loadConfig(serverEnv), seededPlans);
   const auth = { Authorization: `Bearer ${seeded.accessToken}` };
   out(
-    `setup:  ${args.engine}, ${seededPlans} plans of one member; ${connections} connections, ${warmupSeconds} s warm-up + ${seconds} s per measurement, ${rounds} rounds in turns`,
+    `setup:  ${args.engine}, LOG_LEVEL=${args['log-level']}, ${seededPlans} plans of one member; ${connections} connections, ${warmupSeconds} s warm-up + ${seconds} s per measurement, ${rounds} rounds in turns`,
   );
 
   const start = async (
