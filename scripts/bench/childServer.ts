@@ -18,8 +18,10 @@ export async function startChildServer(opts: {
   env: Record<string, string>;
   readyPath: string;
   timeoutMs?: number;
+  /** node options before the entry, e.g. --cpu-prof (which NODE_OPTIONS does not take) */
+  nodeArgs?: string[];
 }): Promise<ChildServer> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', opts.entry], {
+  const child: ChildProcess = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', opts.entry], {
     cwd: opts.cwd,
     env: { ...process.env, ...opts.env, PORT: String(opts.port) },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -9,6 +9,7 @@ import type { Role } from './roles.js';
 import type { SessionRevocations } from './sessionRevocations.js';
 import { createMemberSession, findLiveSession, findSession, revokeSession, rotateRefreshToken } from './sessionRepository.js';
 import type { TokenSigner } from './tokens.js';
+import { findLiveSessionOwner } from './liveSessionLookup.js';
 
 type TokenResponse = components['schemas']['TokenResponse'];
 
@@ -59,7 +60,7 @@ export function createAuthService(deps: {
   async function authenticateToken(token: string): Promise<Principal> {
     const now = clock();
     const claims = await signer.verify(token, 'access', now);
-    const live = await findLiveSession(db, claims.sid, now);
+    const live = await findLiveSessionOwner(db, claims.sid, now);
     if (!live || String(live.memberId) !== claims.sub) throw new AppError('AUTH001');
     return { memberId: live.memberId, sessionId: claims.sid, role: live.role, expiresAt: claims.exp * 1000 };
   }

@@ -10,6 +10,7 @@ import { AppError } from './appError.js';
 import { renderError } from './envelope.js';
 import type { HttpEnv } from './httpEnv.js';
 import { allowedMethods } from './operationRouter.js';
+import { respondJson } from './responseHeaders.js';
 import type { ResponseChecker } from './responseValidation.js';
 
 export interface ErrorHandlerOptions {
@@ -29,7 +30,7 @@ export function handleErrors(app: Hono<HttpEnv>, { log, checker, disabled, stora
         ? new AppError('COMMON405', `${c.req.method} is not allowed on ${c.req.path}; use ${allow.join(', ')}.`, { headers: { Allow: allow.join(', ') } })
         : new AppError('COMMON404', `No route for ${c.req.method} ${c.req.path}.`);
     const rendered = renderError(error, c.req.path);
-    return c.json(rendered.body, rendered.status as 404, rendered.headers);
+    return respondJson(c, rendered.body, rendered.status, rendered.headers);
   });
 
   app.onError((err, c) => {
@@ -51,6 +52,6 @@ export function handleErrors(app: Hono<HttpEnv>, { log, checker, disabled, stora
     if (route && checker.check(route, rendered.status, rendered.headers, rendered.body).length > 0) {
       rendered = renderError(new AppError('COMMON500'), c.req.path);
     }
-    return c.json(rendered.body, rendered.status as 500, rendered.headers);
+    return respondJson(c, rendered.body, rendered.status, rendered.headers);
   });
 }

@@ -8,5 +8,7 @@ export type HttpEnv = {
     log: Logger;
     /** set once the request reached a documented operation */
     route: RouteDefinition | undefined;
+    /** headers every response of this request carries (responseHeaders.ts) */
+    responseHeaders: Record<string, string> | undefined;
   };
 };

@@ -3,11 +3,11 @@
 // address, and the body size limit.
 import type { Context, Hono, Next } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { cors } from 'hono/cors';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { AppError } from './appError.js';
 import { clientAddressOf } from './clientAddress.js';
+import { corsHeaders } from './corsHeaders.js';
 import type { HttpEnv } from './httpEnv.js';
 import { rateLimit } from './rateLimit.js';
 import type { RateLimitStore } from './rateLimitStore.js';
@@ -28,7 +28,7 @@ export function useMiddlewareStack(
   app.use('*', requestLogging(log));
   app.use(
     '*',
-    cors({
+    corsHeaders({
       origin: config.corsOrigins.includes('*') ? '*' : config.corsOrigins,
       // traceparent and tracestate: a traced browser client continues its trace here (W3C trace context).
       allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'traceparent', 'tracestate'],

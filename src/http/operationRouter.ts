@@ -13,6 +13,7 @@ import type { Principal } from './principal.js';
 import { readJsonBody } from './readJsonBody.js';
 import type { RequestContext } from './requestContext.js';
 import { requestOrigin } from './requestOrigin.js';
+import { respond, respondJson } from './responseHeaders.js';
 import { readParams } from './requestParams.js';
 import type { ResponseChecker } from './responseValidation.js';
 import { toFieldErrors } from './validationErrors.js';
@@ -65,9 +66,9 @@ function sendResult(c: Context<HttpEnv>, route: RouteDefinition, result: AnyResu
   const payload = contentType === 'application/json' ? envelope(result.status, result.body) : result.body;
   const problems = checker.check(route, result.status, headers, contentType === null ? undefined : payload, result.contentType);
   if (problems.length > 0) throw new Error(`response of ${route.operationId} violates the spec: ${problems.join('; ')}`);
-  if (contentType === null) return c.body(null, result.status as 204, headers);
-  if (contentType === 'application/json') return c.json(payload, result.status as 200, headers);
-  return c.body(String(payload), result.status as 200, { ...headers, 'content-type': `${contentType}; charset=utf-8` });
+  if (contentType === null) return respond(c, null, result.status, headers);
+  if (contentType === 'application/json') return respondJson(c, payload, result.status, headers);
+  return respond(c, String(payload), result.status, { ...headers, 'content-type': `${contentType}; charset=utf-8` });
 }
 
 /**

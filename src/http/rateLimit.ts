@@ -4,6 +4,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { AppError } from './appError.js';
 import type { HttpEnv } from './httpEnv.js';
+import { withResponseHeaders } from './responseHeaders.js';
 import { createMemoryRateLimitStore, type RateLimitStore } from './rateLimitStore.js';
 
 export function rateLimit(options: {
@@ -31,7 +32,6 @@ export function rateLimit(options: {
         headers: { ...headers, 'Retry-After': String(Math.max(1, reset)) },
       });
     }
-    await next();
-    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+    await withResponseHeaders(c, headers, next);
   };
 }

@@ -7,6 +7,7 @@ import type { MiddlewareHandler } from 'hono';
 import { schemaValidators } from '../../generated/validators.js';
 import type { Logger } from '../logger.js';
 import type { HttpEnv } from './httpEnv.js';
+import { withResponseHeaders } from './responseHeaders.js';
 import { traceIds } from './traceContext.js';
 
 const isRequestId = schemaValidators.openapi.RequestId;
@@ -21,8 +22,7 @@ export function requestLogging(log: Logger, clock: () => number = () => performa
     c.set('log', requestLog);
     c.set('route', undefined);
     const started = clock();
-    await next();
-    c.res.headers.set('X-Request-Id', requestId);
+    await withResponseHeaders(c, { 'X-Request-Id': requestId }, next);
     requestLog.info(
       { method: c.req.method, path: c.req.path, status: c.res.status, operationId: c.get('route')?.operationId, ms: Math.round((clock() - started) * 10) / 10 },
       'request',

@@ -62,6 +62,25 @@ describe('routing', () => {
     expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
   });
 
+  it("sends the CORS headers, the request id and the handler's own headers together on answers and errors alike", async () => {
+    const expose = 'Location,X-Request-Id,Retry-After,RateLimit-Limit,RateLimit-Remaining,RateLimit-Reset';
+    const landing = await t.request('GET', '/', { headers: { origin: 'http://localhost:3000', 'x-request-id': 'cors-1' } });
+    expect([landing.headers.get('access-control-allow-origin'), landing.headers.get('access-control-expose-headers')]).toEqual(['*', expose]);
+    expect([landing.headers.get('vary'), landing.headers.get('x-request-id')]).toEqual(['Accept', 'cors-1']);
+    const asset = await t.request('GET', '/docs/assets/init.js');
+    expect([asset.status, asset.headers.get('access-control-allow-origin')]).toEqual([200, '*']);
+
+    const listed = await startTestApp({ CORS_ORIGINS: 'https://app.example.com', RATE_LIMIT_PER_MINUTE: '5' });
+    const allowed = await listed.request('GET', '/', { headers: { origin: 'https://app.example.com' } });
+    expect([allowed.headers.get('access-control-allow-origin'), allowed.headers.get('vary')]).toEqual(['https://app.example.com', 'Accept, Origin']);
+    expect(allowed.headers.get('ratelimit-remaining')).toBe('4');
+    const other = await listed.request('GET', '/api/v1/nowhere', { headers: { origin: 'https://elsewhere.example.com' } });
+    expect([other.status, other.headers.get('access-control-allow-origin'), other.headers.get('vary')]).toEqual([404, null, 'Origin']);
+    expect([other.headers.get('access-control-expose-headers'), other.headers.get('ratelimit-remaining')]).toEqual([expose, '3']);
+    expect(other.headers.get('x-request-id')).toBeTruthy();
+    await listed.close();
+  });
+
   it('serves the spec documents and Swagger UI with local assets', async () => {
     const openapi = await t.request('GET', '/openapi.yaml');
     expect(openapi.text).toMatch(/^openapi: 3\.1\.0/);
