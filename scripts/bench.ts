@@ -6,22 +6,22 @@
 // the seconds of each load run (default 5; 1 with --quick). Talks to 127.0.0.1 only and removes its
 // child processes, temp files and PostgreSQL databases.
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { missingRow, type BenchRow } from './bench/benchRow.js';
 import { benchTable } from './bench/benchTable.js';
-import type { ChildServer } from './bench/childServer.js';
-import { measureChatVsListPage } from './bench/chatVsListPage.js';
+import { benchRun, runMain } from './bench/benchRun.js';
+import { measureChatPages } from './bench/chatPageCosts.js';
+import { openSqliteDatabasePort } from '../src/db/openDatabasePort.js';
 import { keysetFlatnessOnPostgres } from './bench/keysetFlatnessPostgres.js';
 import { keysetFlatnessReport, quickFlatnessShapes, flatnessShapes } from './bench/flatnessReport.js';
 import { onSqlite } from './bench/generationRate.js';
 import { chatRow, chatRows, generationRow, generationRows, keysetPostgresRow, keysetRow, keysetSqliteRow } from './bench/inProcessRows.js';
-import { measureConnectionMemory } from './bench/connectionMemory.js';
+import { measureIdleConnections } from './bench/idleConnectionCost.js';
 import { measureListThroughput } from './bench/listThroughput.js';
 import { connectionRow, connectionRows, startRow, startRows } from './bench/processRows.js';
-import { measureStartToReady } from './bench/startToReady.js';
+import { measureStartVsFastify } from './bench/startupRun.js';
 import { listCpuRow, listRows, listShareRow } from './bench/listRows.js';
 import { loadLine, machineLines } from './bench/machine.js';
 
@@ -50,17 +50,7 @@ function commitOf(): string {
   }
 }
 
-const children: ChildServer[] = [];
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trip-bench-'));
-async function cleanUp(): Promise<void> {
-  await Promise.all(children.splice(0).map((child) => child.stop()));
-  fs.rmSync(dir, { recursive: true, force: true });
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    void cleanUp().finally(() => process.exit(130));
-  });
-}
+const { dir, children, cleanUp } = benchRun('trip-bench-');
 
 /** Runs one part; a part that fails leaves its rows in the table with the reason. */
 async function part(name: string, missing: Pick<BenchRow, 'key' | 'measure' | 'ratioOf' | 'goal'>[], measure: () => Promise<BenchRow[]>): Promise<BenchRow[]> {
@@ -87,7 +77,7 @@ async function main(): Promise<void> {
         starts: 1,
         connections: 200,
         pageRows: 200,
-        pageIterations: 200,
+        pageRounds: 1,
         keyset: '1k vs 10k',
         keysetIterations: 100,
       }
@@ -97,8 +87,8 @@ async function main(): Promise<void> {
         generations: 200,
         starts: 5,
         connections: 2000,
-        pageRows: 1000,
-        pageIterations: 2000,
+        pageRows: 2000,
+        pageRounds: 10,
         keyset: '1k vs 1M',
         keysetIterations: 500,
       };
@@ -118,11 +108,23 @@ async function main(): Promise<void> {
       return listRows(m);
     })),
   );
-  rows.push(...(await part('start to ready: npm start, Fastify hello', [startRow], async () => startRows(await measureStartToReady(root, dir, sizes.starts)))));
   rows.push(
-    ...(await part('idle STOMP connections: ours, bare ws', [connectionRow], async () =>
-      connectionRows(await measureConnectionMemory({ root, dir, count: sizes.connections, settleMs: quick ? 300 : 2000, started: (c) => children.push(c) })),
-    )),
+    ...(await part('start to ready: npm start, Fastify hello', [startRow], async () => startRows(await measureStartVsFastify(root, sizes.starts, !quick)))),
+  );
+  rows.push(
+    ...(await part('idle STOMP connections: ours, bare ws', [connectionRow], async () => {
+      const options = {
+        connections: sizes.connections,
+        perMember: 20,
+        heartBeatMs: 10_000,
+        idleSeconds: quick ? 0 : 5,
+        batchSize: 200,
+        settleMs: quick ? 300 : 2000,
+      };
+      const bareWs = await measureIdleConnections({ name: 'bare ws', kind: 'bare ws', root }, options, { tmpDir: dir, children });
+      const ours = await measureIdleConnections({ name: 'service', kind: 'service', root }, options, { tmpDir: dir, children });
+      return connectionRows({ ours, bareWs });
+    })),
   );
   // The servers are stopped: the in-process measures below have the cores (less other work) to themselves.
   rows.push(
@@ -131,7 +133,16 @@ async function main(): Promise<void> {
       return generationRows(await onSqlite(sizes.generations));
     })),
   );
-  rows.push(...(await part('chat page vs list page', [chatRow], async () => chatRows(await measureChatVsListPage(dir, sizes.pageRows, sizes.pageIterations)))));
+  rows.push(
+    ...(await part('chat page vs list page', [chatRow], async () => {
+      const port = openSqliteDatabasePort(path.join(dir, 'chat-pages.sqlite'), { guardReentry: false });
+      try {
+        return chatRows(await measureChatPages(port, { rows: sizes.pageRows, rounds: sizes.pageRounds, perRound: 200 }), sizes.pageRows);
+      } finally {
+        await port.close();
+      }
+    })),
+  );
   rows.push(
     ...(await part(`keyset paging on SQLite, ${sizes.keyset} rows`, [keysetSqliteRow], async () => {
       const flatness = await keysetFlatnessReport(dir, progress, { shapes: keysetShapes, iterations: sizes.keysetIterations });
@@ -154,11 +165,4 @@ async function main(): Promise<void> {
   else process.stdout.write(`${benchTable(report)}\n`);
 }
 
-try {
-  await main();
-} catch (error) {
-  process.stderr.write(`benchmark failed: ${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exitCode = 1;
-} finally {
-  await cleanUp();
-}
+await runMain(main, cleanUp);

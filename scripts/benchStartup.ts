@@ -13,41 +13,18 @@ import { execFileSync, execSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { percentile } from './bench/loadTest.js';
 import { loadLine, machineLines } from './bench/machine.js';
-import { measureStart, type StartCommand, type StartMeasure } from './bench/startupRun.js';
+import { measureStart, npmStart, startEnv, startupGoalMs, summary, type StartCommand, type StartMeasure, type StartupResult } from './bench/startupRun.js';
 import { textTable } from './bench/textTable.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
-/** Issue 16: `npm start` until /readyz 200. */
-export const startupGoalMs = 500;
 
 export const startCommands: StartCommand[] = [
-  { name: 'npm start (compiled)', command: 'npm', args: ['start'] },
+  npmStart,
   { name: 'npm run dev (tsx)', command: 'npm', args: ['run', 'dev'] },
   { name: 'node dist/src/main.js', command: process.execPath, args: ['dist/src/main.js'] },
   { name: 'node --import tsx src/main.ts', command: process.execPath, args: ['--import', 'tsx', 'src/main.ts'] },
 ];
-
-export interface StartupResult {
-  name: string;
-  runs: number;
-  readyMs: { median: number; p90: number; min: number };
-  /** null without procfs */
-  cpuMs: { median: number; p90: number } | null;
-}
-
-function summary(name: string, measures: StartMeasure[]): StartupResult {
-  const sorted = (values: number[]) => Float64Array.from(values).sort();
-  const ready = sorted(measures.map((m) => m.readyMs));
-  const cpu = measures.every((m) => m.cpuMs !== null) ? sorted(measures.map((m) => m.cpuMs!)) : null;
-  return {
-    name,
-    runs: measures.length,
-    readyMs: { median: percentile(ready, 0.5), p90: percentile(ready, 0.9), min: ready[0]! },
-    cpuMs: cpu && { median: percentile(cpu, 0.5), p90: percentile(cpu, 0.9) },
-  };
-}
 
 interface Contender {
   start: StartCommand;
@@ -73,7 +50,7 @@ export async function benchStartup(opts: { runs: number; build: boolean; baselin
   const baseline = opts.baseline ? baselineCheckout(opts.baseline) : null;
   try {
     const contenders: Contender[] = [...startCommands.map((start) => ({ start, cwd: repoRoot })), ...(baseline ? [baseline.contender] : [])];
-    const env = { NODE_ENV: 'development', LOG_LEVEL: 'info' };
+    const env = startEnv;
     const measures = contenders.map(() => [] as StartMeasure[]);
     // One warm-up start of each (file-system cache, tsx's transform cache), not counted.
     for (const { start, cwd } of contenders) await measureStart(start, cwd, env);
@@ -115,9 +92,9 @@ if (import.meta.filename === process.argv[1]) {
     out('');
     out(`Start to /readyz 200, fresh data folder each start, ${runs} starts each (taking turns):`);
     const ms = (n: number) => `${n.toFixed(0)} ms`;
-    const npmStart = results[0]!;
+    const npmStartResult = results[0]!;
     // CPU against npm start's in the same run: the ratio load disturbs least.
-    const cpuRatio = (r: StartupResult) => (r.cpuMs && npmStart.cpuMs ? `${(r.cpuMs.median / npmStart.cpuMs.median).toFixed(2)}x` : '-');
+    const cpuRatio = (r: StartupResult) => (r.cpuMs && npmStartResult.cpuMs ? `${(r.cpuMs.median / npmStartResult.cpuMs.median).toFixed(2)}x` : '-');
     out(
       textTable(
         ['start', 'median', 'p90', 'min', 'CPU median', 'CPU p90', 'CPU ÷ npm start'],
@@ -134,7 +111,7 @@ if (import.meta.filename === process.argv[1]) {
     );
     out('');
     out(
-      `goal: npm start ready in ≤ ${startupGoalMs} ms: median ${ms(npmStart.readyMs.median)} (${npmStart.readyMs.median <= startupGoalMs ? 'met' : 'missed'} at this load); ` +
+      `goal: npm start ready in ≤ ${startupGoalMs} ms: median ${ms(npmStartResult.readyMs.median)} (${npmStartResult.readyMs.median <= startupGoalMs ? 'met' : 'missed'} at this load); ` +
         `CPU is the process tree's (npm + node, or node) user + system time until ready.`,
     );
   }
