@@ -2,7 +2,8 @@
 // Hono hello, a Fastify + ajv and a Hono + openapi-backend implementation of the same list route over
 // the same database, a bare `ws` server, a Fastify hello), as ratios, with the machine and its load
 // noted. `--json` prints the same as one JSON object (stable keys) to compare across commits;
-// `--quick` runs every part on small sizes and short durations (a smoke test). BENCH_SECONDS sets
+// `--quick` runs every part on small sizes and short durations (a smoke test); `--only key,key` runs
+// the parts of those rows only (the others are in the report as not run). BENCH_SECONDS sets
 // the seconds of each load run (default 5; 1 with --quick). Talks to 127.0.0.1 only and removes its
 // child processes, temp files and PostgreSQL databases.
 import { execFileSync } from 'node:child_process';
@@ -26,10 +27,16 @@ import { listCpuRow, listRows, listShareRow } from './bench/listRows.js';
 import { loadLine, machineLines } from './bench/machine.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const args = new Set(process.argv.slice(2));
-const json = args.has('--json');
-const quick = args.has('--quick');
-for (const arg of args) if (arg !== '--json' && arg !== '--quick') throw new Error(`unknown argument ${arg} (npm run bench [-- --json] [--quick])`);
+const argv = process.argv.slice(2);
+const usage = 'npm run bench [-- --json] [--quick] [--only key,key]';
+const json = argv.includes('--json');
+const quick = argv.includes('--quick');
+const onlyAt = argv.indexOf('--only');
+/** --only: the rows (keys) whose parts run; the others stay in the report as not run. */
+const only = onlyAt >= 0 ? new Set((argv[onlyAt + 1] ?? '').split(',').filter(Boolean)) : null;
+for (const [i, arg] of argv.entries())
+  if (arg !== '--json' && arg !== '--quick' && !(arg === '--only' && argv[i + 1]) && !(i > 0 && argv[i - 1] === '--only'))
+    throw new Error(`unknown argument ${arg} (${usage})`);
 // With --json stdout carries the one JSON object; progress goes to stderr either way.
 const progress = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -54,6 +61,7 @@ const { dir, children, cleanUp } = benchRun('trip-bench-');
 
 /** Runs one part; a part that fails leaves its rows in the table with the reason. */
 async function part(name: string, missing: Pick<BenchRow, 'key' | 'measure' | 'ratioOf' | 'goal'>[], measure: () => Promise<BenchRow[]>): Promise<BenchRow[]> {
+  if (only && !missing.some((row) => only.has(row.key))) return missing.map((row) => missingRow(row, 'not run (--only)'));
   progress(`-- ${name} (load ${loadLine()})`);
   const started = performance.now();
   try {
@@ -67,6 +75,9 @@ async function part(name: string, missing: Pick<BenchRow, 'key' | 'measure' | 'r
 }
 
 async function main(): Promise<void> {
+  const keys = [listShareRow, listCpuRow, startRow, connectionRow, generationRow, chatRow, keysetSqliteRow, keysetPostgresRow].map((row) => row.key);
+  const unknown = [...(only ?? [])].filter((key) => !keys.includes(key));
+  if (unknown.length > 0 || only?.size === 0) throw new Error(`--only takes row keys, some of ${keys.join(', ')}; got "${[...(only ?? [])].join(',')}"`);
   const seconds = secondsFromEnv();
   const loadBefore = os.loadavg();
   const sizes = quick
@@ -158,7 +169,7 @@ async function main(): Promise<void> {
   const report = {
     commit: commitOf(),
     machine: { lines: machineLines(), cores: os.cpus().length, loadBefore, loadAfter: os.loadavg() },
-    settings: { quick, seconds, ...sizes },
+    settings: { quick, seconds, ...(only && { only: [...only] }), ...sizes },
     rows,
   };
   if (json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
