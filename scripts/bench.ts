@@ -17,8 +17,8 @@ import { measureChatPages } from './bench/chatPageCosts.js';
 import { openSqliteDatabasePort } from '../src/db/openDatabasePort.js';
 import { keysetFlatnessOnPostgres } from './bench/keysetFlatnessPostgres.js';
 import { keysetFlatnessReport, quickFlatnessShapes, flatnessShapes } from './bench/flatnessReport.js';
-import { onSqlite } from './bench/generationRate.js';
-import { chatRow, chatRows, generationRow, generationRows, keysetPostgresRow, keysetRow, keysetSqliteRow } from './bench/inProcessRows.js';
+import { generationBaseline, generationInChild } from './bench/generationBaseline.js';
+import { chatRow, chatRows, generationRow, generationRows, keysetPostgresRow, keysetRow, keysetSqliteRow, preIssue16Commit } from './bench/inProcessRows.js';
 import { measureIdleConnections } from './bench/idleConnectionCost.js';
 import { measureListThroughput } from './bench/listThroughput.js';
 import { connectionRow, connectionRows, startRow, startRows } from './bench/processRows.js';
@@ -139,9 +139,16 @@ async function main(): Promise<void> {
   );
   // The servers are stopped: the in-process measures below have the cores (less other work) to themselves.
   rows.push(
-    ...(await part('generations (offline planner, SQLite)', [generationRow], async () => {
-      await onSqlite(Math.ceil(sizes.generations / 10)); // warm-up: the first generations of a process pay for JIT compilation
-      return generationRows(await onSqlite(sizes.generations));
+    ...(await part(`generations (offline planner, SQLite): ours and ${preIssue16Commit}`, [generationRow], async () => {
+      const baseline = generationBaseline(root, preIssue16Commit);
+      try {
+        const before = await generationInChild(baseline.tree, 'sqlite', sizes.generations);
+        const ours = await generationInChild(root, 'sqlite', sizes.generations);
+        if (!before || !ours) throw new Error('a generation run reported nothing');
+        return generationRows(ours, before);
+      } finally {
+        baseline.remove();
+      }
     })),
   );
   rows.push(

@@ -9,10 +9,11 @@
 // its dist/ (built in a temporary copy, with this checkout's node_modules) or, before the build
 // existed, with tsx: before and after under the same load. `benchStartup()` is the same for the
 // bench harness.
-import { execFileSync, execSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { checkOutBaseline } from './bench/baselineCheckout.js';
 import { loadLine, machineLines } from './bench/machine.js';
 import { measureStart, npmStart, startEnv, startupGoalMs, summary, type StartCommand, type StartMeasure, type StartupResult } from './bench/startupRun.js';
 import { textTable } from './bench/textTable.js';
@@ -32,22 +33,21 @@ interface Contender {
 }
 
 /** The service of commit `ref` in a temporary folder, ready to start; and how to remove it. */
-function baselineCheckout(ref: string): { contender: Contender; remove(): void } {
+function baselineContender(ref: string): { contender: Contender; remove(): void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-startup-baseline-'));
-  execSync(`git archive ${JSON.stringify(ref)} | tar -x -C ${JSON.stringify(dir)}`, { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] });
-  fs.symlinkSync(path.join(repoRoot, 'node_modules'), path.join(dir, 'node_modules'));
-  const built = fs.existsSync(path.join(dir, 'tsconfig.build.json'));
-  if (built) execFileSync('npm', ['run', '--silent', 'build'], { cwd: dir, stdio: 'inherit' });
+  const baseline = checkOutBaseline(repoRoot, ref, dir);
+  const built = fs.existsSync(path.join(baseline.root, 'tsconfig.build.json'));
+  if (built) execFileSync('npm', ['run', '--silent', 'build'], { cwd: baseline.root, stdio: 'inherit' });
   const args = built ? ['dist/src/main.js'] : ['--import', 'tsx', 'src/main.ts'];
   return {
-    contender: { start: { name: `${ref}: node ${args.join(' ')}`, command: process.execPath, args }, cwd: dir },
+    contender: { start: { name: `${ref}: node ${args.join(' ')}`, command: process.execPath, args }, cwd: baseline.root },
     remove: () => fs.rmSync(dir, { recursive: true, force: true }),
   };
 }
 
 export async function benchStartup(opts: { runs: number; build: boolean; baseline?: string; onProgress?: (line: string) => void }): Promise<StartupResult[]> {
   if (opts.build) execFileSync('npm', ['run', '--silent', 'build'], { cwd: repoRoot, stdio: 'inherit' });
-  const baseline = opts.baseline ? baselineCheckout(opts.baseline) : null;
+  const baseline = opts.baseline ? baselineContender(opts.baseline) : null;
   try {
     const contenders: Contender[] = [...startCommands.map((start) => ({ start, cwd: repoRoot })), ...(baseline ? [baseline.contender] : [])];
     const env = startEnv;

@@ -1,14 +1,17 @@
-// The rows of `npm run bench` measured in this process: generations/s with the offline planner,
-// chat history page vs trip list page, and keyset paging flatness on SQLite.
+// The rows of `npm run bench` about the service's code without HTTP: CPU per generation with the
+// offline planner (against the code before issue 16, in the same run), chat history page vs trip
+// list page, and keyset paging flatness.
 import type { BenchRow } from './benchRow.js';
 import { chatPage, chatPageBefore, cpuPerPage, tripListPage, type Measured } from './chatPageCosts.js';
 import type { GenerationResult } from './generationRate.js';
-import { preIssue16 } from './recordedBaseline.js';
+
+/** The code before issue 16's changes: the generation row's peer, measured in the same run. */
+export const preIssue16Commit = 'c157b20';
 
 export const generationRow = {
   key: 'generation_cpu_sqlite',
   measure: 'generations (offline planner, no delay, SQLite): CPU per generation',
-  ratioOf: `recorded ${preIssue16.commit} ÷ ours`,
+  ratioOf: `${preIssue16Commit} ÷ ours`,
   goal: '≥ 2× (2× generations/s)',
 };
 export const chatRow = {
@@ -25,17 +28,18 @@ export const keysetPostgresRow = {
   goal: '≤ 1.2',
 };
 
-export function generationRows(r: GenerationResult): BenchRow[] {
-  const cpuMs = r.cpuMs / r.plans;
-  const speedUp = preIssue16.generationCpuMsSqlite / cpuMs;
+export function generationRows(ours: GenerationResult, before: GenerationResult): BenchRow[] {
+  const cpuMs = (r: GenerationResult) => r.cpuMs / r.plans;
+  const rate = (r: GenerationResult) => r.plans / (r.ms / 1000);
+  const speedUp = cpuMs(before) / cpuMs(ours);
   return [
     {
       ...generationRow,
-      ours: { value: cpuMs, unit: `ms (${(r.plans / (r.ms / 1000)).toFixed(1)} generations/s)` },
-      peers: [{ name: `${preIssue16.commit}, recorded`, value: preIssue16.generationCpuMsSqlite, unit: 'ms' }],
+      ours: { value: cpuMs(ours), unit: `ms (${rate(ours).toFixed(1)} generations/s)` },
+      peers: [{ name: `${preIssue16Commit}, same run`, value: cpuMs(before), unit: `ms (${rate(before).toFixed(1)} generations/s)` }],
       ratio: speedUp,
       met: speedUp >= 2,
-      note: `${r.plans} plans of ${r.days / r.plans} days; CPU of this process over the run, as wall-clock generations/s moves with other work (${preIssue16.note})`,
+      note: `${ours.plans} plans of ${ours.days / ours.plans} days each side, one fresh child process each, ${preIssue16Commit} first (as bench:generations --baseline ${preIssue16Commit}); CPU of that process over the run, as wall-clock generations/s moves with other work (generations/s: ${(rate(ours) / rate(before)).toFixed(2)}x)`,
     },
   ];
 }

@@ -1,6 +1,7 @@
 // `npm run bench`'s report: the table assembled from each part's measurements (small inputs, the
 // row functions bench.ts calls), and the script end to end on its in-process parts only
-// (`--quick --json --only ...`: no servers started, a few seconds), every row of issue 16's table
+// (`--quick --json --only ...`: no servers started; the generation row checks out the commit before
+// issue 16 to run it next to ours, a few seconds), every row of issue 16's table
 // still in the report. Nothing here asserts on a measured number's size or on time: a loaded
 // machine may miss any goal.
 import { execFile } from 'node:child_process';
@@ -9,12 +10,12 @@ import { describe, expect, it } from 'vitest';
 import type { BenchRow } from '../../scripts/bench/benchRow.js';
 import { benchTable, type BenchReport } from '../../scripts/bench/benchTable.js';
 import { chatPage, chatPageBefore, tripListPage, type Measured } from '../../scripts/bench/chatPageCosts.js';
+import type { GenerationResult } from '../../scripts/bench/generationRate.js';
 import type { ConnectionResult } from '../../scripts/bench/idleConnectionCost.js';
 import { chatRows, generationRows, keysetPostgresRow, keysetRow, keysetSqliteRow } from '../../scripts/bench/inProcessRows.js';
 import type { ServerLoad } from '../../scripts/bench/listThroughput.js';
 import { listRows } from '../../scripts/bench/listRows.js';
 import { connectionRows, startRows } from '../../scripts/bench/processRows.js';
-import { preIssue16 } from '../../scripts/bench/recordedBaseline.js';
 import { summary } from '../../scripts/bench/startupRun.js';
 
 const run = promisify(execFile);
@@ -47,6 +48,16 @@ const connections = (name: string, before: number, withThem: number, opened = 10
   connectSeconds: 1,
   loadAfter: '1.00 1.00 1.00',
 });
+const generations = (ms: number, cpuMs: number): GenerationResult => ({
+  engine: 'SQLite (file, WAL)',
+  runners: 1,
+  plans: 200,
+  days: 600,
+  ms,
+  cpuMs,
+  serverCpuMs: null,
+  statements: null,
+});
 const pages = (cpuUsPerPage: number): Measured => ({ wallUs: cpuUsPerPage * 1000, cpuUs: cpuUsPerPage * 1000, serverCpuUs: null, pages: 1000 });
 const starts = (name: string, readyMs: number[]) =>
   summary(
@@ -60,7 +71,7 @@ function assembledRows(): BenchRow[] {
     ...listRows({ hello: load(20_000, 20), ours: load(4_000, 180), fastify: load(2_500, 250), openapiBackend: load(1_000, 600) }),
     ...startRows({ ours: starts('npm start (compiled)', [450, 400, 900]), fastify: starts('Fastify hello', [200, 210, 190]) }),
     ...connectionRows({ ours: connections('service', 100 * 2 ** 20, 110 * 2 ** 20), bareWs: connections('bare ws', 80 * 2 ** 20, 89 * 2 ** 20) }),
-    ...generationRows({ engine: 'SQLite', runners: 1, plans: 200, days: 600, ms: 10_000, cpuMs: 800, serverCpuMs: null, statements: null }),
+    ...generationRows(generations(2_000, 800), generations(4_000, 1_840)),
     ...chatRows(
       new Map([
         [tripListPage, pages(100)],
@@ -90,7 +101,7 @@ describe("npm run bench's table, assembled from each part's measurements", () =>
     expect(row('start_to_ready').ratio).toBeCloseTo(450 / 200);
     expect(row('rss_per_idle_stomp_connection').ours?.value).toBeCloseTo(10.24);
     expect(row('rss_per_idle_stomp_connection').ratio).toBeCloseTo(10 / 9);
-    expect(row('generation_cpu_sqlite').ratio).toBeCloseTo(preIssue16.generationCpuMsSqlite / 4);
+    expect(row('generation_cpu_sqlite').ratio).toBeCloseTo(1_840 / 800); // the code before issue 16's CPU ÷ ours
     expect(row('chat_vs_list_page').ratio).toBeCloseTo(0.6);
     expect(row('chat_vs_list_page').peers.map((p) => p.value)).toEqual([100, 300]);
   });
