@@ -26,6 +26,13 @@ interface Seeded {
   messageCursor: number;
 }
 
+/** `count` rows inserted 500 at a time (one statement each); their ids in order. */
+async function insertInBatches(count: number, insert: (start: number, length: number) => Promise<{ id: number }[]>): Promise<number[]> {
+  const ids: number[] = [];
+  for (let start = 0; start < count; start += 500) ids.push(...(await insert(start, Math.min(500, count - start))).map((r) => r.id));
+  return ids;
+}
+
 async function seed(port: DatabasePort, count: number): Promise<Seeded> {
   const { members, tripPlans, chatRooms, chatMessages } = port.t;
   const now = Date.now();
@@ -33,13 +40,12 @@ async function seed(port: DatabasePort, count: number): Promise<Seeded> {
     q.insert(members).values({ email: 'pages@example.com', name: 'Pages', provider: 'bench', createdAt: now, updatedAt: now }).returning({ id: members.id }),
   );
   const memberId = member!.id;
-  const planIds: number[] = [];
-  for (let start = 0; start < count; start += 500) {
+  const planIds = await insertInBatches(count, async (start, length) => {
     const rows = await port.run((q) =>
       q
         .insert(tripPlans)
         .values(
-          Array.from({ length: Math.min(500, count - start) }, (_, i) => ({
+          Array.from({ length }, (_, i) => ({
             memberId,
             title: `Busan, 3 days #${start + i}`,
             region: 'Busan',
@@ -57,19 +63,18 @@ async function seed(port: DatabasePort, count: number): Promise<Seeded> {
         .returning({ id: tripPlans.id }),
     );
     await port.run((q) => q.insert(chatRooms).values(rows.map((r) => ({ memberId, tripPlanId: r.id, createdAt: now }))));
-    planIds.push(...rows.map((r) => r.id));
-  }
+    return rows;
+  });
   const [room] = await port.run((q) => q.select({ id: chatRooms.id }).from(chatRooms).where(eq(chatRooms.tripPlanId, planIds[0]!)).execute());
   const chatRoomId = room!.id;
   // A generated day's summary is a few hundred characters.
   const content = 'Day 2 in Busan: Haeundae Beach in the morning, lunch at a market, Gamcheon Culture Village after. '.repeat(3);
-  const messageIds: number[] = [];
-  for (let start = 0; start < count; start += 500) {
-    const rows = await port.run((q) =>
+  const messageIds = await insertInBatches(count, (start, length) =>
+    port.run((q) =>
       q
         .insert(chatMessages)
         .values(
-          Array.from({ length: Math.min(500, count - start) }, (_, i) => ({
+          Array.from({ length }, (_, i) => ({
             chatRoomId,
             messageType: i % 2 ? ('ASSISTANT' as const) : ('USER' as const),
             content,
@@ -77,9 +82,8 @@ async function seed(port: DatabasePort, count: number): Promise<Seeded> {
           })),
         )
         .returning({ id: chatMessages.id }),
-    );
-    messageIds.push(...rows.map((r) => r.id));
-  }
+    ),
+  );
   // Plans were created newest first, so planIds is also the list's default order (createdAt:desc).
   return { memberId, chatRoomId, planCursor: planIds[Math.floor(count / 2)]!, messageCursor: messageIds[Math.floor(count / 2)]! };
 }
