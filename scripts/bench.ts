@@ -2,34 +2,41 @@
 // Hono hello, a Fastify + ajv and a Hono + openapi-backend implementation of the same list route over
 // the same database, a bare `ws` server, a Fastify hello), as ratios, with the machine and its load
 // noted. `--json` prints the same as one JSON object (stable keys) to compare across commits;
-// `--quick` runs every part on small sizes and short durations (a smoke test). BENCH_SECONDS sets
+// `--quick` runs every part on small sizes and short durations (a smoke test); `--only key,key` runs
+// the parts of those rows only (the others are in the report as not run). BENCH_SECONDS sets
 // the seconds of each load run (default 5; 1 with --quick). Talks to 127.0.0.1 only and removes its
 // child processes, temp files and PostgreSQL databases.
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { missingRow, type BenchRow } from './bench/benchRow.js';
 import { benchTable } from './bench/benchTable.js';
-import type { ChildServer } from './bench/childServer.js';
-import { measureChatVsListPage } from './bench/chatVsListPage.js';
+import { benchRun, runMain } from './bench/benchRun.js';
+import { measureChatPages } from './bench/chatPageCosts.js';
+import { openSqliteDatabasePort } from '../src/db/openDatabasePort.js';
 import { keysetFlatnessOnPostgres } from './bench/keysetFlatnessPostgres.js';
 import { keysetFlatnessReport, quickFlatnessShapes, flatnessShapes } from './bench/flatnessReport.js';
-import { onSqlite } from './bench/generationRate.js';
-import { chatRow, chatRows, generationRow, generationRows, keysetPostgresRow, keysetRow, keysetSqliteRow } from './bench/inProcessRows.js';
-import { measureConnectionMemory } from './bench/connectionMemory.js';
+import { generationBaseline, generationInChild } from './bench/generationBaseline.js';
+import { chatRow, chatRows, generationRow, generationRows, keysetPostgresRow, keysetRow, keysetSqliteRow, preIssue16Commit } from './bench/inProcessRows.js';
+import { measureIdleConnections } from './bench/idleConnectionCost.js';
 import { measureListThroughput } from './bench/listThroughput.js';
 import { connectionRow, connectionRows, startRow, startRows } from './bench/processRows.js';
-import { measureStartToReady } from './bench/startToReady.js';
+import { measureStartVsFastify } from './bench/startupRun.js';
 import { listCpuRow, listRows, listShareRow } from './bench/listRows.js';
 import { loadLine, machineLines } from './bench/machine.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const args = new Set(process.argv.slice(2));
-const json = args.has('--json');
-const quick = args.has('--quick');
-for (const arg of args) if (arg !== '--json' && arg !== '--quick') throw new Error(`unknown argument ${arg} (npm run bench [-- --json] [--quick])`);
+const argv = process.argv.slice(2);
+const usage = 'npm run bench [-- --json] [--quick] [--only key,key]';
+const json = argv.includes('--json');
+const quick = argv.includes('--quick');
+const onlyAt = argv.indexOf('--only');
+/** --only: the rows (keys) whose parts run; the others stay in the report as not run. */
+const only = onlyAt >= 0 ? new Set((argv[onlyAt + 1] ?? '').split(',').filter(Boolean)) : null;
+for (const [i, arg] of argv.entries())
+  if (arg !== '--json' && arg !== '--quick' && !(arg === '--only' && argv[i + 1]) && !(i > 0 && argv[i - 1] === '--only'))
+    throw new Error(`unknown argument ${arg} (${usage})`);
 // With --json stdout carries the one JSON object; progress goes to stderr either way.
 const progress = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -50,20 +57,11 @@ function commitOf(): string {
   }
 }
 
-const children: ChildServer[] = [];
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trip-bench-'));
-async function cleanUp(): Promise<void> {
-  await Promise.all(children.splice(0).map((child) => child.stop()));
-  fs.rmSync(dir, { recursive: true, force: true });
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    void cleanUp().finally(() => process.exit(130));
-  });
-}
+const { dir, children, cleanUp } = benchRun('trip-bench-');
 
 /** Runs one part; a part that fails leaves its rows in the table with the reason. */
 async function part(name: string, missing: Pick<BenchRow, 'key' | 'measure' | 'ratioOf' | 'goal'>[], measure: () => Promise<BenchRow[]>): Promise<BenchRow[]> {
+  if (only && !missing.some((row) => only.has(row.key))) return missing.map((row) => missingRow(row, 'not run (--only)'));
   progress(`-- ${name} (load ${loadLine()})`);
   const started = performance.now();
   try {
@@ -77,6 +75,9 @@ async function part(name: string, missing: Pick<BenchRow, 'key' | 'measure' | 'r
 }
 
 async function main(): Promise<void> {
+  const keys = [listShareRow, listCpuRow, startRow, connectionRow, generationRow, chatRow, keysetSqliteRow, keysetPostgresRow].map((row) => row.key);
+  const unknown = [...(only ?? [])].filter((key) => !keys.includes(key));
+  if (unknown.length > 0 || only?.size === 0) throw new Error(`--only takes row keys, some of ${keys.join(', ')}; got "${[...(only ?? [])].join(',')}"`);
   const seconds = secondsFromEnv();
   const loadBefore = os.loadavg();
   const sizes = quick
@@ -87,7 +88,7 @@ async function main(): Promise<void> {
         starts: 1,
         connections: 200,
         pageRows: 200,
-        pageIterations: 200,
+        pageRounds: 1,
         keyset: '1k vs 10k',
         keysetIterations: 100,
       }
@@ -97,8 +98,8 @@ async function main(): Promise<void> {
         generations: 200,
         starts: 5,
         connections: 2000,
-        pageRows: 1000,
-        pageIterations: 2000,
+        pageRows: 2000,
+        pageRounds: 10,
         keyset: '1k vs 1M',
         keysetIterations: 500,
       };
@@ -118,20 +119,48 @@ async function main(): Promise<void> {
       return listRows(m);
     })),
   );
-  rows.push(...(await part('start to ready: npm start, Fastify hello', [startRow], async () => startRows(await measureStartToReady(root, dir, sizes.starts)))));
   rows.push(
-    ...(await part('idle STOMP connections: ours, bare ws', [connectionRow], async () =>
-      connectionRows(await measureConnectionMemory({ root, dir, count: sizes.connections, settleMs: quick ? 300 : 2000, started: (c) => children.push(c) })),
-    )),
+    ...(await part('start to ready: npm start, Fastify hello', [startRow], async () => startRows(await measureStartVsFastify(root, sizes.starts, !quick)))),
+  );
+  rows.push(
+    ...(await part('idle STOMP connections: ours, bare ws', [connectionRow], async () => {
+      const options = {
+        connections: sizes.connections,
+        perMember: 20,
+        heartBeatMs: 10_000,
+        idleSeconds: quick ? 0 : 5,
+        batchSize: 200,
+        settleMs: quick ? 300 : 2000,
+      };
+      const bareWs = await measureIdleConnections({ name: 'bare ws', kind: 'bare ws', root }, options, { tmpDir: dir, children });
+      const ours = await measureIdleConnections({ name: 'service', kind: 'service', root }, options, { tmpDir: dir, children });
+      return connectionRows({ ours, bareWs });
+    })),
   );
   // The servers are stopped: the in-process measures below have the cores (less other work) to themselves.
   rows.push(
-    ...(await part('generations (offline planner, SQLite)', [generationRow], async () => {
-      await onSqlite(Math.ceil(sizes.generations / 10)); // warm-up: the first generations of a process pay for JIT compilation
-      return generationRows(await onSqlite(sizes.generations));
+    ...(await part(`generations (offline planner, SQLite): ours and ${preIssue16Commit}`, [generationRow], async () => {
+      const baseline = generationBaseline(root, preIssue16Commit);
+      try {
+        const before = await generationInChild(baseline.tree, 'sqlite', sizes.generations);
+        const ours = await generationInChild(root, 'sqlite', sizes.generations);
+        if (!before || !ours) throw new Error('a generation run reported nothing');
+        return generationRows(ours, before);
+      } finally {
+        baseline.remove();
+      }
     })),
   );
-  rows.push(...(await part('chat page vs list page', [chatRow], async () => chatRows(await measureChatVsListPage(dir, sizes.pageRows, sizes.pageIterations)))));
+  rows.push(
+    ...(await part('chat page vs list page', [chatRow], async () => {
+      const port = openSqliteDatabasePort(path.join(dir, 'chat-pages.sqlite'), { guardReentry: false });
+      try {
+        return chatRows(await measureChatPages(port, { rows: sizes.pageRows, rounds: sizes.pageRounds, perRound: 200 }), sizes.pageRows);
+      } finally {
+        await port.close();
+      }
+    })),
+  );
   rows.push(
     ...(await part(`keyset paging on SQLite, ${sizes.keyset} rows`, [keysetSqliteRow], async () => {
       const flatness = await keysetFlatnessReport(dir, progress, { shapes: keysetShapes, iterations: sizes.keysetIterations });
@@ -147,18 +176,11 @@ async function main(): Promise<void> {
   const report = {
     commit: commitOf(),
     machine: { lines: machineLines(), cores: os.cpus().length, loadBefore, loadAfter: os.loadavg() },
-    settings: { quick, seconds, ...sizes },
+    settings: { quick, seconds, ...(only && { only: [...only] }), ...sizes },
     rows,
   };
   if (json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else process.stdout.write(`${benchTable(report)}\n`);
 }
 
-try {
-  await main();
-} catch (error) {
-  process.stderr.write(`benchmark failed: ${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exitCode = 1;
-} finally {
-  await cleanUp();
-}
+await runMain(main, cleanUp);

@@ -14,12 +14,9 @@
 // harness over the src/ of that commit too, alternating with this tree, one child process per
 // engine and round (`--rounds n`, default 1), and prints the ratios; `--json` prints the results as
 // JSON; `--engine sqlite|postgres|postgres-2` runs one row.
-import { execFile } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { generationBaseline, generationInChild } from './bench/generationBaseline.js';
 import { CONCURRENCY, DURATION_DAYS, MEMBERS, onPostgres, onSqlite, type EngineRow, type GenerationResult as Result } from './bench/generationRate.js';
 import { machineLines } from './bench/machine.js';
 import { textTable } from './bench/textTable.js';
@@ -70,34 +67,7 @@ function optionsFromArgs(args: string[]): Options {
   return options;
 }
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repoRoot = path.resolve(here, '..');
-const run = promisify(execFile);
-
-/**
- * A checkout of `ref` in a temp folder sharing this tree's node_modules, with this harness copied
- * over its own (the harness only calls what both trees have: the runner, the offline planner, the
- * repositories that create plans), so both sides measure the same work.
- */
-async function baselineTree(ref: string): Promise<string> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trip-bench-baseline-'));
-  await run('sh', ['-c', `git -C "$1" archive "$2" | tar -x -C "$3"`, 'sh', repoRoot, ref, dir]);
-  fs.symlinkSync(path.join(repoRoot, 'node_modules'), path.join(dir, 'node_modules'));
-  fs.cpSync(path.join(here, 'benchGenerations.ts'), path.join(dir, 'scripts', 'benchGenerations.ts'));
-  fs.cpSync(path.join(here, 'bench'), path.join(dir, 'scripts', 'bench'), { recursive: true });
-  return dir;
-}
-
-/** One row measured by a child process in `tree` (a fresh process each time: no warm caches carried over). */
-async function childRow(tree: string, row: EngineRow): Promise<Result | null> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(tree, 'scripts', 'benchGenerations.ts'), '--engine', row, '--json'], {
-    cwd: tree,
-    env: process.env,
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  const [result] = JSON.parse(stdout.trim().split('\n').at(-1)!) as Result[];
-  return result ?? null;
-}
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
 const perGeneration = (ms: number | null, r: Result) => (ms === null ? '-' : (ms / r.plans).toFixed(2));
 const perDay = (n: number | null, r: Result) => (n === null ? '-' : (n / r.days).toFixed(1));
@@ -120,15 +90,15 @@ function resultCells(r: Result): string[] {
 const columns = ['engine', 'runners', 'generations', 'seconds', 'generations/s', 'days saved/s', 'CPU ms/gen', 'server CPU ms/gen', 'statements/day'];
 
 async function compare(options: Options, out: (line: string) => void): Promise<void> {
-  const tree = await baselineTree(options.baseline!);
+  const { tree, remove } = generationBaseline(repoRoot, options.baseline!);
   try {
     const rows: string[][] = [];
     const pairs: { row: EngineRow; base: Result; current: Result }[] = [];
     for (const row of options.rows) {
       for (let round = 0; round < options.rounds; round++) {
         // Alternating, so that a change in the machine's load falls on both sides alike.
-        const base = await childRow(tree, row);
-        const current = await childRow(repoRoot, row);
+        const base = await generationInChild(tree, row);
+        const current = await generationInChild(repoRoot, row);
         if (!base || !current) {
           out(`${row}: skipped (PostgreSQL unreachable? set BENCH_POSTGRES_URL)`);
           break;
@@ -152,7 +122,7 @@ async function compare(options: Options, out: (line: string) => void): Promise<v
     });
     out(textTable(['engine', 'generations/s: this ÷ baseline', 'CPU per generation (bench + server): baseline ÷ this'], ratios));
   } finally {
-    fs.rmSync(tree, { recursive: true, force: true });
+    remove();
   }
 }
 

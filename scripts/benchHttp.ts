@@ -2,11 +2,8 @@
 // by side, against a bare Hono baseline (autocannon), then keyset paging at 1k vs 1M rows. Runs for a
 // bounded time, talks to 127.0.0.1 only, and removes its child processes and temp files (and the
 // PostgreSQL database it created). BENCH_SECONDS sets the seconds per target.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ChildServer } from './bench/childServer.js';
+import { benchRun, runMain } from './bench/benchRun.js';
 import { keysetFlatnessReport } from './bench/flatnessReport.js';
 import { httpReport } from './bench/httpReport.js';
 import { machineLines } from './bench/machine.js';
@@ -21,19 +18,7 @@ function secondsFromEnv(): number {
   return seconds;
 }
 
-const children: ChildServer[] = [];
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trip-bench-'));
-
-async function cleanUp(): Promise<void> {
-  await Promise.all(children.splice(0).map((child) => child.stop()));
-  fs.rmSync(dir, { recursive: true, force: true });
-}
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    void cleanUp().finally(() => process.exit(130));
-  });
-}
+const { dir, children, cleanUp } = benchRun('trip-bench-');
 
 async function main(): Promise<void> {
   const seconds = secondsFromEnv();
@@ -48,11 +33,4 @@ async function main(): Promise<void> {
   await keysetFlatnessReport(dir, out);
 }
 
-try {
-  await main();
-} catch (error) {
-  process.stderr.write(`benchmark failed: ${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exitCode = 1;
-} finally {
-  await cleanUp();
-}
+await runMain(main, cleanUp);

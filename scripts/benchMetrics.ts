@@ -5,13 +5,12 @@
 // median of each side and their ratio are printed (goal: metrics cost under 5% of req/s). Talks to
 // 127.0.0.1 only and removes its child processes and temp files. BENCH_SECONDS: seconds per run.
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
 import { createMetrics } from '../src/metrics/metricsRegistry.js';
-import { startChildServer, type ChildServer } from './bench/childServer.js';
+import { benchRun, runMain } from './bench/benchRun.js';
+import { startChildServer } from './bench/childServer.js';
 import { freePort } from './bench/freePort.js';
 import { runLoad, type LoadResult } from './bench/loadTest.js';
 import { loadLine, machineLines } from './bench/machine.js';
@@ -33,19 +32,7 @@ function integerFromEnv(name: string, fallback: number, max: number): number {
   return value;
 }
 
-const children: ChildServer[] = [];
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trip-bench-metrics-'));
-
-async function cleanUp(): Promise<void> {
-  await Promise.all(children.splice(0).map((child) => child.stop()));
-  fs.rmSync(dir, { recursive: true, force: true });
-}
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    void cleanUp().finally(() => process.exit(130));
-  });
-}
+const { dir, children, cleanUp } = benchRun('trip-bench-metrics-');
 
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -146,11 +133,4 @@ async function main(): Promise<void> {
   );
 }
 
-try {
-  await main();
-} catch (error) {
-  process.stderr.write(`benchmark failed: ${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exitCode = 1;
-} finally {
-  await cleanUp();
-}
+await runMain(main, cleanUp);

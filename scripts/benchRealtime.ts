@@ -5,11 +5,9 @@
 // (must be 0) and the server's memory per connection. `--instances 2` runs each level on one
 // instance and then across two (clients on A, generations on B, PostgreSQL + Redis), side by side.
 // Exits 1 if anything was lost or an error arrived. Bounded per level; cleans up.
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ChildServer } from './bench/childServer.js';
+import { benchRun, runMain } from './bench/benchRun.js';
 import { percentile } from './bench/loadTest.js';
 import { loadLine, machineLines } from './bench/machine.js';
 import { openFileLimit } from './bench/openFileLimit.js';
@@ -21,19 +19,7 @@ import { textTable } from './bench/textTable.js';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
-const children: ChildServer[] = [];
-const tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trip-realtime-'));
-
-async function cleanUp(): Promise<void> {
-  await Promise.all(children.splice(0).map((child) => child.stop()));
-  fs.rmSync(tmpDir, { recursive: true, force: true });
-}
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    void cleanUp().finally(() => process.exit(130));
-  });
-}
+const { dir: tmpDir, children, cleanUp } = benchRun('trip-realtime-');
 
 /** Each WebSocket is a descriptor in this process and one in the server, which inherits our limit. */
 function checkOpenFiles(levels: number[]): void {
@@ -192,11 +178,4 @@ async function main(): Promise<number> {
   return lost === 0 && errors === 0 ? 0 : 1;
 }
 
-try {
-  process.exitCode = await main();
-} catch (error) {
-  process.stderr.write(`benchmark failed: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exitCode = 1;
-} finally {
-  await cleanUp();
-}
+await runMain(main, cleanUp);

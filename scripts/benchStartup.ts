@@ -9,45 +9,23 @@
 // its dist/ (built in a temporary copy, with this checkout's node_modules) or, before the build
 // existed, with tsx: before and after under the same load. `benchStartup()` is the same for the
 // bench harness.
-import { execFileSync, execSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { percentile } from './bench/loadTest.js';
+import { checkOutBaseline } from './bench/baselineCheckout.js';
 import { loadLine, machineLines } from './bench/machine.js';
-import { measureStart, type StartCommand, type StartMeasure } from './bench/startupRun.js';
+import { measureStart, npmStart, startEnv, startupGoalMs, summary, type StartCommand, type StartMeasure, type StartupResult } from './bench/startupRun.js';
 import { textTable } from './bench/textTable.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
-/** Issue 16: `npm start` until /readyz 200. */
-export const startupGoalMs = 500;
 
 export const startCommands: StartCommand[] = [
-  { name: 'npm start (compiled)', command: 'npm', args: ['start'] },
+  npmStart,
   { name: 'npm run dev (tsx)', command: 'npm', args: ['run', 'dev'] },
   { name: 'node dist/src/main.js', command: process.execPath, args: ['dist/src/main.js'] },
   { name: 'node --import tsx src/main.ts', command: process.execPath, args: ['--import', 'tsx', 'src/main.ts'] },
 ];
-
-export interface StartupResult {
-  name: string;
-  runs: number;
-  readyMs: { median: number; p90: number; min: number };
-  /** null without procfs */
-  cpuMs: { median: number; p90: number } | null;
-}
-
-function summary(name: string, measures: StartMeasure[]): StartupResult {
-  const sorted = (values: number[]) => Float64Array.from(values).sort();
-  const ready = sorted(measures.map((m) => m.readyMs));
-  const cpu = measures.every((m) => m.cpuMs !== null) ? sorted(measures.map((m) => m.cpuMs!)) : null;
-  return {
-    name,
-    runs: measures.length,
-    readyMs: { median: percentile(ready, 0.5), p90: percentile(ready, 0.9), min: ready[0]! },
-    cpuMs: cpu && { median: percentile(cpu, 0.5), p90: percentile(cpu, 0.9) },
-  };
-}
 
 interface Contender {
   start: StartCommand;
@@ -55,25 +33,24 @@ interface Contender {
 }
 
 /** The service of commit `ref` in a temporary folder, ready to start; and how to remove it. */
-function baselineCheckout(ref: string): { contender: Contender; remove(): void } {
+function baselineContender(ref: string): { contender: Contender; remove(): void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-startup-baseline-'));
-  execSync(`git archive ${JSON.stringify(ref)} | tar -x -C ${JSON.stringify(dir)}`, { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] });
-  fs.symlinkSync(path.join(repoRoot, 'node_modules'), path.join(dir, 'node_modules'));
-  const built = fs.existsSync(path.join(dir, 'tsconfig.build.json'));
-  if (built) execFileSync('npm', ['run', '--silent', 'build'], { cwd: dir, stdio: 'inherit' });
+  const baseline = checkOutBaseline(repoRoot, ref, dir);
+  const built = fs.existsSync(path.join(baseline.root, 'tsconfig.build.json'));
+  if (built) execFileSync('npm', ['run', '--silent', 'build'], { cwd: baseline.root, stdio: 'inherit' });
   const args = built ? ['dist/src/main.js'] : ['--import', 'tsx', 'src/main.ts'];
   return {
-    contender: { start: { name: `${ref}: node ${args.join(' ')}`, command: process.execPath, args }, cwd: dir },
+    contender: { start: { name: `${ref}: node ${args.join(' ')}`, command: process.execPath, args }, cwd: baseline.root },
     remove: () => fs.rmSync(dir, { recursive: true, force: true }),
   };
 }
 
 export async function benchStartup(opts: { runs: number; build: boolean; baseline?: string; onProgress?: (line: string) => void }): Promise<StartupResult[]> {
   if (opts.build) execFileSync('npm', ['run', '--silent', 'build'], { cwd: repoRoot, stdio: 'inherit' });
-  const baseline = opts.baseline ? baselineCheckout(opts.baseline) : null;
+  const baseline = opts.baseline ? baselineContender(opts.baseline) : null;
   try {
     const contenders: Contender[] = [...startCommands.map((start) => ({ start, cwd: repoRoot })), ...(baseline ? [baseline.contender] : [])];
-    const env = { NODE_ENV: 'development', LOG_LEVEL: 'info' };
+    const env = startEnv;
     const measures = contenders.map(() => [] as StartMeasure[]);
     // One warm-up start of each (file-system cache, tsx's transform cache), not counted.
     for (const { start, cwd } of contenders) await measureStart(start, cwd, env);
@@ -115,9 +92,9 @@ if (import.meta.filename === process.argv[1]) {
     out('');
     out(`Start to /readyz 200, fresh data folder each start, ${runs} starts each (taking turns):`);
     const ms = (n: number) => `${n.toFixed(0)} ms`;
-    const npmStart = results[0]!;
+    const npmStartResult = results[0]!;
     // CPU against npm start's in the same run: the ratio load disturbs least.
-    const cpuRatio = (r: StartupResult) => (r.cpuMs && npmStart.cpuMs ? `${(r.cpuMs.median / npmStart.cpuMs.median).toFixed(2)}x` : '-');
+    const cpuRatio = (r: StartupResult) => (r.cpuMs && npmStartResult.cpuMs ? `${(r.cpuMs.median / npmStartResult.cpuMs.median).toFixed(2)}x` : '-');
     out(
       textTable(
         ['start', 'median', 'p90', 'min', 'CPU median', 'CPU p90', 'CPU ÷ npm start'],
@@ -134,7 +111,7 @@ if (import.meta.filename === process.argv[1]) {
     );
     out('');
     out(
-      `goal: npm start ready in ≤ ${startupGoalMs} ms: median ${ms(npmStart.readyMs.median)} (${npmStart.readyMs.median <= startupGoalMs ? 'met' : 'missed'} at this load); ` +
+      `goal: npm start ready in ≤ ${startupGoalMs} ms: median ${ms(npmStartResult.readyMs.median)} (${npmStartResult.readyMs.median <= startupGoalMs ? 'met' : 'missed'} at this load); ` +
         `CPU is the process tree's (npm + node, or node) user + system time until ready.`,
     );
   }

@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
+import { runMain } from './bench/benchRun.js';
 import { startChildServer } from './bench/childServer.js';
 import { freePort } from './bench/freePort.js';
 import { runLoad, type LoadResult } from './bench/loadTest.js';
@@ -109,11 +110,4 @@ async function main(): Promise<void> {
   out(`spans received: ${(receiver.bytes() / 1024 / 1024).toFixed(1)} MiB of OTLP/JSON`);
 }
 
-try {
-  await main();
-} catch (error) {
-  process.stderr.write(`benchmark failed: ${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exitCode = 1;
-} finally {
-  fs.rmSync(dir, { recursive: true, force: true });
-}
+await runMain(main, () => fs.rmSync(dir, { recursive: true, force: true }));

@@ -1,5 +1,6 @@
 // Command line of `npm run bench:connections`.
 import { parseArgs } from 'node:util';
+import { integerOption } from './integerOption.js';
 
 export interface ConnectionsOptions {
   connections: number;
@@ -24,11 +25,7 @@ export const connectionsUsage = `usage: npm run bench:connections -- [--connecti
   --baseline     also run the service at this git revision (e.g. main, a commit), side by side, on this checkout's node_modules
   --json         print the results as one JSON object instead of the table`;
 
-function positiveInteger(name: string, raw: string, min = 1): number {
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new Error(`--${name} must be an integer >= ${min}, got "${raw}"\n${connectionsUsage}`);
-  return value;
-}
+const positiveInteger = (name: string, raw: string, min = 1) => integerOption(name, raw, connectionsUsage, min);
 
 /** Returns null when --help was asked for. */
 export function parseConnectionsOptions(argv: string[], env: NodeJS.ProcessEnv): ConnectionsOptions | null {

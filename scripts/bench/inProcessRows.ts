@@ -1,17 +1,25 @@
-// The rows of `npm run bench` measured in this process: generations/s with the offline planner,
-// chat history page vs trip list page, and keyset paging flatness on SQLite.
+// The rows of `npm run bench` about the service's code without HTTP: CPU per generation with the
+// offline planner (against the code before issue 16, in the same run), chat history page vs trip
+// list page, and keyset paging flatness.
 import type { BenchRow } from './benchRow.js';
-import type { PageCosts } from './chatVsListPage.js';
+import { chatPage, chatPageBefore, cpuPerPage, tripListPage, type Measured } from './chatPageCosts.js';
 import type { GenerationResult } from './generationRate.js';
-import { preIssue16 } from './recordedBaseline.js';
+
+/** The code before issue 16's changes: the generation row's peer, measured in the same run. */
+export const preIssue16Commit = 'c157b20';
 
 export const generationRow = {
   key: 'generation_cpu_sqlite',
   measure: 'generations (offline planner, no delay, SQLite): CPU per generation',
-  ratioOf: `recorded ${preIssue16.commit} ÷ ours`,
+  ratioOf: `${preIssue16Commit} ÷ ours`,
   goal: '≥ 2× (2× generations/s)',
 };
-export const chatRow = { key: 'chat_vs_list_page', measure: 'chat history page vs trip list page (repository level)', ratioOf: 'chat ÷ list', goal: '≤ 1.10' };
+export const chatRow = {
+  key: 'chat_vs_list_page',
+  measure: 'chat history page vs trip list page (repository level, CPU per page)',
+  ratioOf: 'chat ÷ list',
+  goal: '≤ 1.10',
+};
 export const keysetSqliteRow = { key: 'keyset_sqlite', measure: 'keyset page at 1M rows ÷ at 1k rows, SQLite', ratioOf: '4 pages', goal: '≤ 1.2' };
 export const keysetPostgresRow = {
   key: 'keyset_postgres',
@@ -20,31 +28,38 @@ export const keysetPostgresRow = {
   goal: '≤ 1.2',
 };
 
-export function generationRows(r: GenerationResult): BenchRow[] {
-  const cpuMs = r.cpuMs / r.plans;
-  const speedUp = preIssue16.generationCpuMsSqlite / cpuMs;
+export function generationRows(ours: GenerationResult, before: GenerationResult): BenchRow[] {
+  const cpuMs = (r: GenerationResult) => r.cpuMs / r.plans;
+  const rate = (r: GenerationResult) => r.plans / (r.ms / 1000);
+  const speedUp = cpuMs(before) / cpuMs(ours);
   return [
     {
       ...generationRow,
-      ours: { value: cpuMs, unit: `ms (${(r.plans / (r.ms / 1000)).toFixed(1)} generations/s)` },
-      peers: [{ name: `${preIssue16.commit}, recorded`, value: preIssue16.generationCpuMsSqlite, unit: 'ms' }],
+      ours: { value: cpuMs(ours), unit: `ms (${rate(ours).toFixed(1)} generations/s)` },
+      peers: [{ name: `${preIssue16Commit}, same run`, value: cpuMs(before), unit: `ms (${rate(before).toFixed(1)} generations/s)` }],
       ratio: speedUp,
       met: speedUp >= 2,
-      note: `${r.plans} plans of ${r.days / r.plans} days; CPU of this process over the run, as wall-clock generations/s moves with other work (${preIssue16.note})`,
+      note: `${ours.plans} plans of ${ours.days / ours.plans} days each side, one fresh child process each, ${preIssue16Commit} first (as bench:generations --baseline ${preIssue16Commit}); CPU of that process over the run, as wall-clock generations/s moves with other work (generations/s: ${(rate(ours) / rate(before)).toFixed(2)}x)`,
     },
   ];
 }
 
-export function chatRows(c: PageCosts): BenchRow[] {
-  const ratio = c.chatUs / c.listUs;
+export function chatRows(totals: Map<string, Measured>, rows: number): BenchRow[] {
+  const cpu = (name: string) => cpuPerPage(totals.get(name)!);
+  const ratio = cpu(chatPage) / cpu(tripListPage);
+  const wall = (name: string) => totals.get(name)!.wallUs / totals.get(name)!.pages;
+  const wallRatio = wall(chatPage) / wall(tripListPage);
   return [
     {
       ...chatRow,
-      ours: { value: c.chatUs, unit: 'µs' },
-      peers: [{ name: 'trip list page', value: c.listUs, unit: 'µs' }],
+      ours: { value: cpu(chatPage), unit: 'µs' },
+      peers: [
+        { name: 'trip list page', value: cpu(tripListPage), unit: 'µs' },
+        { name: 'chat page before issue 16 (three drizzle queries)', value: cpu(chatPageBefore), unit: 'µs' },
+      ],
       ratio,
       met: ratio <= 1.1,
-      note: `page of ${c.pageSize} after a cursor in the middle of ${c.rows} rows, mean µs, interleaved`,
+      note: `SQLite; page of 20 after a cursor in the middle of ${rows} messages / plans, variants taking turns (scripts/bench/chatPageCosts.ts, as bench:chatpage, which also runs PostgreSQL); this process's CPU µs per page (it counts V8's background threads too: wall time chat ÷ list ${wallRatio.toFixed(2)})`,
     },
   ];
 }

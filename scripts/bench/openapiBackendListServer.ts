@@ -4,11 +4,10 @@
 // (peerListRoute.ts); the body goes out with Hono's c.json. GET /readyz answers 200 when it
 // listens. Settings from the environment: PORT, DATABASE_FILE, JWT_SECRET.
 import { serve } from '@hono/node-server';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Hono, type Context } from 'hono';
-import { OpenAPIBackend, type Document } from 'openapi-backend';
+import type { Document } from 'openapi-backend';
 import { fileURLToPath } from 'node:url';
-import { addSpecFormats } from '../../conformance/specModel/index.js';
+import { openapiBackend31 } from './openapiBackend31.js';
 import { readOpenApi } from './openapiJsonSchema.js';
 import { peerListRoute } from './peerListRoute.js';
 
@@ -16,18 +15,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const route = peerListRoute(process.env.DATABASE_FILE!, process.env.JWT_SECRET!);
 const errorBody = (status: number, code: string) => ({ success: false, status, data: { code } });
 
-const api = new OpenAPIBackend({
-  definition: readOpenApi(root) as unknown as Document,
-  // quick: its definition check knows OpenAPI 3.0 only; a 2020-12 Ajv for the 3.1 schemas (as test/support/secondOpinion.ts).
-  quick: true,
-  strict: false,
-  validate: true,
-  customizeAjv: (_draft07: unknown, options: object) => {
-    const ajv = new Ajv2020({ ...options, strict: false, allowUnionTypes: true });
-    addSpecFormats(ajv);
-    return ajv;
-  },
-});
+const api = openapiBackend31(readOpenApi(root) as unknown as Document);
 api.register({
   listTripPlans: (context, c: Context) => {
     const caller = route.authenticate(c.req.header('authorization'));

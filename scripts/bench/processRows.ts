@@ -1,9 +1,9 @@
 // The rows of `npm run bench` about whole processes: start to ready, and memory per idle connection.
 import type { BenchRow } from './benchRow.js';
-import type { IdleConnections } from './idleConnections.js';
-import { median } from './startToReady.js';
+import type { ConnectionResult } from './idleConnectionCost.js';
+import { startupGoalMs, type StartupResult } from './startupRun.js';
 
-const startGoalS = 0.5;
+const startGoalS = startupGoalMs / 1000;
 const connectionGoalKiB = 12;
 
 export const startRow = {
@@ -19,33 +19,40 @@ export const connectionRow = {
   goal: `≤ ${connectionGoalKiB} KiB`,
 };
 
-export function startRows(m: { oursMs: number[]; fastifyMs: number[] }): BenchRow[] {
-  const ours = median(m.oursMs) / 1000;
-  const fastify = median(m.fastifyMs) / 1000;
-  const range = (ms: number[]) => `${(Math.min(...ms) / 1000).toFixed(2)}-${(Math.max(...ms) / 1000).toFixed(2)} s`;
+export function startRows(m: { ours: StartupResult; fastify: StartupResult }): BenchRow[] {
+  const ours = m.ours.readyMs.median / 1000;
+  const fastify = m.fastify.readyMs.median / 1000;
+  const cpu = (r: StartupResult) => (r.cpuMs ? `${r.cpuMs.median.toFixed(0)} ms` : '-');
   return [
     {
       ...startRow,
       ours: { value: ours, unit: 's' },
-      peers: [{ name: 'Fastify hello (node, plain JS)', value: fastify, unit: 's' }],
+      peers: [{ name: m.fastify.name, value: fastify, unit: 's' }],
       ratio: ours / fastify,
       met: ours <= startGoalS,
-      note: `${m.oursMs.length} starts each, alternated, fresh DATA_DIR each; ours ${range(m.oursMs)}, Fastify hello ${range(m.fastifyMs)}`,
+      note: `${m.ours.runs} starts each, taking turns, fresh DATA_DIR each (scripts/bench/startupRun.ts, as bench:startup); CPU of the process tree until ready (what load disturbs least): ours ${cpu(m.ours)}, Fastify hello ${cpu(m.fastify)}`,
     },
   ];
 }
 
-export function connectionRows(m: { ours: IdleConnections; bareWs: IdleConnections }): BenchRow[] {
-  const kib = (c: IdleConnections) => c.bytesPerConnection / 1024;
-  const mib = (bytes: number) => (bytes / 1024 ** 2).toFixed(1);
+export function connectionRows(m: { ours: ConnectionResult; bareWs: ConnectionResult }): BenchRow[] {
+  const kib = (r: ConnectionResult) => {
+    if (r.failed > 0) throw new Error(`${r.name}: ${r.failed} of ${r.failed + r.opened} connections failed (${r.failures.join('; ')})`);
+    if (r.bytesPerConnection === null) throw new Error(`${r.name}: no /proc, the server's RSS is not readable here`);
+    return r.bytesPerConnection / 1024;
+  };
+  const mib = (bytes: number | null) => (bytes === null ? '-' : (bytes / 1024 ** 2).toFixed(1));
+  const idleCpu = (r: ConnectionResult) => (r.idleCpuMsPerSecond === null ? '' : `, idle CPU ${r.idleCpuMsPerSecond.toFixed(1)} ms/s`);
+  const ours = kib(m.ours);
+  const bareWs = kib(m.bareWs);
   return [
     {
       ...connectionRow,
-      ours: { value: kib(m.ours), unit: 'KiB' },
-      peers: [{ name: 'bare ws', value: kib(m.bareWs), unit: 'KiB' }],
-      ratio: kib(m.ours) / kib(m.bareWs),
-      met: kib(m.ours) <= connectionGoalKiB,
-      note: `${m.ours.count < 1000 ? 'too few connections for the RSS delta to mean much (--quick); ' : ''}${m.ours.count} connections, each CONNECTed without heart-beats and one SUBSCRIBE; ours ${mib(m.ours.rssBefore)} -> ${mib(m.ours.rssAfter)} MiB, bare ws ${mib(m.bareWs.rssBefore)} -> ${mib(m.bareWs.rssAfter)} MiB`,
+      ours: { value: ours, unit: 'KiB' },
+      peers: [{ name: 'bare ws', value: bareWs, unit: 'KiB' }],
+      ratio: ours / bareWs,
+      met: ours <= connectionGoalKiB,
+      note: `${m.ours.opened < 1000 ? 'too few connections for the RSS delta to mean much (--quick); ' : ''}${m.ours.opened} connections (as bench:connections: heart-beats both ways, one subscription each, 20 per member); ours ${mib(m.ours.rss.before)} -> ${mib(m.ours.rss.with)} MiB${idleCpu(m.ours)}, bare ws ${mib(m.bareWs.rss.before)} -> ${mib(m.bareWs.rss.with)} MiB${idleCpu(m.bareWs)}`,
     },
   ];
 }

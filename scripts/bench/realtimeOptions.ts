@@ -1,5 +1,6 @@
 // Command line of `npm run bench:realtime`.
 import { parseArgs } from 'node:util';
+import { integerOption } from './integerOption.js';
 
 export interface RealtimeOptions {
   levels: number[];
@@ -22,11 +23,7 @@ export const realtimeUsage = `usage: npm run bench:realtime -- [--users 100,500,
   --timeout      seconds per level, setup included; what has not completed by then counts as lost (default 120)
   --batch        users that log in, or connect, at the same time during setup (default 50)`;
 
-function positiveInteger(name: string, raw: string): number {
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer, got "${raw}"\n${realtimeUsage}`);
-  return value;
-}
+const positiveInteger = (name: string, raw: string, min = 1) => integerOption(name, raw, realtimeUsage, min);
 
 /** Returns null when --help was asked for. */
 export function parseRealtimeOptions(argv: string[], env: NodeJS.ProcessEnv): RealtimeOptions | null {

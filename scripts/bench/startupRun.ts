@@ -2,13 +2,15 @@
 // answers 200, note the wall time and the CPU time the started processes used until then (the
 // whole process tree: npm and the node it execs, or node alone), then stop it (SIGTERM to its
 // process group) and remove the folder. The CPU time is the measure load disturbs least: other work
-// on the machine delays a start but does not make it do more work.
+// on the machine delays a start but does not make it do more work. `npm run bench:startup` and
+// `npm run bench` (npm start against a Fastify hello) both start through here.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cpuSeconds } from './processCpu.js';
 import { freePort } from './freePort.js';
+import { percentile } from './loadTest.js';
 
 export interface StartCommand {
   /** what the table calls it */
@@ -23,6 +25,9 @@ export interface StartMeasure {
   /** user + system CPU of the process tree until then; null without procfs */
   cpuMs: number | null;
 }
+
+/** Issue 16: `npm start` until /readyz 200. */
+export const startupGoalMs = 500;
 
 const POLL_MS = 5;
 const READY_LIMIT_MS = 60_000;
@@ -110,4 +115,49 @@ export async function measureStart(start: StartCommand, cwd: string, env: Record
   } finally {
     await stop();
   }
+}
+
+/** What `npm run bench:startup` and `npm run bench` start the service with (beyond DATA_DIR and PORT). */
+export const startEnv = { NODE_ENV: 'development', LOG_LEVEL: 'info' };
+
+/** `npm start` as the README says. */
+export const npmStart: StartCommand = { name: 'npm start (compiled)', command: 'npm', args: ['start'] };
+
+/** The start-up peer of `npm run bench`: the smallest Fastify app with a /readyz, plain JavaScript under node. */
+export const fastifyHello: StartCommand = { name: 'Fastify hello (node, plain JS)', command: process.execPath, args: ['scripts/bench/fastifyHelloServer.js'] };
+
+/** `npm start` and the Fastify hello taking turns, `runs` starts each (after one warm-up start of each, not counted, unless told not to). */
+export async function measureStartVsFastify(root: string, runs: number, warmUp = true): Promise<{ ours: StartupResult; fastify: StartupResult }> {
+  const ours: StartMeasure[] = [];
+  const fastify: StartMeasure[] = [];
+  if (warmUp) {
+    // The file-system cache, as bench:startup does.
+    await measureStart(npmStart, root, startEnv);
+    await measureStart(fastifyHello, root, startEnv);
+  }
+  for (let i = 0; i < runs; i++) {
+    ours.push(await measureStart(npmStart, root, startEnv));
+    fastify.push(await measureStart(fastifyHello, root, startEnv));
+  }
+  return { ours: summary(npmStart.name, ours), fastify: summary(fastifyHello.name, fastify) };
+}
+
+export interface StartupResult {
+  name: string;
+  runs: number;
+  readyMs: { median: number; p90: number; min: number };
+  /** null without procfs */
+  cpuMs: { median: number; p90: number } | null;
+}
+
+export function summary(name: string, measures: StartMeasure[]): StartupResult {
+  const sorted = (values: number[]) => Float64Array.from(values).sort();
+  const ready = sorted(measures.map((m) => m.readyMs));
+  const cpu = measures.every((m) => m.cpuMs !== null) ? sorted(measures.map((m) => m.cpuMs!)) : null;
+  return {
+    name,
+    runs: measures.length,
+    readyMs: { median: percentile(ready, 0.5), p90: percentile(ready, 0.9), min: ready[0]! },
+    cpuMs: cpu && { median: percentile(cpu, 0.5), p90: percentile(cpu, 0.9) },
+  };
 }
