@@ -66,6 +66,11 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
   const db = commands.options.db ?? 0;
   const subscriber = commands.duplicate({ connectionName: `${prefix}planlog-subscriber` });
   const followed = new Map<string, Followed>();
+  /**
+   * logs followed while Redis was away, whose subscription waits for it: until they are subscribed,
+   * the instance is not ready (a message published meanwhile would not reach their subscribers)
+   */
+  const renewing = new Set<string>();
   /** logs an append to which failed (Redis away or slow): the next message there starts a new epoch */
   const lostSome = new Set<string>();
   let readyOnce = false;
@@ -106,8 +111,12 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
       })
       .then(([epoch, top]) => {
         state.last ??= epoch && top ? { epoch, offset: Number(top) } : { epoch: '', offset: 0 };
+        renewing.delete(stream);
       })
-      .catch((error: unknown) => log.warn({ err: error, stream }, 'could not follow a plan log yet: retried when Redis is back'));
+      .catch((error: unknown) => {
+        if (followed.get(stream) === state) renewing.add(stream);
+        log.warn({ err: error, stream }, 'could not follow a plan log yet: retried when Redis is back');
+      });
   }
 
   /** After a reconnect: subscribe what never was, and read from the stream what was missed meanwhile. */
@@ -164,6 +173,9 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
     readyOnce = true;
     for (const [stream, state] of followed) {
       if (first && state.confirmed) continue;
+      // Not yet located (followed while away, or its locating was cut): not ready until it is, so
+      // nothing is published for it before its starting position is known.
+      if (!state.confirmed || state.last === null) renewing.add(stream);
       catchUp(stream, state).catch((error: unknown) => log.warn({ err: error, stream }, 'could not read what a plan log missed while disconnected'));
     }
   });
@@ -249,6 +261,7 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
         const fresh: Followed = { followers: 0, subscribed: Promise.resolve(), last: null, queue: [], repairing: false, confirmed: false, waiters: [] };
         followed.set(stream, fresh);
         // Subscribed first, then the position read: whatever comes after that position arrives live.
+        if (subscriberAway()) renewing.add(stream);
         fresh.subscribed = subscriberAway() ? Promise.resolve() : subscribeAndLocate(stream, fresh);
         state = fresh;
       }
@@ -257,6 +270,7 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
         const current = followed.get(stream);
         if (!current || --current.followers > 0) return;
         followed.delete(stream);
+        renewing.delete(stream);
         releaseWaiters(current, () => true);
         subscriber.unsubscribe(channelOf(stream)).catch((error: unknown) => log.warn({ err: error, stream }, 'could not unsubscribe from a plan log'));
       });
@@ -287,6 +301,7 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
       // A command would wait in the offline queue while Redis is away: ask the connections first.
       const down = [commands, subscriber].find((connection) => connection.status !== 'ready');
       if (down) throw new Error(`the Redis connection is ${down.status}`);
+      if (renewing.size > 0) throw new Error(`${renewing.size} plan log subscriptions made while Redis was away are not renewed yet`);
       await commands.ping();
     },
   };
