@@ -4,7 +4,6 @@
 // for BENCH_ROUNDS rounds (default 3), so drift of the machine's load falls on both alike; the
 // median of each side and their ratio are printed (goal: metrics cost under 5% of req/s). Talks to
 // 127.0.0.1 only and removes its child processes and temp files. BENCH_SECONDS: seconds per run.
-import crypto from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
@@ -16,6 +15,7 @@ import { runLoad, type LoadResult } from './bench/loadTest.js';
 import { loadLine, machineLines } from './bench/machine.js';
 import { seedServerDb } from './bench/seedServerDb.js';
 import { textTable } from './bench/textTable.js';
+import { deploymentEnv } from './bench/deploymentEnv.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -90,18 +90,7 @@ function recordingMicroseconds(): number {
 async function main(): Promise<void> {
   const seconds = integerFromEnv('BENCH_SECONDS', 10, 600);
   const rounds = integerFromEnv('BENCH_ROUNDS', 3, 20);
-  const env = {
-    // What a deployment runs, as npm run bench:http does (see scripts/bench/httpReport.ts).
-    NODE_ENV: 'production',
-    AUTH_DEV_LOGIN: 'false',
-    HOST: '127.0.0.1',
-    DATA_DIR: dir,
-    DATABASE_URL: path.join(dir, 'server.sqlite'),
-    JWT_SECRET: crypto.randomBytes(36).toString('base64url'),
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '0',
-    RESPONSE_VALIDATION: 'off',
-  };
+  const env = deploymentEnv({ dataDir: dir, databaseUrl: path.join(dir, 'server.sqlite') });
   out('== Trip Itinerary Service: the cost of Prometheus metrics on the list GET');
   for (const line of machineLines()) out(line);
   out(

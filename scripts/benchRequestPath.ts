@@ -8,7 +8,6 @@
 //   --seconds N (5) per measurement, --rounds N (3), --engine sqlite|postgres (sqlite),
 //   --path <GET path> (/api/v1/trips?size=20), --log-level <LOG_LEVEL> (warn, as bench:http; production's
 //   default is info: one line per request), --profile <dir>: our server runs with --cpu-prof into <dir>; its self time is summarised at the end.
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,6 +23,7 @@ import { runLoad, type LoadTarget } from './bench/loadTest.js';
 import { cpuSeconds } from './bench/processCpu.js';
 import { seedServerDb } from './bench/seedServerDb.js';
 import { textTable } from './bench/textTable.js';
+import { deploymentEnv } from './bench/deploymentEnv.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -103,18 +103,7 @@ async function measureOnce(m: Measured): Promise<void> {
 async function main(): Promise<void> {
   out(`== Request path: GET ${listPath}, server CPU per request`);
   for (const line of machineLines()) out(line);
-  const serverEnv = {
-    // As bench:http: production's defaults, no rate limit, no response validation.
-    NODE_ENV: 'production',
-    AUTH_DEV_LOGIN: 'false',
-    HOST: '127.0.0.1',
-    DATA_DIR: dir,
-    DATABASE_URL: await databaseUrl(),
-    JWT_SECRET: crypto.randomBytes(36).toString('base64url'),
-    LOG_LEVEL: args['log-level'],
-    RATE_LIMIT_PER_MINUTE: '0',
-    RESPONSE_VALIDATION: 'off',
-  };
+  const serverEnv = deploymentEnv({ dataDir: dir, databaseUrl: await databaseUrl(), logLevel: args['log-level'] });
   const seeded = await seedServerDb(loadConfig(serverEnv), seededPlans);
   const auth = { Authorization: `Bearer ${seeded.accessToken}` };
   out(

@@ -6,7 +6,6 @@
 // Besides req/s (which a busy neighbour moves a lot), the server's own CPU time per 1,000
 // responses (from /proc), which the neighbour moves far less.
 // BENCH_SECONDS per run (default 8), BENCH_ROUNDS rounds (default 3).
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,6 +20,7 @@ import { runLoad, type LoadResult } from './bench/loadTest.js';
 import { machineLines } from './bench/machine.js';
 import { cpuSeconds } from './bench/processCpu.js';
 import { seedServerDb } from './bench/seedServerDb.js';
+import { deploymentEnv } from './bench/deploymentEnv.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -44,17 +44,7 @@ async function discardingReceiver(): Promise<{ url: string; bytes: () => number;
 }
 
 async function main(): Promise<void> {
-  const serverEnv = {
-    NODE_ENV: 'production',
-    AUTH_DEV_LOGIN: 'false',
-    HOST: '127.0.0.1',
-    DATA_DIR: dir,
-    DATABASE_URL: path.join(dir, 'server.sqlite'),
-    JWT_SECRET: crypto.randomBytes(36).toString('base64url'),
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '0',
-    RESPONSE_VALIDATION: 'off',
-  };
+  const serverEnv = deploymentEnv({ dataDir: dir, databaseUrl: path.join(dir, 'server.sqlite') });
   const seeded = await seedServerDb(loadConfig(serverEnv), 10_000);
   const receiver = await discardingReceiver();
   out('== Tracing overhead on GET /api/v1/trips?size=20 (SQLite, 10,000 plans)');

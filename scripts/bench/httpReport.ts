@@ -2,7 +2,6 @@
 // database, start the real server on it as a child process on 127.0.0.1, check each target answers
 // as expected, load it with autocannon and stop it again; a hello-world baseline is measured once.
 // The engines run one after the other, never at once, and are printed side by side.
-import crypto from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/config.js';
@@ -12,6 +11,7 @@ import { freePort } from './freePort.js';
 import { runLoad, type LoadResult, type LoadTarget } from './loadTest.js';
 import { seedServerDb } from './seedServerDb.js';
 import { textTable } from './textTable.js';
+import { deploymentEnv } from './deploymentEnv.js';
 
 const connections = 50;
 const warmupSeconds = 2;
@@ -49,20 +49,7 @@ interface Options {
 
 /** The service's targets on one engine's server, measured. */
 async function measureEngine(opts: Options, databaseUrl: string): Promise<{ results: LoadResult[]; seedSeconds: number }> {
-  const serverEnv = {
-    // What a deployment runs: production's defaults (no port reentry check, databasePort.ts).
-    NODE_ENV: 'production',
-    AUTH_DEV_LOGIN: 'false',
-    HOST: '127.0.0.1',
-    DATA_DIR: opts.dir,
-    DATABASE_URL: databaseUrl,
-    // 36 random bytes in base64url: a 48-byte secret, shared with the seeding below so its token verifies.
-    JWT_SECRET: crypto.randomBytes(36).toString('base64url'),
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '0',
-    RESPONSE_VALIDATION: 'off',
-    // Plans created by the POST target are never started: no generation competes for the cores.
-  };
+  const serverEnv = deploymentEnv({ dataDir: opts.dir, databaseUrl: databaseUrl });
   const seeded = await seedServerDb(loadConfig(serverEnv), seededPlans);
   const server = await startChildServer({ entry: 'src/main.ts', cwd: opts.root, port: await freePort(), env: serverEnv, readyPath: '/readyz' });
   opts.started(server);

@@ -3,7 +3,6 @@
 // hello-world; each server in its own process, one after the other. Each is warmed up, then loaded
 // with autocannon while its process's CPU time is read before and after: CPU per request is that
 // difference over the responses, the measure other work on the machine moves least.
-import crypto from 'node:crypto';
 import path from 'node:path';
 import { loadConfig } from '../../src/config.js';
 import { startChildServer, type ChildServer } from './childServer.js';
@@ -11,6 +10,7 @@ import { freePort } from './freePort.js';
 import { runLoad, type LoadTarget } from './loadTest.js';
 import { cpuSeconds } from './processCpu.js';
 import { seedServerDb } from './seedServerDb.js';
+import { deploymentEnv } from './deploymentEnv.js';
 
 export const listPath = '/api/v1/trips?size=20';
 
@@ -65,19 +65,9 @@ async function firstPage(url: string, headers: Record<string, string>): Promise<
 
 export async function measureListThroughput(opts: ListSettings): Promise<ListThroughput> {
   const databaseFile = path.join(opts.dir, 'list.sqlite');
-  const jwtSecret = crypto.randomBytes(36).toString('base64url');
-  const serverEnv = {
-    // What a deployment runs (as bench:http): production's defaults, no rate limit, no response validation.
-    NODE_ENV: 'production',
-    AUTH_DEV_LOGIN: 'false',
-    HOST: '127.0.0.1',
-    DATA_DIR: opts.dir,
-    DATABASE_URL: databaseFile,
-    JWT_SECRET: jwtSecret,
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '0',
-    RESPONSE_VALIDATION: 'off',
-  };
+  const serverEnv = deploymentEnv({ dataDir: opts.dir, databaseUrl: databaseFile });
+  // The peers check tokens with the same secret as our server.
+  const jwtSecret = serverEnv.JWT_SECRET!;
   const seeded = await seedServerDb(loadConfig(serverEnv), opts.plans);
   const auth = { Authorization: `Bearer ${seeded.accessToken}` };
   const peerEnv = { DATABASE_FILE: databaseFile, JWT_SECRET: jwtSecret };
