@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Env, Hono } from 'hono';
+import { operationPath } from '../http/operationPath.js';
 import { escapeHtml, navBar, navBarCss } from './docLinks.js';
 import { registerStaticAssets, type StaticAsset } from './staticAssets.js';
 
@@ -14,7 +15,9 @@ const uplotDir = path.dirname(require.resolve('uplot/package.json'));
 const swaggerUiDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
 const javascript = 'text/javascript; charset=utf-8';
 
-export const dashboardPath = '/docs/dashboard';
+// Both from the route table: the page and the endpoint it scrapes are operations of openapi.yaml.
+export const dashboardPath = operationPath('getMetricsDashboard', {});
+const metricsPath = operationPath('getMetrics', {});
 const assetsPath = `${dashboardPath}/assets`;
 
 const dashboardAssets: Record<string, StaticAsset> = {
@@ -61,7 +64,7 @@ small.running,#value-generations-running{color:#1a7f37}small.waiting,#value-gene
 </head>
 <body>
 ${withNavBar ? navBar(dashboardPath) : ''}
-<main data-metrics-url="/metrics" data-interval-ms="${intervalMs}">
+<main data-metrics-url="${metricsPath}" data-interval-ms="${intervalMs}">
   <h1>Live metrics <small>of ${escapeHtml(source)}, from /metrics every ${intervalMs / 1000} s</small></h1>
   <form id="token-form">
     <label for="metrics-token">METRICS token</label>

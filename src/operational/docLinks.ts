@@ -1,6 +1,7 @@
 // The links the landing page lists (GET /, `LandingPageResponse.links` in openapi.yaml) and the
 // navigation bar on top of every docs page, so that each page reaches the others.
 import type { components } from '../../generated/openapi.js';
+import { operationPath } from '../http/operationPath.js';
 
 type LandingLinks = components['schemas']['LandingPageResponse']['links'];
 
@@ -16,8 +17,6 @@ export const docLinks: LandingLinks = {
 export const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
-type Page = '/' | '/docs' | '/docs/asyncapi' | '/docs/dashboard';
-
 const navEntries: [href: string, label: string][] = [
   ['/', 'Trip Itinerary Service'],
   [docLinks.apiDocs.href, docLinks.apiDocs.title],
@@ -25,11 +24,12 @@ const navEntries: [href: string, label: string][] = [
   [docLinks.openApiDocument.href, docLinks.openApiDocument.title],
   [docLinks.asyncApiDocument.href, docLinks.asyncApiDocument.title],
   // Not one of the landing page's links (LandingPageResponse): the live numbers, not documentation.
-  ['/docs/dashboard', 'Live metrics'],
+  [operationPath('getMetricsDashboard', {}), 'Live metrics'],
 ];
 
 /** The bar on top of the landing page, both docs and the dashboard; the page it is on is marked. */
-export function navBar(current: Page): string {
+/** `current`: the href of the page the bar is on (one of the entries). */
+export function navBar(current: string): string {
   const items = navEntries.map(([href, label]) => `<a href="${href}"${href === current ? ' aria-current="page"' : ''}>${escapeHtml(label)}</a>`);
   return `<nav class="docs-nav" aria-label="Documentation">${items.join('')}</nav>`;
 }
