@@ -15,6 +15,7 @@ import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../supp
 import { heldPlanner } from '../support/plannerStubs.js';
 import { describeOnPostgres, freshPostgresDatabase, type FreshPostgresDatabase } from '../support/postgres.js';
 import { busanTrip, testConfig } from '../support/testApp.js';
+import { appCall } from '../support/appCall.js';
 
 const POLL = { timeout: 20_000, interval: 20 };
 
@@ -51,14 +52,7 @@ async function instance(env: Record<string, string> = {}, ports: Partial<AppPort
   const config = testConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, GENERATION_POLL_MS: '50', ...env });
   const app = await createApp(config, databasePort(postgresPort(await openPostgresDatabase(fresh.url, { poolMax: 8 }))), { logger, ...ports });
   apps.push(app);
-  const call = async <T = unknown>(method: string, path: string, token?: string, body?: unknown): Promise<{ status: number; data: T }> => {
-    const res = await app.hono.request(path, {
-      method,
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, data: ((await res.json()) as { data: T }).data };
-  };
+  const call = appCall(app);
   return { app, call, lines };
 }
 
