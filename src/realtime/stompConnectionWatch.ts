@@ -49,7 +49,13 @@ export function createConnectionWatches(options: { clock: () => number; sessionC
   };
   const sendHeartBeat = (c: WatchedConnection) => c.sendHeartBeat();
   // Generous grace for the peer, as STOMP 1.2 suggests: twice the agreed interval.
-  const checkHeartBeat = (c: WatchedConnection) => clock() - c.lastReceivedAt > c.heartBeats.incomingMs * 2 && c.end('WS102', 'No heart-beat from the client.');
+  const silent = (c: WatchedConnection) => clock() - c.lastReceivedAt > c.heartBeats.incomingMs * 2;
+  // After the event loop stalled, this timer runs before the socket reads that waited behind the
+  // stall (timers come before I/O in a loop turn), so a peer that kept beating looks silent. Judge
+  // again once those reads are done (setImmediate runs after them); only a real silence ends it.
+  const checkHeartBeat = (c: WatchedConnection) => {
+    if (silent(c)) setImmediate(() => silent(c) && c.end('WS102', 'No heart-beat from the client.'));
+  };
   const leave = (tickers: Map<number, SharedTicker<WatchedConnection>>, periodMs: number, c: WatchedConnection) => {
     const ticker = tickers.get(periodMs);
     if (!ticker) return;

@@ -121,13 +121,16 @@ describe('mock STOMP: CONNECT and SUBSCRIBE with the rules of asyncapi.yaml', ()
   });
 
   it('negotiates heart-beats: sends them when the client asks', async () => {
-    const hb = await mockWith({ STOMP_HEARTBEAT_MS: '20' });
-    const c = await connectStomp(wsUrl(hb.url), token, { heartbeatMs: 20 });
+    const hb = await mockWith({ STOMP_HEARTBEAT_MS: '50' });
+    const c = await connectStomp(wsUrl(hb.url), token, { heartbeatMs: 50 });
     clients.push(c);
-    expect(c.frames[0]!.headers['heart-beat']).toBe('20,20');
-    await new Promise<void>((resolve) => {
+    expect(c.frames[0]!.headers['heart-beat']).toBe('50,50');
+    const socket = c.client.webSocket as unknown as WebSocket;
+    await new Promise<void>((resolve, reject) => {
       let beats = 0;
-      (c.client.webSocket as unknown as WebSocket).on('message', (data: RawData) => webSocketText(data) === '\n' && ++beats === 2 && resolve());
+      socket.on('message', (data: RawData) => webSocketText(data) === '\n' && ++beats === 2 && resolve());
+      // a closed connection sends no more beats: say why instead of waiting for the test's timeout
+      socket.on('close', (code, reason) => reject(new Error(`closed after ${beats} beats: ${code} ${reason.toString()} ${JSON.stringify(c.frames.at(-1))}`)));
     });
   });
 });
