@@ -55,6 +55,26 @@ describeOnPostgres('opening PostgreSQL', () => {
     expect(await a.db.select({ email: members.email }).from(members)).toEqual([{ email: 'b@example.com' }]);
   });
 
+  it('plans its named statements once per connection (generic plans), on every pooled connection', async () => {
+    const database = await open();
+    const clients = await Promise.all([database.pool.connect(), database.pool.connect()]);
+    try {
+      for (const client of clients) expect((await client.query('SHOW plan_cache_mode')).rows).toEqual([{ plan_cache_mode: 'force_generic_plan' }]);
+    } finally {
+      for (const client of clients) client.release();
+    }
+  });
+
+  it('keeps generic plans next to the options a DATABASE_URL brings, and after RESET ALL', async () => {
+    const url = new URL(fresh.url);
+    url.searchParams.set('options', '-c statement_timeout=12345');
+    const database = await openPostgresDatabase(url.toString(), { poolMax: 1 });
+    opened.push(database);
+    await database.pool.query('RESET ALL');
+    expect((await database.pool.query('SHOW plan_cache_mode')).rows).toEqual([{ plan_cache_mode: 'force_generic_plan' }]);
+    expect((await database.pool.query('SHOW statement_timeout')).rows).toEqual([{ statement_timeout: '12345ms' }]);
+  });
+
   it('a later opening finds nothing to apply', async () => {
     await (await open()).close();
     const again = await open();
