@@ -22,11 +22,11 @@ async function watchedPair() {
   await once(peer, 'connect');
   const ended: string[] = [];
   const connection: WatchedConnection = {
-    heartBeats: { outgoingMs: 0, incomingMs: INCOMING_MS },
+    heartBeats: { header: `0,${INCOMING_MS}`, outgoingMs: 0, incomingMs: INCOMING_MS },
     expiresAt: Date.now() + 60_000,
     lastReceivedAt: Date.now(),
     sendHeartBeat() {},
-    isSessionLive: async () => true,
+    isSessionLive: () => Promise.resolve(true),
     end: (code) => void ended.push(code),
   };
   accepted.on('data', () => ((connection as { lastReceivedAt: number }).lastReceivedAt = Date.now()));
