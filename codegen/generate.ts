@@ -8,6 +8,7 @@ import { emitAsyncapiRegistry } from './emitAsyncapiRegistry.js';
 import { emitErrorCodes } from './emitErrorCodes.js';
 import { emitOperationTypes } from './emitOperationTypes.js';
 import { emitRouteTable } from './emitRouteTable.js';
+import { emitSerializers } from './emitSerializers.js';
 import { emitAsyncapiTypes, emitOpenapiTypes } from './emitTypes.js';
 import { emitValidators } from './emitValidators.js';
 import { GENERATED_HEADER } from './naming.js';
@@ -33,6 +34,7 @@ export async function generate(): Promise<Generated> {
     'internal-events-types.ts': await emitAsyncapiTypes(internalEvents),
     'operations.ts': emitOperationTypes(openapi, operations),
     'routes.ts': emitRouteTable(operations),
+    'serializers.ts': emitSerializers(openapi, operations),
     'errorCodes.ts': emitErrorCodes(errorCodes),
     'asyncapi.ts': emitAsyncapiRegistry(asyncapi, channels, messages),
     // Self-contained copy of asyncapi.yaml (cross-file refs inlined): served at /asyncapi.yaml and

@@ -7,7 +7,9 @@
 // process's own CPU time per response (the measure that load moves least).
 //   --seconds N (5) per measurement, --rounds N (3), --engine sqlite|postgres (sqlite),
 //   --path <GET path> (/api/v1/trips?size=20), --log-level <LOG_LEVEL> (warn, as bench:http; production's
-//   default is info: one line per request), --profile <dir>: our server runs with --cpu-prof into <dir>; its self time is summarised at the end.
+//   default is info: one line per request), --profile <dir>: our server runs with --cpu-prof into <dir>; its self time is summarised at the end,
+//   --fastify: the Fastify + ajv peer of the list route (scripts/bench/fastifyListServer.ts, SQLite only) is measured too, and
+//   profiled with --profile, so that where the two spend their time can be compared side by side.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -40,6 +42,7 @@ const { values: args } = parseArgs({
     profile: { type: 'string' },
     path: { type: 'string', default: '/api/v1/trips?size=20' },
     'log-level': { type: 'string', default: 'warn' },
+    fastify: { type: 'boolean', default: false },
   },
 });
 const seconds = Number(args.seconds);
@@ -47,6 +50,7 @@ const rounds = Number(args.rounds);
 if (!Number.isInteger(seconds) || seconds < 1 || !Number.isInteger(rounds) || rounds < 1) throw new Error('--seconds and --rounds take positive integers');
 if (args.engine !== 'sqlite' && args.engine !== 'postgres') throw new Error('--engine is sqlite or postgres');
 const baselineDir = args.baseline === undefined ? undefined : path.resolve(args.baseline);
+if (args.fastify && args.engine !== 'sqlite') throw new Error('--fastify compares on SQLite only: the peer reads the SQLite file');
 if (baselineDir && !fs.existsSync(path.join(baselineDir, 'node_modules'))) throw new Error(`${baselineDir} has no node_modules: copy them in first`);
 // Another GET of the service to measure the same way, e.g. /healthz for what every request costs.
 const listPath = args.path;
@@ -106,6 +110,8 @@ async function main(): Promise<void> {
   const serverEnv = deploymentEnv({ dataDir: dir, databaseUrl: await databaseUrl(), logLevel: args['log-level'] });
   const seeded = await seedServerDb(loadConfig(serverEnv), seededPlans);
   const auth = { Authorization: `Bearer ${seeded.accessToken}` };
+  // The Fastify peer reads the same file with the same secret (bench.ts's list row does the same).
+  const peerEnv = { DATABASE_FILE: serverEnv.DATABASE_URL!, JWT_SECRET: serverEnv.JWT_SECRET! };
   out(
     `setup:  ${args.engine}, LOG_LEVEL=${args['log-level']}, ${seededPlans} plans of one member; ${connections} connections, ${warmupSeconds} s warm-up + ${seconds} s per measurement, ${rounds} rounds in turns`,
   );
@@ -127,11 +133,18 @@ async function main(): Promise<void> {
   const profileArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   const hello = await start('hello (bare Hono)', 'scripts/bench/helloServer.ts', root, {}, '/', '/');
   const spawned = performance.now();
-  const ours = await start('ours', 'src/main.ts', root, serverEnv, '/readyz', listPath, auth, profileArgs);
+  const ours = await start('ours', 'dist/src/main.js', root, serverEnv, '/readyz', listPath, auth, profileArgs);
   // The profile's start-up part, left out of its summary.
   const startupMs = performance.now() - spawned;
   const measured: Measured[] = [hello, ours];
   if (baselineDir) measured.push(await start(`baseline (${path.basename(baselineDir)})`, 'src/main.ts', baselineDir, serverEnv, '/readyz', listPath, auth));
+  const profiled = [{ m: ours, startupMs }];
+  if (args.fastify) {
+    const fastifySpawned = performance.now();
+    const fastify = await start('Fastify + ajv', 'scripts/bench/fastifyListServer.ts', root, peerEnv, '/readyz', listPath, auth, profileArgs);
+    measured.push(fastify);
+    profiled.push({ m: fastify, startupMs: performance.now() - fastifySpawned });
+  }
 
   // Every implementation must answer the same page, or the comparison means nothing.
   const pages = await Promise.all(
@@ -167,22 +180,25 @@ async function main(): Promise<void> {
   if (measured.some((m) => m.failures > 0)) process.exitCode = 1;
 
   if (profileDir) {
-    await ours.server.stop();
-    const file = fs
-      .readdirSync(profileDir)
-      // CPU.<date>.<time>.<pid>.<thread>.<n>.cpuprofile: thread 0 is the main one (tsx's loader has another).
-      .filter((f) => f.endsWith('.cpuprofile') && f.includes(`.${ours.server.pid}.0.`))
-      .map((f) => path.join(profileDir, f))[0];
-    if (!file) throw new Error(`no .cpuprofile of process ${ours.server.pid} in ${profileDir}`);
-    const summary = summariseCpuProfile(file, { skipMs: startupMs });
-    out('');
-    out(`== Profile of our server after start-up (idle while the others ran): ${file}, idle ${(summary.idle * 100).toFixed(0)}%`);
-    const rows = (list: { name: string; share: number }[]) => list.map((s) => [(s.share * 100).toFixed(1), s.name]);
-    out(textTable(['self %', 'where'], rows(summary.byPlace)));
-    out('');
-    out(textTable(['self %', 'function'], rows(summary.byFunction)));
-    out('');
-    out(textTable(['total %', 'function of src/ or generated/'], rows(summary.repositoryTotal)));
+    for (const { m, startupMs: skipMs } of profiled) {
+      await m.server.stop();
+      const file = fs
+        .readdirSync(profileDir)
+        // CPU.<date>.<time>.<pid>.<thread>.<n>.cpuprofile: thread 0 is the main one (tsx's loader has another).
+        .filter((f) => f.endsWith('.cpuprofile') && f.includes(`.${m.server.pid}.0.`))
+        .map((f) => path.join(profileDir, f))[0];
+      if (!file) throw new Error(`no .cpuprofile of process ${m.server.pid} in ${profileDir}`);
+      const summary = summariseCpuProfile(file, { skipMs });
+      out('');
+      out(`== Profile of ${m.name} after start-up (idle while the others ran): ${file}, idle ${(summary.idle * 100).toFixed(0)}%`);
+      const rows = (list: { name: string; share: number }[]) => list.map((s) => [(s.share * 100).toFixed(1), s.name]);
+      out(textTable(['self %', 'where'], rows(summary.byPlace)));
+      out('');
+      out(textTable(['self %', 'function'], rows(summary.byFunction)));
+      if (summary.repositoryTotal.length === 0) continue;
+      out('');
+      out(textTable(['total %', 'function of src/ or generated/'], rows(summary.repositoryTotal)));
+    }
   }
 }
 

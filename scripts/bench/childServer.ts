@@ -1,4 +1,4 @@
-// Starts a server as a child process (node --import tsx <entry>), waits until `readyPath` answers
+// Starts a server as a child process (node --import tsx <entry>; plain node for a built .js entry), waits until `readyPath` answers
 // 200, and stops it again. Its output is kept and shown only when it fails to start.
 import { spawn, type ChildProcess } from 'node:child_process';
 
@@ -21,7 +21,8 @@ export async function startChildServer(opts: {
   /** node options before the entry, e.g. --cpu-prof (which NODE_OPTIONS does not take) */
   nodeArgs?: string[];
 }): Promise<ChildServer> {
-  const child: ChildProcess = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', opts.entry], {
+  const loader = opts.entry.endsWith('.js') ? [] : ['--import', 'tsx'];
+  const child: ChildProcess = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...loader, opts.entry], {
     cwd: opts.cwd,
     env: { ...process.env, ...opts.env, PORT: String(opts.port) },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -5,6 +5,7 @@ import type { Context, Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type { Handlers, OperationId } from '../../generated/operations.js';
 import { routes, type RouteDefinition } from '../../generated/routes.js';
+import { responseSerializers } from '../../generated/serializers.js';
 import { operationValidators, type ValidateFunction } from '../../generated/validators.js';
 import { AppError } from './appError.js';
 import { envelope } from './envelope.js';
@@ -67,7 +68,7 @@ function sendResult(c: Context<HttpEnv>, route: RouteDefinition, result: AnyResu
   const problems = checker.check(route, result.status, headers, contentType === null ? undefined : payload, result.contentType);
   if (problems.length > 0) throw new Error(`response of ${route.operationId} violates the spec: ${problems.join('; ')}`);
   if (contentType === null) return respond(c, null, result.status, headers);
-  if (contentType === 'application/json') return respondJson(c, payload, result.status, headers);
+  if (contentType === 'application/json') return respondJson(c, payload, result.status, headers, responseSerializers[route.operationId]?.[result.status]);
   return respond(c, String(payload), result.status, { ...headers, 'content-type': `${contentType}; charset=utf-8` });
 }
 

@@ -29,7 +29,13 @@ export function respond(c: Context<HttpEnv>, body: string | null, status: number
   return response;
 }
 
-/** A JSON response with the request-wide headers. */
-export function respondJson(c: Context<HttpEnv>, value: unknown, status: number, headers: Readonly<Record<string, string>>): Response {
-  return respond(c, JSON.stringify(value), status, { 'content-type': 'application/json', ...headers });
+/** A JSON response with the request-wide headers; `write` is the response's generated writer (generated/serializers.ts) where it has one. */
+export function respondJson(
+  c: Context<HttpEnv>,
+  value: unknown,
+  status: number,
+  headers: Readonly<Record<string, string>>,
+  write: (value: unknown) => string = JSON.stringify,
+): Response {
+  return respond(c, write(value), status, { 'content-type': 'application/json', ...headers });
 }
