@@ -26,6 +26,7 @@ import { cpuSeconds } from './bench/processCpu.js';
 import { seedServerDb } from './bench/seedServerDb.js';
 import { textTable } from './bench/textTable.js';
 import { deploymentEnv } from './bench/deploymentEnv.js';
+import { freshBuiltServer } from './bench/builtServer.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -133,7 +134,7 @@ async function main(): Promise<void> {
   const profileArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   const hello = await start('hello (bare Hono)', 'scripts/bench/helloServer.ts', root, {}, '/', '/');
   const spawned = performance.now();
-  const ours = await start('ours', 'dist/src/main.js', root, serverEnv, '/readyz', listPath, auth, profileArgs);
+  const ours = await start('ours', freshBuiltServer(root, out), root, serverEnv, '/readyz', listPath, auth, profileArgs);
   // The profile's start-up part, left out of its summary.
   const startupMs = performance.now() - spawned;
   const measured: Measured[] = [hello, ours];

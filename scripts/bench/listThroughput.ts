@@ -1,4 +1,4 @@
-// The list row of `npm run bench`: `GET /api/v1/trips?size=20` of our server, of the Fastify + ajv
+// The list row of `npm run bench`: `GET /api/v1/trips?size=20` of our server (built, as `npm start` runs it), of the Fastify + ajv
 // peer and of the Hono + openapi-backend peer, over one seeded SQLite file, next to a bare Hono
 // hello-world; each server in its own process, one after the other. Each is warmed up, then loaded
 // with autocannon while its process's CPU time is read before and after: CPU per request is that
@@ -11,6 +11,7 @@ import { runLoad, type LoadTarget } from './loadTest.js';
 import { cpuSeconds } from './processCpu.js';
 import { seedServerDb } from './seedServerDb.js';
 import { deploymentEnv } from './deploymentEnv.js';
+import { freshBuiltServer } from './builtServer.js';
 
 export const listPath = '/api/v1/trips?size=20';
 
@@ -97,7 +98,7 @@ export async function measureListThroughput(opts: ListSettings): Promise<ListThr
   };
 
   const hello = await run('scripts/bench/helloServer.ts', {}, '/', (baseUrl) => ({ name: 'hello', url: `${baseUrl}/` }));
-  const ours = await run('src/main.ts', serverEnv, '/readyz', list('ours'), samePage('our server'));
+  const ours = await run(freshBuiltServer(opts.root), serverEnv, '/readyz', list('ours'), samePage('our server'));
   const fastify = await run('scripts/bench/fastifyListServer.ts', peerEnv, '/readyz', list('fastify'), samePage('Fastify + ajv'));
   const openapiBackend = await run(
     'scripts/bench/openapiBackendListServer.ts',
