@@ -14,6 +14,12 @@ import {
   type JsonObject,
 } from '../conformance/specModel/index.js';
 
+function stompPath(doc: JsonObject): string {
+  const pathname = stringOrUndefined(jsonAt(doc, 'servers', 'stomp', 'pathname'));
+  if (!pathname?.startsWith('/')) throw new Error('asyncapi.yaml: servers.stomp.pathname must be a path starting with /');
+  return pathname;
+}
+
 export function emitAsyncapiRegistry(doc: JsonObject, allChannels: ChannelFact[], messages: AsyncMessageFact[]): string {
   // Destinations only: the channel of the connection's own frames (address null) has no address to fill or match.
   const channels = allChannels.filter((c): c is ChannelFact & { address: string } => c.address !== null);
@@ -43,6 +49,9 @@ export type AsyncSchemas = components['schemas'];
 
 /** \`info.version\` of asyncapi.yaml (CONNECTED's \`server\` header quotes its major.minor). */
 export const asyncapiVersion = ${JSON.stringify(stringOrUndefined(jsonAt(doc, 'info', 'version')) ?? '')};
+
+/** \`servers.stomp.pathname\` of asyncapi.yaml: where the WebSocket upgrade to STOMP is served. */
+export const stompServerPath = ${JSON.stringify(stompPath(doc))};
 
 /** The messages of asyncapi.yaml each STOMP command carries (their \`x-stomp-command\`). */
 export const stompFrameMessages = ${JSON.stringify(frames, null, 2)} as const;

@@ -7,6 +7,9 @@ export type AsyncSchemas = components['schemas'];
 /** `info.version` of asyncapi.yaml (CONNECTED's `server` header quotes its major.minor). */
 export const asyncapiVersion = "2.1.1";
 
+/** `servers.stomp.pathname` of asyncapi.yaml: where the WebSocket upgrade to STOMP is served. */
+export const stompServerPath = "/ws-stomp";
+
 /** The messages of asyncapi.yaml each STOMP command carries (their `x-stomp-command`). */
 export const stompFrameMessages = {
   "CONNECT": [

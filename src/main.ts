@@ -120,6 +120,8 @@ async function listenOrRefuse(): Promise<RunningServer> {
 }
 const listening = await listenOrRefuse();
 running.server = listening;
+// Loaded with the app already; imported here so that --help loads nothing of it.
+const { stompServerPath } = await import('../generated/asyncapi.js');
 
 log.info(
   {
@@ -131,7 +133,7 @@ log.info(
     devLogin: config.devLoginEnabled,
     metrics: config.metrics.served ? (config.metrics.token ? 'token' : 'loopback') : 'off',
   },
-  `listening on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${listening.port} (docs: /docs, STOMP: /ws-stomp)`,
+  `listening on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${listening.port} (docs: /docs, STOMP: ${stompServerPath})`,
 );
 if (config.metrics.enabled && !config.metrics.served) {
   log.info({ host: config.host }, `GET /metrics is not served on ${config.host} without METRICS_TOKEN (404); set METRICS_TOKEN to let Prometheus scrape it.`);

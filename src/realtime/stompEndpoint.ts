@@ -1,4 +1,4 @@
-// The WebSocket endpoint /ws-stomp: a `ws` server on node's HTTP server (the upgrade itself:
+// The WebSocket endpoint (asyncapi.yaml servers.stomp.pathname: /ws-stomp): a `ws` server on node's HTTP server (the upgrade itself:
 // stompUpgrade.ts) that picks a STOMP subprotocol (without handleProtocols, `ws` would echo whatever
 // the client offers first). Each connection gets a StompSession; a logged-out or revoked auth
 // session ends its connections at once (WS002).
@@ -7,6 +7,7 @@ import type { Env, Hono } from 'hono';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { RevocationReason, SessionRevocations } from '../auth/sessionRevocations.js';
 import { errorCodes } from '../../generated/errorCodes.js';
+import { stompServerPath } from '../../generated/asyncapi.js';
 import type { Logger } from '../logger.js';
 import { createStompConnections, type StompConnections } from './stompConnections.js';
 import { encodeTextFrame } from './stompFrame.js';
@@ -117,7 +118,7 @@ export function registerStompEndpoint<E extends Env>(
     ws.on('error', onError);
   }
 
-  app.get('/ws-stomp', stompUpgradeRoute);
+  app.get(stompServerPath, stompUpgradeRoute);
 
   return {
     attach(server, fetch) {
