@@ -7,8 +7,9 @@
 // Keys carry the log's hash tag ({plan:42}) so a log's keys share a Redis Cluster slot, and every
 // key is in the database REDIS_URL names; channel names carry that database number, because Pub/Sub
 // ignores databases.
-// While Redis is away nothing fails outward: a subscription starts (its live messages flow once
-// Redis is back), a history cannot be read so it is lost to the subscriber (`recovered: false`),
+// While Redis is away nothing fails outward: a subscription starts (once Redis is back it gets
+// what was appended since it was made, then the live messages), a history cannot be read so it is
+// lost to the subscriber (`recovered: false`),
 // and a message that could not be appended makes the log's next message start a new epoch, so
 // every subscriber sees from the epoch that something was lost and rereads the state over HTTP.
 import { Redis } from 'ioredis';
@@ -28,6 +29,12 @@ export interface RedisPlanLogOptions {
   keyPrefix?: string;
   /** told each time one of its connections tries to reconnect (metrics) */
   onReconnecting?: () => void;
+  /**
+   * How far Redis' clock may be behind this host's (default 1000 ms). A log followed while Redis was
+   * away gets, once it is back, the retained messages Redis stamped at most this long before the
+   * follow began: a few older ones rather than a lost one.
+   */
+  clockSkewAllowanceMs?: number;
 }
 
 interface Followed {
@@ -46,6 +53,8 @@ interface Followed {
   confirmed: boolean;
   /** answers waiting until a position is handed to the broker (handedOver) */
   waiters: Array<{ position: LogPosition; resolve: () => void }>;
+  /** Date.now() when it was followed while Redis was away; null once located (or followed while up) */
+  awaySince: number | null;
 }
 
 /** How long an answer waits for its message to come back over Pub/Sub before it is sent anyway. */
@@ -60,6 +69,7 @@ export interface RedisPlanLog extends PlanLog {
 
 export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
   const { broker, historySize, historyTtlSeconds, log } = options;
+  const clockSkewAllowanceMs = options.clockSkewAllowanceMs ?? 1000;
   const prefix = options.keyPrefix ?? 'rt:';
   // Commands would wait for Redis forever by default; a publisher and /readyz must learn that it is away.
   const commands = new Redis(options.url, { maxRetriesPerRequest: 2, commandTimeout: 2000 });
@@ -107,16 +117,57 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
       .subscribe(channelOf(stream))
       .then(() => {
         state.confirmed = true;
-        return commands.hmget(metaKey(stream), 'epoch', 's');
+        return state.awaySince === null ? locate(stream, state) : locateAfter(stream, state, state.awaySince);
       })
-      .then(([epoch, top]) => {
-        state.last ??= epoch && top ? { epoch, offset: Number(top) } : { epoch: '', offset: 0 };
+      .then(() => {
         renewing.delete(stream);
       })
       .catch((error: unknown) => {
         if (followed.get(stream) === state) renewing.add(stream);
         log.warn({ err: error, stream }, 'could not follow a plan log yet: retried when Redis is back');
       });
+  }
+
+  /** Where the log stands now: what comes after arrives live (a plain subscriber gets nothing old). */
+  async function locate(stream: string, state: Followed): Promise<void> {
+    const [epoch, top] = await commands.hmget(metaKey(stream), 'epoch', 's');
+    state.last ??= epoch && top ? { epoch, offset: Number(top) } : { epoch: '', offset: 0 };
+  }
+
+  /**
+   * For a log followed while Redis was away: what was appended since then (by Redis' stamps) is
+   * queued before the live messages, which wait meanwhile. Locating at the top instead would lose
+   * what another instance appended between Redis' return and this instance's reconnect.
+   */
+  async function locateAfter(stream: string, state: Followed, since: number): Promise<void> {
+    state.repairing = true;
+    try {
+      const replies = await commands.multi().hmget(metaKey(stream), 'epoch', 's').xrange(logKey(stream), '-', '+').exec();
+      const [meta, range] = (replies ?? []).map(([error, value]) => {
+        if (error) throw error;
+        return value;
+      }) as [[string | null, string | null], [string, string[]][]];
+      const [epoch, top] = meta;
+      const after = since - clockSkewAllowanceMs;
+      const missed = range.flatMap(([id, fields]) => {
+        const message = entryOf(id, fields);
+        return message && stampOf(fields) >= after ? [message] : [];
+      });
+      if (state.last === null) {
+        state.last =
+          missed.length > 0
+            ? { epoch: missed[0]!.epoch, offset: missed[0]!.offset - 1 }
+            : epoch && top
+              ? { epoch, offset: Number(top) }
+              : { epoch: '', offset: 0 };
+      }
+      state.queue.push(...missed);
+      state.queue.sort((a, b) => (a.epoch === b.epoch ? a.offset - b.offset : 0));
+      state.awaySince = null;
+    } finally {
+      state.repairing = false;
+      drain(stream, state);
+    }
   }
 
   /** After a reconnect: subscribe what never was, and read from the stream what was missed meanwhile. */
@@ -258,11 +309,21 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
     async follow(stream) {
       let state = followed.get(stream);
       if (!state) {
-        const fresh: Followed = { followers: 0, subscribed: Promise.resolve(), last: null, queue: [], repairing: false, confirmed: false, waiters: [] };
+        const away = subscriberAway();
+        const fresh: Followed = {
+          followers: 0,
+          subscribed: Promise.resolve(),
+          last: null,
+          queue: [],
+          repairing: false,
+          confirmed: false,
+          waiters: [],
+          awaySince: away ? Date.now() : null,
+        };
         followed.set(stream, fresh);
         // Subscribed first, then the position read: whatever comes after that position arrives live.
-        if (subscriberAway()) renewing.add(stream);
-        fresh.subscribed = subscriberAway() ? Promise.resolve() : subscribeAndLocate(stream, fresh);
+        if (away) renewing.add(stream);
+        fresh.subscribed = away ? Promise.resolve() : subscribeAndLocate(stream, fresh);
         state = fresh;
       }
       state.followers++;
@@ -332,7 +393,13 @@ function parseLive(text: string): LoggedMessage | null {
   return { epoch, offset: Number(offset), memberId: Number(memberId), destination, body: text.slice(newline + 1) };
 }
 
-/** A stream entry: id `<offset>-0`, fields e, m, d, b. */
+/** When Redis appended a stream entry (field t, ms by Redis' clock); 0 for an entry without it. */
+function stampOf(fields: string[]): number {
+  for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === 't') return Number(fields[i + 1]) || 0;
+  return 0;
+}
+
+/** A stream entry: id `<offset>-0`, fields e, m, d, b (and t, stampOf). */
 function entryOf(id: string, fields: string[]): LoggedMessage | null {
   const values = new Map<string, string>();
   for (let i = 0; i + 1 < fields.length; i += 2) values.set(fields[i]!, fields[i + 1]!);

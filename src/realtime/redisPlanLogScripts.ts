@@ -5,7 +5,8 @@
 //
 // meta (a hash): epoch; s, the top offset; run, the run of the epoch (0: none); fence, the newest
 // attempt of that run that wrote; closed, the newest run that ended. log: a stream whose entry ids
-// are `<offset>-0`, fields e (epoch), m (member id), d (destination), b (body).
+// are `<offset>-0`, fields e (epoch), m (member id), d (destination), b (body), t (when, ms by
+// Redis' clock: what a subscription made while Redis was away is owed once it is back).
 
 /**
  * KEYS: meta, log. ARGV: channel, a fresh epoch (used only when one starts), has a run (0/1), run,
@@ -46,7 +47,9 @@ if restart then
   startEpoch(tonumber(redis.call('HGET', meta, 'run')), tonumber(redis.call('HGET', meta, 'fence')), tonumber(redis.call('HGET', meta, 'closed')))
 end
 local offset = redis.call('HINCRBY', meta, 's', 1)
-redis.call('XADD', log, 'MAXLEN', ARGV[7], offset .. '-0', 'e', epoch, 'm', ARGV[9], 'd', ARGV[10], 'b', ARGV[11])
+local now = redis.call('TIME')
+local at = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+redis.call('XADD', log, 'MAXLEN', ARGV[7], offset .. '-0', 'e', epoch, 'm', ARGV[9], 'd', ARGV[10], 'b', ARGV[11], 't', string.format('%d', at))
 redis.call('EXPIRE', log, ARGV[8])
 redis.call('EXPIRE', meta, ARGV[8])
 redis.call('PUBLISH', ARGV[1], epoch .. ':' .. offset .. ':' .. ARGV[9] .. ':' .. ARGV[10] .. '\\n' .. ARGV[11])
