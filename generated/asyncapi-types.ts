@@ -181,8 +181,8 @@ export interface components {
              *     history it asked for. `true`: every message asked for was delivered before this
              *     `RECEIPT`. `false`: the history asked for is lost (the log's epoch changed, its oldest
              *     messages were trimmed, or the service or Redis restarted) or cannot be read right now
-             *     (Redis is unreachable: the subscription still starts, and its live messages flow once
-             *     Redis is back); nothing old was delivered.
+             *     (Redis is unreachable: the subscription still starts, and once Redis is back it gets
+             *     what was appended since it was made, then the live messages); nothing old was delivered.
              *     Read the saved state over HTTP (`listDailyPlans`, the chat history), then rely on the
              *     live messages that follow.
              * @example true
