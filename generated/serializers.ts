@@ -2,8 +2,9 @@
 /* eslint-disable */
 import type { OperationId } from './operations.js';
 
-// JSON.stringify of a value a writer does not know the shape of; undefined (a missing property) as null.
-const J = (v: unknown): string => JSON.stringify(v) ?? 'null';
+// JSON.stringify of a value a writer does not know the shape of (null of a nullable type the
+// commonest); undefined (a missing property) as null.
+const J = (v: unknown): string => (v === null ? 'null' : (JSON.stringify(v) ?? 'null'));
 
 // A short string without characters JSON escapes is written as it is; any other by JSON.stringify.
 function S(v: unknown): string {
@@ -18,1483 +19,424 @@ function S(v: unknown): string {
 // Number's own text is JSON's for every finite number; JSON.stringify writes the others.
 const N = (v: unknown): string => (typeof v === 'number' && Number.isFinite(v) ? '' + v : J(v));
 
-function w_AgentType(v: any): string {
-  let o = '';
-  o += S(v);
-  return o;
-}
+const B = (v: unknown): string => (v === true ? 'true' : v === false ? 'false' : J(v));
 
 function w_AiPromptTemplatePageResponse(v: any): string {
-  let o = '';
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) o += J(v);
-  else {
-    const v0 = v['content'];
-    o += '{"content":';
-    if (v0 === undefined) o += 'null';
-    else {
-      if (!Array.isArray(v0)) o += J(v0);
-      else {
-        o += '[';
-        for (let i1 = 0; i1 < v0.length; i1++) {
-          if (i1 > 0) o += ',';
-          const v1 = v0[i1];
-          o += w_AiPromptTemplateResponse(v1);
-        }
-        o += ']';
-      }
-    }
-    const v2 = v['nextCursor'];
-    o += ',"nextCursor":';
-    if (v2 === undefined) o += 'null';
-    else {
-      o += w_NextCursor(v2);
-    }
-    const v3 = v['hasNext'];
-    o += ',"hasNext":';
-    if (v3 === undefined) o += 'null';
-    else {
-      o += v3 === true ? 'true' : v3 === false ? 'false' : J(v3);
-    }
-    const v4 = v['size'];
-    o += ',"size":';
-    if (v4 === undefined) o += 'null';
-    else {
-      o += N(v4);
-    }
-    o += '}';
-  }
-  return o;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"content":' + w_AiPromptTemplatePageResponse$content(v.content);
+  o += ',"nextCursor":' + N(v.nextCursor);
+  o += ',"hasNext":' + B(v.hasNext);
+  o += ',"size":' + N(v.size);
+  return o + '}';
+}
+
+function w_AiPromptTemplatePageResponse$content(v: any): string {
+  if (!Array.isArray(v)) return J(v);
+  let o = '[';
+  for (let i = 0; i < v.length; i++) o += (i > 0 ? ',' : '') + w_AiPromptTemplateResponse(v[i]);
+  return o + ']';
 }
 
 function w_AiPromptTemplateResponse(v: any): string {
-  let o = '';
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) o += J(v);
-  else {
-    const v0 = v['id'];
-    o += '{"id":';
-    if (v0 === undefined) o += 'null';
-    else {
-      o += w_Id(v0);
-    }
-    const v1 = v['promptType'];
-    o += ',"promptType":';
-    if (v1 === undefined) o += 'null';
-    else {
-      o += w_PromptType(v1);
-    }
-    const v2 = v['agentType'];
-    o += ',"agentType":';
-    if (v2 === undefined) o += 'null';
-    else {
-      o += w_AgentType(v2);
-    }
-    const v3 = v['prompt'];
-    o += ',"prompt":';
-    if (v3 === undefined) o += 'null';
-    else {
-      o += S(v3);
-    }
-    const v4 = v['isActive'];
-    o += ',"isActive":';
-    if (v4 === undefined) o += 'null';
-    else {
-      o += v4 === true ? 'true' : v4 === false ? 'false' : J(v4);
-    }
-    const v5 = v['description'];
-    o += ',"description":';
-    if (v5 === undefined) o += 'null';
-    else {
-      if (v5 === null) o += 'null';
-      else {
-        o += S(v5);
-      }
-    }
-    const v6 = v['createdAt'];
-    o += ',"createdAt":';
-    if (v6 === undefined) o += 'null';
-    else {
-      o += w_Instant(v6);
-    }
-    const v7 = v['updatedAt'];
-    o += ',"updatedAt":';
-    if (v7 === undefined) o += 'null';
-    else {
-      o += w_Instant(v7);
-    }
-    o += '}';
-  }
-  return o;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"id":' + N(v.id);
+  o += ',"promptType":' + S(v.promptType);
+  o += ',"agentType":' + S(v.agentType);
+  o += ',"prompt":' + S(v.prompt);
+  o += ',"isActive":' + B(v.isActive);
+  o += ',"description":' + S(v.description);
+  o += ',"createdAt":' + S(v.createdAt);
+  o += ',"updatedAt":' + S(v.updatedAt);
+  return o + '}';
 }
 
 function w_ChannelIdEnvelope(v: any): string {
-  let o = '';
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) o += J(v);
-  else {
-    const v0 = v['success'];
-    o += '{"success":';
-    if (v0 === undefined) o += 'null';
-    else {
-      o += v0 === true ? 'true' : v0 === false ? 'false' : J(v0);
-    }
-    const v1 = v['status'];
-    o += ',"status":';
-    if (v1 === undefined) o += 'null';
-    else {
-      o += w_HttpStatus(v1);
-    }
-    const v2 = v['data'];
-    o += ',"data":';
-    if (v2 === undefined) o += 'null';
-    else {
-      o += w_ChannelIdResponse(v2);
-    }
-    o += '}';
-  }
-  return o;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"success":' + B(v.success);
+  o += ',"status":' + N(v.status);
+  o += ',"data":' + w_ChannelIdResponse(v.data);
+  return o + '}';
 }
 
 function w_ChannelIdResponse(v: any): string {
-  let o = '';
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) o += J(v);
-  else {
-    const v0 = v['chatRoomId'];
-    o += '{"chatRoomId":';
-    if (v0 === undefined) o += 'null';
-    else {
-      o += w_Id(v0);
-    }
-    const v1 = v['tripPlanId'];
-    o += ',"tripPlanId":';
-    if (v1 === undefined) o += 'null';
-    else {
-      o += w_Id(v1);
-    }
-    const v2 = v['conversationId'];
-    o += ',"conversationId":';
-    if (v2 === undefined) o += 'null';
-    else {
-      o += w_Id(v2);
-    }
-    o += '}';
-  }
-  return o;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"chatRoomId":' + N(v.chatRoomId);
+  o += ',"tripPlanId":' + N(v.tripPlanId);
+  o += ',"conversationId":' + N(v.conversationId);
+  return o + '}';
 }
 
 function w_ChatMessagePageEnvelope(v: any): string {
-  let o = '';
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) o += J(v);
-  else {
-    const v0 = v['success'];
-    o += '{"success":';
-    if (v0 === undefined) o += 'null';
-    else {
-      o += v0 === true ? 'true' : v0 === false ? 'false' : J(v0);
-    }
-    const v1 = v['status'];
-    o += ',"status":';
-    if (v1 === undefined) o += 'null';
-    else {
-      o += w_HttpStatus(v1);
-    }
-    const v2 = v['data'];
-    o += ',"data":';
-    if (v2 === undefined) o += 'null';
-    else {
-      o += w_ChatMessagePageResponse(v2);
-    }
-    o += '}';
-  }
-  return o;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"success":' + B(v.success);
+  o += ',"status":' + N(v.status);
+  o += ',"data":' + w_ChatMessagePageResponse(v.data);
+  return o + '}';
 }
 
 function w_ChatMessagePageResponse(v: any): string {
-  let o = '';
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) o += J(v);
-  else {
-    const v0 = v['content'];
-    o += '{"content":';
-    if (v0 === undefined) o += 'null';
-    else {
-      if (!Array.isArray(v0)) o += J(v0);
-      else {
-        o += '[';
-        for (let i1 = 0; i1 < v0.length; i1++) {
-          if (i1 > 0) o += ',';
-          const v1 = v0[i1];
-          o += w_ChatMessageResponse(v1);
-        }
-        o += ']';
-      }
-    }
-    const v2 = v['nextCursor'];
-    o += ',"nextCursor":';
-    if (v2 === undefined) o += 'null';
-    else {
-      o += w_NextCursor(v2);
-    }
-    const v3 = v['hasNext'];
-    o += ',"hasNext":';
-    if (v3 === undefined) o += 'null';
-    else {
-      o += v3 === true ? 'true' : v3 === false ? 'false' : J(v3);
-    }
-    const v4 = v['size'];
-    o += ',"size":';
-    if (v4 === undefined) o += 'null';
-    else {
-      o += N(v4);
-    }
-    o += '}';
-  }
-  return o;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"content":' + w_ChatMessagePageResponse$content(v.content);
+  o += ',"nextCursor":' + N(v.nextCursor);
+  o += ',"hasNext":' + B(v.hasNext);
+  o += ',"size":' + N(v.size);
+  return o + '}';
+}
+
+function w_ChatMessagePageResponse$content(v: any): string {
+  if (!Array.isArray(v)) return J(v);
+  let o = '[';
+  for (let i = 0; i < v.length; i++) o += (i > 0 ? ',' : '') + w_ChatMessageResponse(v[i]);
+  return o + ']';
 }
 
 function w_ChatMessageResponse(v: any): string {
-  let o = '';
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) o += J(v);
-  else {
-    const v0 = v['id'];
-    o += '{"id":';
-    if (v0 === undefined) o += 'null';
-    else {
-      o += w_Id(v0);
-    }
-    const v1 = v['messageType'];
-    o += ',"messageType":';
-    if (v1 === undefined) o += 'null';
-    else {
-      o += S(v1);
-    }
-    const v2 = v['content'];
-    o += ',"content":';
-    if (v2 === undefined) o += 'null';
-    else {
-      o += S(v2);
-    }
-    const v3 = v['messageContentType'];
-    o += ',"messageContentType":';
-    if (v3 === undefined) o += 'null';
-    else {
-      o += S(v3);
-    }
-    const v4 = v['mediaUrl'];
-    o += ',"mediaUrl":';
-    if (v4 === undefined) o += 'null';
-    else {
-      if (v4 === null) o += 'null';
-      else {
-        o += S(v4);
-      }
-    }
-    const v5 = v['createdAt'];
-    o += ',"createdAt":';
-    if (v5 === undefined) o += 'null';
-    else {
-      o += w_Instant(v5);
-    }
-    o += '}';
-  }
-  return o;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"id":' + N(v.id);
+  o += ',"messageType":' + S(v.messageType);
+  o += ',"content":' + S(v.content);
+  o += ',"messageContentType":' + S(v.messageContentType);
+  o += ',"mediaUrl":' + S(v.mediaUrl);
+  o += ',"createdAt":' + S(v.createdAt);
+  return o + '}';
 }
 
 function w_DailyPlanListEnvelope(v: any): string {
-  let o = '';
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) o += J(v);
-  else {
-    const v0 = v['success'];
-    o += '{"success":';
-    if (v0 === undefined) o += 'null';
-    else {
-      o += v0 === true ? 'true' : v0 === false ? 'false' : J(v0);
-    }
-    const v1 = v['status'];
-    o += ',"status":';
-    if (v1 === undefined) o += 'null';
-    else {
-      o += w_HttpStatus(v1);
-    }
-    const v2 = v['data'];
-    o += ',"data":';
-    if (v2 === undefined) o += 'null';
-    else {
-      if (!Array.isArray(v2)) o += J(v2);
-      else {
-        o += '[';
-        for (let i3 = 0; i3 < v2.length; i3++) {
-          if (i3 > 0) o += ',';
-          const v3 = v2[i3];
-          o += w_DailyPlanResponse(v3);
-        }
-        o += ']';
-      }
-    }
-    o += '}';
-  }
-  return o;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"success":' + B(v.success);
+  o += ',"status":' + N(v.status);
+  o += ',"data":' + w_DailyPlanListEnvelope$data(v.data);
+  return o + '}';
+}
+
+function w_DailyPlanListEnvelope$data(v: any): string {
+  if (!Array.isArray(v)) return J(v);
+  let o = '[';
+  for (let i = 0; i < v.length; i++) o += (i > 0 ? ',' : '') + w_DailyPlanResponse(v[i]);
+  return o + ']';
 }
 
 function w_DailyPlanResponse(v: any): string {
-  let o = '';
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) o += J(v);
-  else {
-    const v0 = v['id'];
-    o += '{"id":';
-    if (v0 === undefined) o += 'null';
-    else {
-      o += w_Id(v0);
-    }
-    const v1 = v['dayNumber'];
-    o += ',"dayNumber":';
-    if (v1 === undefined) o += 'null';
-    else {
-      o += N(v1);
-    }
-    const v2 = v['date'];
-    o += ',"date":';
-    if (v2 === undefined) o += 'null';
-    else {
-      o += w_LocalDate(v2);
-    }
-    const v3 = v['title'];
-    o += ',"title":';
-    if (v3 === undefined) o += 'null';
-    else {
-      o += S(v3);
-    }
-    const v4 = v['description'];
-    o += ',"description":';
-    if (v4 === undefined) o += 'null';
-    else {
-      o += S(v4);
-    }
-    const v5 = v['scheduledPlaces'];
-    o += ',"scheduledPlaces":';
-    if (v5 === undefined) o += 'null';
-    else {
-      if (!Array.isArray(v5)) o += J(v5);
-      else {
-        o += '[';
-        for (let i6 = 0; i6 < v5.length; i6++) {
-          if (i6 > 0) o += ',';
-          const v6 = v5[i6];
-          o += w_ScheduledPlaceResponse(v6);
-        }
-        o += ']';
-      }
-    }
-    o += '}';
-  }
-  return o;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"id":' + N(v.id);
+  o += ',"dayNumber":' + N(v.dayNumber);
+  o += ',"date":' + S(v.date);
+  o += ',"title":' + S(v.title);
+  o += ',"description":' + S(v.description);
+  o += ',"scheduledPlaces":' + w_DailyPlanResponse$scheduledPlaces(v.scheduledPlaces);
+  return o + '}';
+}
+
+function w_DailyPlanResponse$scheduledPlaces(v: any): string {
+  if (!Array.isArray(v)) return J(v);
+  let o = '[';
+  for (let i = 0; i < v.length; i++) o += (i > 0 ? ',' : '') + w_ScheduledPlaceResponse(v[i]);
+  return o + ']';
 }
 
 function w_DocumentLink(v: any): string {
-  let o = '';
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) o += J(v);
-  else {
-    const v0 = v['href'];
-    o += '{"href":';
-    if (v0 === undefined) o += 'null';
-    else {
-      o += S(v0);
-    }
-    const v1 = v['type'];
-    o += ',"type":';
-    if (v1 === undefined) o += 'null';
-    else {
-      o += S(v1);
-    }
-    const v2 = v['title'];
-    o += ',"title":';
-    if (v2 === undefined) o += 'null';
-    else {
-      o += S(v2);
-    }
-    o += '}';
-  }
-  return o;
-}
-
-function w_ErrorCode(v: any): string {
-  let o = '';
-  o += J(v);
-  return o;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"href":' + S(v.href);
+  o += ',"type":' + S(v.type);
+  o += ',"title":' + S(v.title);
+  return o + '}';
 }
 
 function w_ErrorEnvelope(v: any): string {
-  let o = '';
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) o += J(v);
-  else {
-    const v0 = v['success'];
-    o += '{"success":';
-    if (v0 === undefined) o += 'null';
-    else {
-      o += v0 === true ? 'true' : v0 === false ? 'false' : J(v0);
-    }
-    const v1 = v['status'];
-    o += ',"status":';
-    if (v1 === undefined) o += 'null';
-    else {
-      o += w_HttpStatus(v1);
-    }
-    const v2 = v['data'];
-    o += ',"data":';
-    if (v2 === undefined) o += 'null';
-    else {
-      o += w_ErrorResponse(v2);
-    }
-    o += '}';
-  }
-  return o;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"success":' + B(v.success);
+  o += ',"status":' + N(v.status);
+  o += ',"data":' + w_ErrorResponse(v.data);
+  return o + '}';
 }
 
 function w_ErrorResponse(v: any): string {
-  let o = '';
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) o += J(v);
-  else {
-    const v0 = v['timestamp'];
-    o += '{"timestamp":';
-    if (v0 === undefined) o += 'null';
-    else {
-      o += w_Instant(v0);
-    }
-    const v1 = v['code'];
-    o += ',"code":';
-    if (v1 === undefined) o += 'null';
-    else {
-      o += w_ErrorCode(v1);
-    }
-    const v2 = v['message'];
-    o += ',"message":';
-    if (v2 === undefined) o += 'null';
-    else {
-      o += S(v2);
-    }
-    const v3 = v['path'];
-    o += ',"path":';
-    if (v3 === undefined) o += 'null';
-    else {
-      o += S(v3);
-    }
-    const v4 = v['errors'];
-    o += ',"errors":';
-    if (v4 === undefined) o += 'null';
-    else {
-      if (v4 === null) o += 'null';
-      else {
-        if (!Array.isArray(v4)) o += J(v4);
-        else {
-          o += '[';
-          for (let i5 = 0; i5 < v4.length; i5++) {
-            if (i5 > 0) o += ',';
-            const v5 = v4[i5];
-            o += w_FieldError(v5);
-          }
-          o += ']';
-        }
-      }
-    }
-    o += '}';
-  }
-  return o;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"timestamp":' + S(v.timestamp);
+  o += ',"code":' + J(v.code);
+  o += ',"message":' + S(v.message);
+  o += ',"path":' + S(v.path);
+  o += ',"errors":' + w_ErrorResponse$errors(v.errors);
+  return o + '}';
+}
+
+function w_ErrorResponse$errors(v: any): string {
+  if (!Array.isArray(v)) return J(v);
+  let o = '[';
+  for (let i = 0; i < v.length; i++) o += (i > 0 ? ',' : '') + w_FieldError(v[i]);
+  return o + ']';
 }
 
 function w_FieldError(v: any): string {
-  let o = '';
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) o += J(v);
-  else {
-    const v0 = v['field'];
-    o += '{"field":';
-    if (v0 === undefined) o += 'null';
-    else {
-      o += S(v0);
-    }
-    const v1 = v['rejectedValue'];
-    o += ',"rejectedValue":';
-    if (v1 === undefined) o += 'null';
-    else {
-      o += J(v1);
-    }
-    const v2 = v['message'];
-    o += ',"message":';
-    if (v2 === undefined) o += 'null';
-    else {
-      o += S(v2);
-    }
-    o += '}';
-  }
-  return o;
-}
-
-function w_GenerationStatus(v: any): string {
-  let o = '';
-  o += S(v);
-  return o;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"field":' + S(v.field);
+  o += ',"rejectedValue":' + J(v.rejectedValue);
+  o += ',"message":' + S(v.message);
+  return o + '}';
 }
 
 function w_HealthEnvelope(v: any): string {
-  let o = '';
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) o += J(v);
-  else {
-    const v0 = v['success'];
-    o += '{"success":';
-    if (v0 === undefined) o += 'null';
-    else {
-      o += v0 === true ? 'true' : v0 === false ? 'false' : J(v0);
-    }
-    const v1 = v['status'];
-    o += ',"status":';
-    if (v1 === undefined) o += 'null';
-    else {
-      o += w_HttpStatus(v1);
-    }
-    const v2 = v['data'];
-    o += ',"data":';
-    if (v2 === undefined) o += 'null';
-    else {
-      o += w_HealthResponse(v2);
-    }
-    o += '}';
-  }
-  return o;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"success":' + B(v.success);
+  o += ',"status":' + N(v.status);
+  o += ',"data":' + w_HealthResponse(v.data);
+  return o + '}';
 }
 
 function w_HealthResponse(v: any): string {
-  let o = '';
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) o += J(v);
-  else {
-    const v0 = v['status'];
-    o += '{"status":';
-    if (v0 === undefined) o += 'null';
-    else {
-      o += S(v0);
-    }
-    o += '}';
-  }
-  return o;
-}
-
-function w_HttpStatus(v: any): string {
-  let o = '';
-  o += N(v);
-  return o;
-}
-
-function w_Id(v: any): string {
-  let o = '';
-  o += N(v);
-  return o;
-}
-
-function w_ImageUrl(v: any): string {
-  let o = '';
-  if (v === null) o += 'null';
-  else {
-    o += S(v);
-  }
-  return o;
-}
-
-function w_Instant(v: any): string {
-  let o = '';
-  o += S(v);
-  return o;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"status":' + S(v.status);
+  return o + '}';
 }
 
 function w_LandingPageEnvelope(v: any): string {
-  let o = '';
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) o += J(v);
-  else {
-    const v0 = v['success'];
-    o += '{"success":';
-    if (v0 === undefined) o += 'null';
-    else {
-      o += v0 === true ? 'true' : v0 === false ? 'false' : J(v0);
-    }
-    const v1 = v['status'];
-    o += ',"status":';
-    if (v1 === undefined) o += 'null';
-    else {
-      o += w_HttpStatus(v1);
-    }
-    const v2 = v['data'];
-    o += ',"data":';
-    if (v2 === undefined) o += 'null';
-    else {
-      o += w_LandingPageResponse(v2);
-    }
-    o += '}';
-  }
-  return o;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"success":' + B(v.success);
+  o += ',"status":' + N(v.status);
+  o += ',"data":' + w_LandingPageResponse(v.data);
+  return o + '}';
 }
 
 function w_LandingPageResponse(v: any): string {
-  let o = '';
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) o += J(v);
-  else {
-    const v0 = v['title'];
-    o += '{"title":';
-    if (v0 === undefined) o += 'null';
-    else {
-      o += S(v0);
-    }
-    const v1 = v['version'];
-    o += ',"version":';
-    if (v1 === undefined) o += 'null';
-    else {
-      o += S(v1);
-    }
-    const v2 = v['links'];
-    o += ',"links":';
-    if (v2 === undefined) o += 'null';
-    else {
-      if (typeof v2 !== 'object' || v2 === null || Array.isArray(v2)) o += J(v2);
-      else {
-        const v3 = v2['apiDocs'];
-        o += '{"apiDocs":';
-        if (v3 === undefined) o += 'null';
-        else {
-          o += w_DocumentLink(v3);
-        }
-        const v4 = v2['asyncApiDocs'];
-        o += ',"asyncApiDocs":';
-        if (v4 === undefined) o += 'null';
-        else {
-          o += w_DocumentLink(v4);
-        }
-        const v5 = v2['openApiDocument'];
-        o += ',"openApiDocument":';
-        if (v5 === undefined) o += 'null';
-        else {
-          o += w_DocumentLink(v5);
-        }
-        const v6 = v2['asyncApiDocument'];
-        o += ',"asyncApiDocument":';
-        if (v6 === undefined) o += 'null';
-        else {
-          o += w_DocumentLink(v6);
-        }
-        const v7 = v2['health'];
-        o += ',"health":';
-        if (v7 === undefined) o += 'null';
-        else {
-          o += w_DocumentLink(v7);
-        }
-        const v8 = v2['readiness'];
-        o += ',"readiness":';
-        if (v8 === undefined) o += 'null';
-        else {
-          o += w_DocumentLink(v8);
-        }
-        o += '}';
-      }
-    }
-    o += '}';
-  }
-  return o;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"title":' + S(v.title);
+  o += ',"version":' + S(v.version);
+  o += ',"links":' + w_LandingPageResponse$links(v.links);
+  return o + '}';
 }
 
-function w_LocalDate(v: any): string {
-  let o = '';
-  o += S(v);
-  return o;
+function w_LandingPageResponse$links(v: any): string {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"apiDocs":' + w_DocumentLink(v.apiDocs);
+  o += ',"asyncApiDocs":' + w_DocumentLink(v.asyncApiDocs);
+  o += ',"openApiDocument":' + w_DocumentLink(v.openApiDocument);
+  o += ',"asyncApiDocument":' + w_DocumentLink(v.asyncApiDocument);
+  o += ',"health":' + w_DocumentLink(v.health);
+  o += ',"readiness":' + w_DocumentLink(v.readiness);
+  return o + '}';
 }
 
 function w_MemberEnvelope(v: any): string {
-  let o = '';
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) o += J(v);
-  else {
-    const v0 = v['success'];
-    o += '{"success":';
-    if (v0 === undefined) o += 'null';
-    else {
-      o += v0 === true ? 'true' : v0 === false ? 'false' : J(v0);
-    }
-    const v1 = v['status'];
-    o += ',"status":';
-    if (v1 === undefined) o += 'null';
-    else {
-      o += w_HttpStatus(v1);
-    }
-    const v2 = v['data'];
-    o += ',"data":';
-    if (v2 === undefined) o += 'null';
-    else {
-      o += w_MemberResponse(v2);
-    }
-    o += '}';
-  }
-  return o;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"success":' + B(v.success);
+  o += ',"status":' + N(v.status);
+  o += ',"data":' + w_MemberResponse(v.data);
+  return o + '}';
 }
 
 function w_MemberNameEnvelope(v: any): string {
-  let o = '';
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) o += J(v);
-  else {
-    const v0 = v['success'];
-    o += '{"success":';
-    if (v0 === undefined) o += 'null';
-    else {
-      o += v0 === true ? 'true' : v0 === false ? 'false' : J(v0);
-    }
-    const v1 = v['status'];
-    o += ',"status":';
-    if (v1 === undefined) o += 'null';
-    else {
-      o += w_HttpStatus(v1);
-    }
-    const v2 = v['data'];
-    o += ',"data":';
-    if (v2 === undefined) o += 'null';
-    else {
-      o += w_MemberNameResponse(v2);
-    }
-    o += '}';
-  }
-  return o;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"success":' + B(v.success);
+  o += ',"status":' + N(v.status);
+  o += ',"data":' + w_MemberNameResponse(v.data);
+  return o + '}';
 }
 
 function w_MemberNameResponse(v: any): string {
-  let o = '';
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) o += J(v);
-  else {
-    const v0 = v['name'];
-    o += '{"name":';
-    if (v0 === undefined) o += 'null';
-    else {
-      o += S(v0);
-    }
-    o += '}';
-  }
-  return o;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"name":' + S(v.name);
+  return o + '}';
 }
 
 function w_MemberResponse(v: any): string {
-  let o = '';
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) o += J(v);
-  else {
-    const v0 = v['id'];
-    o += '{"id":';
-    if (v0 === undefined) o += 'null';
-    else {
-      o += w_Id(v0);
-    }
-    const v1 = v['email'];
-    o += ',"email":';
-    if (v1 === undefined) o += 'null';
-    else {
-      o += S(v1);
-    }
-    const v2 = v['name'];
-    o += ',"name":';
-    if (v2 === undefined) o += 'null';
-    else {
-      o += S(v2);
-    }
-    const v3 = v['imageUrl'];
-    o += ',"imageUrl":';
-    if (v3 === undefined) o += 'null';
-    else {
-      o += w_ImageUrl(v3);
-    }
-    const v4 = v['provider'];
-    o += ',"provider":';
-    if (v4 === undefined) o += 'null';
-    else {
-      o += S(v4);
-    }
-    const v5 = v['role'];
-    o += ',"role":';
-    if (v5 === undefined) o += 'null';
-    else {
-      o += S(v5);
-    }
-    const v6 = v['createdAt'];
-    o += ',"createdAt":';
-    if (v6 === undefined) o += 'null';
-    else {
-      o += w_Instant(v6);
-    }
-    const v7 = v['updatedAt'];
-    o += ',"updatedAt":';
-    if (v7 === undefined) o += 'null';
-    else {
-      o += w_Instant(v7);
-    }
-    o += '}';
-  }
-  return o;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"id":' + N(v.id);
+  o += ',"email":' + S(v.email);
+  o += ',"name":' + S(v.name);
+  o += ',"imageUrl":' + S(v.imageUrl);
+  o += ',"provider":' + S(v.provider);
+  o += ',"role":' + S(v.role);
+  o += ',"createdAt":' + S(v.createdAt);
+  o += ',"updatedAt":' + S(v.updatedAt);
+  return o + '}';
 }
 
 function w_MessageEnvelope(v: any): string {
-  let o = '';
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) o += J(v);
-  else {
-    const v0 = v['success'];
-    o += '{"success":';
-    if (v0 === undefined) o += 'null';
-    else {
-      o += v0 === true ? 'true' : v0 === false ? 'false' : J(v0);
-    }
-    const v1 = v['status'];
-    o += ',"status":';
-    if (v1 === undefined) o += 'null';
-    else {
-      o += w_HttpStatus(v1);
-    }
-    const v2 = v['data'];
-    o += ',"data":';
-    if (v2 === undefined) o += 'null';
-    else {
-      o += w_MessageResponse(v2);
-    }
-    o += '}';
-  }
-  return o;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"success":' + B(v.success);
+  o += ',"status":' + N(v.status);
+  o += ',"data":' + w_MessageResponse(v.data);
+  return o + '}';
 }
 
 function w_MessageResponse(v: any): string {
-  let o = '';
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) o += J(v);
-  else {
-    const v0 = v['message'];
-    o += '{"message":';
-    if (v0 === undefined) o += 'null';
-    else {
-      o += S(v0);
-    }
-    o += '}';
-  }
-  return o;
-}
-
-function w_NextCursor(v: any): string {
-  let o = '';
-  if (v === null) o += 'null';
-  else {
-    o += N(v);
-  }
-  return o;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"message":' + S(v.message);
+  return o + '}';
 }
 
 function w_PlaceResponse(v: any): string {
-  let o = '';
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) o += J(v);
-  else {
-    const v0 = v['id'];
-    o += '{"id":';
-    if (v0 === undefined) o += 'null';
-    else {
-      o += w_Id(v0);
-    }
-    const v1 = v['name'];
-    o += ',"name":';
-    if (v1 === undefined) o += 'null';
-    else {
-      o += S(v1);
-    }
-    const v2 = v['address'];
-    o += ',"address":';
-    if (v2 === undefined) o += 'null';
-    else {
-      o += S(v2);
-    }
-    const v3 = v['latitude'];
-    o += ',"latitude":';
-    if (v3 === undefined) o += 'null';
-    else {
-      o += N(v3);
-    }
-    const v4 = v['longitude'];
-    o += ',"longitude":';
-    if (v4 === undefined) o += 'null';
-    else {
-      o += N(v4);
-    }
-    const v5 = v['description'];
-    o += ',"description":';
-    if (v5 === undefined) o += 'null';
-    else {
-      o += S(v5);
-    }
-    const v6 = v['imageUrl'];
-    o += ',"imageUrl":';
-    if (v6 === undefined) o += 'null';
-    else {
-      o += w_ImageUrl(v6);
-    }
-    const v7 = v['operatingHours'];
-    o += ',"operatingHours":';
-    if (v7 === undefined) o += 'null';
-    else {
-      if (v7 === null) o += 'null';
-      else {
-        o += S(v7);
-      }
-    }
-    const v8 = v['holidayInfo'];
-    o += ',"holidayInfo":';
-    if (v8 === undefined) o += 'null';
-    else {
-      if (v8 === null) o += 'null';
-      else {
-        o += S(v8);
-      }
-    }
-    const v9 = v['isMustVisit'];
-    o += ',"isMustVisit":';
-    if (v9 === undefined) o += 'null';
-    else {
-      o += v9 === true ? 'true' : v9 === false ? 'false' : J(v9);
-    }
-    const v10 = v['themes'];
-    o += ',"themes":';
-    if (v10 === undefined) o += 'null';
-    else {
-      if (!Array.isArray(v10)) o += J(v10);
-      else {
-        o += '[';
-        for (let i11 = 0; i11 < v10.length; i11++) {
-          if (i11 > 0) o += ',';
-          const v11 = v10[i11];
-          o += w_PlaceThemeType(v11);
-        }
-        o += ']';
-      }
-    }
-    o += '}';
-  }
-  return o;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"id":' + N(v.id);
+  o += ',"name":' + S(v.name);
+  o += ',"address":' + S(v.address);
+  o += ',"latitude":' + N(v.latitude);
+  o += ',"longitude":' + N(v.longitude);
+  o += ',"description":' + S(v.description);
+  o += ',"imageUrl":' + S(v.imageUrl);
+  o += ',"operatingHours":' + S(v.operatingHours);
+  o += ',"holidayInfo":' + S(v.holidayInfo);
+  o += ',"isMustVisit":' + B(v.isMustVisit);
+  o += ',"themes":' + w_PlaceResponse$themes(v.themes);
+  return o + '}';
 }
 
-function w_PlaceThemeType(v: any): string {
-  let o = '';
-  o += S(v);
-  return o;
+function w_PlaceResponse$themes(v: any): string {
+  if (!Array.isArray(v)) return J(v);
+  let o = '[';
+  for (let i = 0; i < v.length; i++) o += (i > 0 ? ',' : '') + S(v[i]);
+  return o + ']';
 }
 
 function w_PromptTemplateEnvelope(v: any): string {
-  let o = '';
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) o += J(v);
-  else {
-    const v0 = v['success'];
-    o += '{"success":';
-    if (v0 === undefined) o += 'null';
-    else {
-      o += v0 === true ? 'true' : v0 === false ? 'false' : J(v0);
-    }
-    const v1 = v['status'];
-    o += ',"status":';
-    if (v1 === undefined) o += 'null';
-    else {
-      o += w_HttpStatus(v1);
-    }
-    const v2 = v['data'];
-    o += ',"data":';
-    if (v2 === undefined) o += 'null';
-    else {
-      o += w_AiPromptTemplateResponse(v2);
-    }
-    o += '}';
-  }
-  return o;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"success":' + B(v.success);
+  o += ',"status":' + N(v.status);
+  o += ',"data":' + w_AiPromptTemplateResponse(v.data);
+  return o + '}';
 }
 
 function w_PromptTemplatePageEnvelope(v: any): string {
-  let o = '';
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) o += J(v);
-  else {
-    const v0 = v['success'];
-    o += '{"success":';
-    if (v0 === undefined) o += 'null';
-    else {
-      o += v0 === true ? 'true' : v0 === false ? 'false' : J(v0);
-    }
-    const v1 = v['status'];
-    o += ',"status":';
-    if (v1 === undefined) o += 'null';
-    else {
-      o += w_HttpStatus(v1);
-    }
-    const v2 = v['data'];
-    o += ',"data":';
-    if (v2 === undefined) o += 'null';
-    else {
-      o += w_AiPromptTemplatePageResponse(v2);
-    }
-    o += '}';
-  }
-  return o;
-}
-
-function w_PromptType(v: any): string {
-  let o = '';
-  o += S(v);
-  return o;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"success":' + B(v.success);
+  o += ',"status":' + N(v.status);
+  o += ',"data":' + w_AiPromptTemplatePageResponse(v.data);
+  return o + '}';
 }
 
 function w_RegionListEnvelope(v: any): string {
-  let o = '';
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) o += J(v);
-  else {
-    const v0 = v['success'];
-    o += '{"success":';
-    if (v0 === undefined) o += 'null';
-    else {
-      o += v0 === true ? 'true' : v0 === false ? 'false' : J(v0);
-    }
-    const v1 = v['status'];
-    o += ',"status":';
-    if (v1 === undefined) o += 'null';
-    else {
-      o += w_HttpStatus(v1);
-    }
-    const v2 = v['data'];
-    o += ',"data":';
-    if (v2 === undefined) o += 'null';
-    else {
-      o += w_RegionListResponse(v2);
-    }
-    o += '}';
-  }
-  return o;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"success":' + B(v.success);
+  o += ',"status":' + N(v.status);
+  o += ',"data":' + w_RegionListResponse(v.data);
+  return o + '}';
 }
 
 function w_RegionListResponse(v: any): string {
-  let o = '';
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) o += J(v);
-  else {
-    const v0 = v['acceptsAnyRegion'];
-    o += '{"acceptsAnyRegion":';
-    if (v0 === undefined) o += 'null';
-    else {
-      o += v0 === true ? 'true' : v0 === false ? 'false' : J(v0);
-    }
-    const v1 = v['regions'];
-    o += ',"regions":';
-    if (v1 === undefined) o += 'null';
-    else {
-      if (!Array.isArray(v1)) o += J(v1);
-      else {
-        o += '[';
-        for (let i2 = 0; i2 < v1.length; i2++) {
-          if (i2 > 0) o += ',';
-          const v2 = v1[i2];
-          o += w_RegionResponse(v2);
-        }
-        o += ']';
-      }
-    }
-    o += '}';
-  }
-  return o;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"acceptsAnyRegion":' + B(v.acceptsAnyRegion);
+  o += ',"regions":' + w_RegionListResponse$regions(v.regions);
+  return o + '}';
+}
+
+function w_RegionListResponse$regions(v: any): string {
+  if (!Array.isArray(v)) return J(v);
+  let o = '[';
+  for (let i = 0; i < v.length; i++) o += (i > 0 ? ',' : '') + w_RegionResponse(v[i]);
+  return o + ']';
 }
 
 function w_RegionResponse(v: any): string {
-  let o = '';
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) o += J(v);
-  else {
-    const v0 = v['name'];
-    o += '{"name":';
-    if (v0 === undefined) o += 'null';
-    else {
-      o += S(v0);
-    }
-    const v1 = v['aliases'];
-    o += ',"aliases":';
-    if (v1 === undefined) o += 'null';
-    else {
-      if (!Array.isArray(v1)) o += J(v1);
-      else {
-        o += '[';
-        for (let i2 = 0; i2 < v1.length; i2++) {
-          if (i2 > 0) o += ',';
-          const v2 = v1[i2];
-          o += S(v2);
-        }
-        o += ']';
-      }
-    }
-    o += '}';
-  }
-  return o;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"name":' + S(v.name);
+  o += ',"aliases":' + w_RegionResponse$aliases(v.aliases);
+  return o + '}';
+}
+
+function w_RegionResponse$aliases(v: any): string {
+  if (!Array.isArray(v)) return J(v);
+  let o = '[';
+  for (let i = 0; i < v.length; i++) o += (i > 0 ? ',' : '') + S(v[i]);
+  return o + ']';
 }
 
 function w_ScheduledPlaceResponse(v: any): string {
-  let o = '';
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) o += J(v);
-  else {
-    const v0 = v['id'];
-    o += '{"id":';
-    if (v0 === undefined) o += 'null';
-    else {
-      o += w_Id(v0);
-    }
-    const v1 = v['visitOrder'];
-    o += ',"visitOrder":';
-    if (v1 === undefined) o += 'null';
-    else {
-      o += N(v1);
-    }
-    const v2 = v['category'];
-    o += ',"category":';
-    if (v2 === undefined) o += 'null';
-    else {
-      o += w_TimeOfDay(v2);
-    }
-    const v3 = v['travelTime'];
-    o += ',"travelTime":';
-    if (v3 === undefined) o += 'null';
-    else {
-      if (v3 === null) o += 'null';
-      else {
-        o += N(v3);
-      }
-    }
-    const v4 = v['travelDistance'];
-    o += ',"travelDistance":';
-    if (v4 === undefined) o += 'null';
-    else {
-      if (v4 === null) o += 'null';
-      else {
-        o += N(v4);
-      }
-    }
-    const v5 = v['transportation'];
-    o += ',"transportation":';
-    if (v5 === undefined) o += 'null';
-    else {
-      o += w_Transportation(v5);
-    }
-    const v6 = v['place'];
-    o += ',"place":';
-    if (v6 === undefined) o += 'null';
-    else {
-      o += w_PlaceResponse(v6);
-    }
-    o += '}';
-  }
-  return o;
-}
-
-function w_TimeOfDay(v: any): string {
-  let o = '';
-  o += S(v);
-  return o;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"id":' + N(v.id);
+  o += ',"visitOrder":' + N(v.visitOrder);
+  o += ',"category":' + S(v.category);
+  o += ',"travelTime":' + N(v.travelTime);
+  o += ',"travelDistance":' + N(v.travelDistance);
+  o += ',"transportation":' + S(v.transportation);
+  o += ',"place":' + w_PlaceResponse(v.place);
+  return o + '}';
 }
 
 function w_TokenEnvelope(v: any): string {
-  let o = '';
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) o += J(v);
-  else {
-    const v0 = v['success'];
-    o += '{"success":';
-    if (v0 === undefined) o += 'null';
-    else {
-      o += v0 === true ? 'true' : v0 === false ? 'false' : J(v0);
-    }
-    const v1 = v['status'];
-    o += ',"status":';
-    if (v1 === undefined) o += 'null';
-    else {
-      o += w_HttpStatus(v1);
-    }
-    const v2 = v['data'];
-    o += ',"data":';
-    if (v2 === undefined) o += 'null';
-    else {
-      o += w_TokenResponse(v2);
-    }
-    o += '}';
-  }
-  return o;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"success":' + B(v.success);
+  o += ',"status":' + N(v.status);
+  o += ',"data":' + w_TokenResponse(v.data);
+  return o + '}';
 }
 
 function w_TokenResponse(v: any): string {
-  let o = '';
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) o += J(v);
-  else {
-    const v0 = v['accessToken'];
-    o += '{"accessToken":';
-    if (v0 === undefined) o += 'null';
-    else {
-      o += S(v0);
-    }
-    const v1 = v['refreshToken'];
-    o += ',"refreshToken":';
-    if (v1 === undefined) o += 'null';
-    else {
-      o += S(v1);
-    }
-    const v2 = v['accessTokenExpiresIn'];
-    o += ',"accessTokenExpiresIn":';
-    if (v2 === undefined) o += 'null';
-    else {
-      o += N(v2);
-    }
-    o += '}';
-  }
-  return o;
-}
-
-function w_Transportation(v: any): string {
-  let o = '';
-  o += S(v);
-  return o;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"accessToken":' + S(v.accessToken);
+  o += ',"refreshToken":' + S(v.refreshToken);
+  o += ',"accessTokenExpiresIn":' + N(v.accessTokenExpiresIn);
+  return o + '}';
 }
 
 function w_TripPlanDetailEnvelope(v: any): string {
-  let o = '';
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) o += J(v);
-  else {
-    const v0 = v['success'];
-    o += '{"success":';
-    if (v0 === undefined) o += 'null';
-    else {
-      o += v0 === true ? 'true' : v0 === false ? 'false' : J(v0);
-    }
-    const v1 = v['status'];
-    o += ',"status":';
-    if (v1 === undefined) o += 'null';
-    else {
-      o += w_HttpStatus(v1);
-    }
-    const v2 = v['data'];
-    o += ',"data":';
-    if (v2 === undefined) o += 'null';
-    else {
-      o += w_TripPlanDetailResponse(v2);
-    }
-    o += '}';
-  }
-  return o;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"success":' + B(v.success);
+  o += ',"status":' + N(v.status);
+  o += ',"data":' + w_TripPlanDetailResponse(v.data);
+  return o + '}';
 }
 
 function w_TripPlanDetailResponse(v: any): string {
-  let o = '';
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) o += J(v);
-  else {
-    const v0 = v['tripPlanId'];
-    o += '{"tripPlanId":';
-    if (v0 === undefined) o += 'null';
-    else {
-      o += w_Id(v0);
-    }
-    const v1 = v['chatRoomId'];
-    o += ',"chatRoomId":';
-    if (v1 === undefined) o += 'null';
-    else {
-      o += w_Id(v1);
-    }
-    const v2 = v['title'];
-    o += ',"title":';
-    if (v2 === undefined) o += 'null';
-    else {
-      o += S(v2);
-    }
-    const v3 = v['region'];
-    o += ',"region":';
-    if (v3 === undefined) o += 'null';
-    else {
-      o += S(v3);
-    }
-    const v4 = v['startDate'];
-    o += ',"startDate":';
-    if (v4 === undefined) o += 'null';
-    else {
-      o += w_LocalDate(v4);
-    }
-    const v5 = v['endDate'];
-    o += ',"endDate":';
-    if (v5 === undefined) o += 'null';
-    else {
-      o += w_LocalDate(v5);
-    }
-    const v6 = v['duration'];
-    o += ',"duration":';
-    if (v6 === undefined) o += 'null';
-    else {
-      o += N(v6);
-    }
-    const v7 = v['peopleCount'];
-    o += ',"peopleCount":';
-    if (v7 === undefined) o += 'null';
-    else {
-      o += N(v7);
-    }
-    const v8 = v['themes'];
-    o += ',"themes":';
-    if (v8 === undefined) o += 'null';
-    else {
-      if (!Array.isArray(v8)) o += J(v8);
-      else {
-        o += '[';
-        for (let i9 = 0; i9 < v8.length; i9++) {
-          if (i9 > 0) o += ',';
-          const v9 = v8[i9];
-          o += w_PlaceThemeType(v9);
-        }
-        o += ']';
-      }
-    }
-    const v10 = v['transportation'];
-    o += ',"transportation":';
-    if (v10 === undefined) o += 'null';
-    else {
-      o += w_Transportation(v10);
-    }
-    const v11 = v['isCompleted'];
-    o += ',"isCompleted":';
-    if (v11 === undefined) o += 'null';
-    else {
-      o += v11 === true ? 'true' : v11 === false ? 'false' : J(v11);
-    }
-    const v12 = v['generationStatus'];
-    o += ',"generationStatus":';
-    if (v12 === undefined) o += 'null';
-    else {
-      o += w_GenerationStatus(v12);
-    }
-    const v13 = v['imageUrl'];
-    o += ',"imageUrl":';
-    if (v13 === undefined) o += 'null';
-    else {
-      o += w_ImageUrl(v13);
-    }
-    const v14 = v['createdAt'];
-    o += ',"createdAt":';
-    if (v14 === undefined) o += 'null';
-    else {
-      o += w_Instant(v14);
-    }
-    o += '}';
-  }
-  return o;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"tripPlanId":' + N(v.tripPlanId);
+  o += ',"chatRoomId":' + N(v.chatRoomId);
+  o += ',"title":' + S(v.title);
+  o += ',"region":' + S(v.region);
+  o += ',"startDate":' + S(v.startDate);
+  o += ',"endDate":' + S(v.endDate);
+  o += ',"duration":' + N(v.duration);
+  o += ',"peopleCount":' + N(v.peopleCount);
+  o += ',"themes":' + w_TripPlanDetailResponse$themes(v.themes);
+  o += ',"transportation":' + S(v.transportation);
+  o += ',"isCompleted":' + B(v.isCompleted);
+  o += ',"generationStatus":' + S(v.generationStatus);
+  o += ',"imageUrl":' + S(v.imageUrl);
+  o += ',"createdAt":' + S(v.createdAt);
+  return o + '}';
+}
+
+function w_TripPlanDetailResponse$themes(v: any): string {
+  if (!Array.isArray(v)) return J(v);
+  let o = '[';
+  for (let i = 0; i < v.length; i++) o += (i > 0 ? ',' : '') + S(v[i]);
+  return o + ']';
 }
 
 function w_TripPlanPageEnvelope(v: any): string {
-  let o = '';
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) o += J(v);
-  else {
-    const v0 = v['success'];
-    o += '{"success":';
-    if (v0 === undefined) o += 'null';
-    else {
-      o += v0 === true ? 'true' : v0 === false ? 'false' : J(v0);
-    }
-    const v1 = v['status'];
-    o += ',"status":';
-    if (v1 === undefined) o += 'null';
-    else {
-      o += w_HttpStatus(v1);
-    }
-    const v2 = v['data'];
-    o += ',"data":';
-    if (v2 === undefined) o += 'null';
-    else {
-      o += w_TripPlanPageResponse(v2);
-    }
-    o += '}';
-  }
-  return o;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"success":' + B(v.success);
+  o += ',"status":' + N(v.status);
+  o += ',"data":' + w_TripPlanPageResponse(v.data);
+  return o + '}';
 }
 
 function w_TripPlanPageResponse(v: any): string {
-  let o = '';
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) o += J(v);
-  else {
-    const v0 = v['content'];
-    o += '{"content":';
-    if (v0 === undefined) o += 'null';
-    else {
-      if (!Array.isArray(v0)) o += J(v0);
-      else {
-        o += '[';
-        for (let i1 = 0; i1 < v0.length; i1++) {
-          if (i1 > 0) o += ',';
-          const v1 = v0[i1];
-          o += w_TripPlanResponse(v1);
-        }
-        o += ']';
-      }
-    }
-    const v2 = v['nextCursor'];
-    o += ',"nextCursor":';
-    if (v2 === undefined) o += 'null';
-    else {
-      o += w_NextCursor(v2);
-    }
-    const v3 = v['hasNext'];
-    o += ',"hasNext":';
-    if (v3 === undefined) o += 'null';
-    else {
-      o += v3 === true ? 'true' : v3 === false ? 'false' : J(v3);
-    }
-    const v4 = v['size'];
-    o += ',"size":';
-    if (v4 === undefined) o += 'null';
-    else {
-      o += N(v4);
-    }
-    o += '}';
-  }
-  return o;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"content":' + w_TripPlanPageResponse$content(v.content);
+  o += ',"nextCursor":' + N(v.nextCursor);
+  o += ',"hasNext":' + B(v.hasNext);
+  o += ',"size":' + N(v.size);
+  return o + '}';
+}
+
+function w_TripPlanPageResponse$content(v: any): string {
+  if (!Array.isArray(v)) return J(v);
+  let o = '[';
+  for (let i = 0; i < v.length; i++) o += (i > 0 ? ',' : '') + w_TripPlanResponse(v[i]);
+  return o + ']';
 }
 
 function w_TripPlanResponse(v: any): string {
-  let o = '';
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) o += J(v);
-  else {
-    const v0 = v['id'];
-    o += '{"id":';
-    if (v0 === undefined) o += 'null';
-    else {
-      o += w_Id(v0);
-    }
-    const v1 = v['memberId'];
-    o += ',"memberId":';
-    if (v1 === undefined) o += 'null';
-    else {
-      o += w_Id(v1);
-    }
-    const v2 = v['chatRoomId'];
-    o += ',"chatRoomId":';
-    if (v2 === undefined) o += 'null';
-    else {
-      o += w_Id(v2);
-    }
-    const v3 = v['title'];
-    o += ',"title":';
-    if (v3 === undefined) o += 'null';
-    else {
-      o += S(v3);
-    }
-    const v4 = v['startDate'];
-    o += ',"startDate":';
-    if (v4 === undefined) o += 'null';
-    else {
-      o += w_LocalDate(v4);
-    }
-    const v5 = v['isCompleted'];
-    o += ',"isCompleted":';
-    if (v5 === undefined) o += 'null';
-    else {
-      o += v5 === true ? 'true' : v5 === false ? 'false' : J(v5);
-    }
-    const v6 = v['region'];
-    o += ',"region":';
-    if (v6 === undefined) o += 'null';
-    else {
-      o += S(v6);
-    }
-    const v7 = v['imageUrl'];
-    o += ',"imageUrl":';
-    if (v7 === undefined) o += 'null';
-    else {
-      o += w_ImageUrl(v7);
-    }
-    o += '}';
-  }
-  return o;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return J(v);
+  let o = '{"id":' + N(v.id);
+  o += ',"memberId":' + N(v.memberId);
+  o += ',"chatRoomId":' + N(v.chatRoomId);
+  o += ',"title":' + S(v.title);
+  o += ',"startDate":' + S(v.startDate);
+  o += ',"isCompleted":' + B(v.isCompleted);
+  o += ',"region":' + S(v.region);
+  o += ',"imageUrl":' + S(v.imageUrl);
+  return o + '}';
 }
 
 /** The JSON text of each documented JSON response body (the whole envelope), per operation and status. */
