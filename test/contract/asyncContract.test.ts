@@ -16,7 +16,7 @@ import { PlannerError, type Planner } from '../../src/generation/planner.js';
 import type { PlannedDay } from '../../src/itinerary/plannedDay.js';
 import { abortableDelay } from '../../src/generation/abortableDelay.js';
 import { createFrameReader, frameProblems, type ObservedFrame } from '../support/documentedFrames.js';
-import { connectStomp, wsUrl, type ConnectOptions, type ReceivedMessage, type StompTestClient } from '../support/stompTestClient.js';
+import { connectStomp, heartBeatsReceived, wsUrl, type ConnectOptions, type ReceivedMessage, type StompTestClient } from '../support/stompTestClient.js';
 import { startTestServer, type TestServer } from '../support/testServer.js';
 import { busanTrip } from '../support/testApp.js';
 import { webSocketText } from '../support/webSocketText.js';
@@ -349,14 +349,8 @@ describe('STOMP rules', () => {
     const tokens = await hb.signIn('heart@example.com');
     const c = await connectStomp(wsUrl(hb.url), tokens.accessToken, { heartbeatMs: 50 });
     clients.push(c);
-    let pings = 0;
     c.client.onUnhandledFrame = () => undefined;
-    const socket = c.client.webSocket as unknown as import('ws').WebSocket;
-    socket.on('message', (data) => {
-      if (webSocketText(data) === '\n') pings++;
-    });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(pings).toBeGreaterThanOrEqual(2);
+    await heartBeatsReceived(c, 2);
     expect(c.client.connected).toBe(true);
   });
 });

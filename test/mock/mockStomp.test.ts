@@ -3,15 +3,14 @@
 // from asyncapi.yaml's examples for the started plan; chat answers, cancel and swap likewise. Every
 // payload passes the generated message validators and every frame its documented message.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket, { type RawData } from 'ws';
+import WebSocket from 'ws';
 import { bundle, jsonAt, jsonText, objectOrEmpty, readMessages } from '../../conformance/specModel/index.js';
 import { asyncapiPath } from '../../codegen/specFiles.js';
 import { matchChannel, channels } from '../../generated/asyncapi.js';
 import { messageValidators } from '../../generated/validators.js';
 import { startMockServer, type RunningMock } from '../../scripts/mockServer.js';
 import { frameProblems } from '../support/documentedFrames.js';
-import { connectStomp, wsUrl, type ReceivedMessage, type StompTestClient } from '../support/stompTestClient.js';
-import { webSocketText } from '../support/webSocketText.js';
+import { connectStomp, heartBeatsReceived, wsUrl, type ReceivedMessage, type StompTestClient } from '../support/stompTestClient.js';
 
 const token = 'mock-client-token';
 const examples = Object.fromEntries(readMessages(bundle(asyncapiPath)).map((m) => [m.name, Object.fromEntries(m.examples.map((e) => [e.name, e.payload]))]));
@@ -125,13 +124,7 @@ describe('mock STOMP: CONNECT and SUBSCRIBE with the rules of asyncapi.yaml', ()
     const c = await connectStomp(wsUrl(hb.url), token, { heartbeatMs: 50 });
     clients.push(c);
     expect(c.frames[0]!.headers['heart-beat']).toBe('50,50');
-    const socket = c.client.webSocket as unknown as WebSocket;
-    await new Promise<void>((resolve, reject) => {
-      let beats = 0;
-      socket.on('message', (data: RawData) => webSocketText(data) === '\n' && ++beats === 2 && resolve());
-      // a closed connection sends no more beats: say why instead of waiting for the test's timeout
-      socket.on('close', (code, reason) => reject(new Error(`closed after ${beats} beats: ${code} ${reason.toString()} ${JSON.stringify(c.frames.at(-1))}`)));
-    });
+    await heartBeatsReceived(c, 2);
   });
 });
 

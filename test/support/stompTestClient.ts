@@ -1,7 +1,9 @@
 // The product's recording STOMP client (conformance/stomp/), plus every frame the server sent on the
 // connection, read off the socket with the server's own STOMP parser, for the frame contract checks.
+import type { RawData, WebSocket } from 'ws';
 import { connectRecordingStomp, type RecordingStompClient, type RecordingStompOptions } from '../../conformance/index.js';
 import { createFrameReader, type ObservedFrame } from './documentedFrames.js';
+import { webSocketText } from './webSocketText.js';
 
 export { wsUrl, type ReceivedMessage } from '../../conformance/index.js';
 
@@ -18,4 +20,19 @@ export async function connectStomp(url: string, token: string | null, options: C
   const readFrames = createFrameReader();
   const client = await connectRecordingStomp(url, token, { ...options, onData: (data) => frames.push(...readFrames(data)) });
   return Object.assign(client, { frames });
+}
+
+/**
+ * Resolves once the server has sent `count` heart-beats (a lone EOL) on this connection; rejects,
+ * saying why, when the connection closes first. No time window: a loaded machine delays beats.
+ */
+export function heartBeatsReceived(c: StompTestClient, count: number): Promise<void> {
+  const socket = c.client.webSocket as unknown as WebSocket;
+  return new Promise<void>((resolve, reject) => {
+    let beats = 0;
+    socket.on('message', (data: RawData) => webSocketText(data) === '\n' && ++beats === count && resolve());
+    socket.on('close', (code, reason) =>
+      reject(new Error(`closed after ${beats} heart-beats: ${code} ${reason.toString()} ${JSON.stringify(c.frames.at(-1))}`)),
+    );
+  });
 }
