@@ -345,9 +345,9 @@ describe('STOMP rules', () => {
   });
 
   it('negotiates heart-beats: the server sends them when asked', async () => {
-    const hb = await server({ STOMP_HEARTBEAT_MS: '50' });
+    const hb = await server({ STOMP_HEARTBEAT_MS: '500' });
     const tokens = await hb.signIn('heart@example.com');
-    const c = await connectStomp(wsUrl(hb.url), tokens.accessToken, { heartbeatMs: 50 });
+    const c = await connectStomp(wsUrl(hb.url), tokens.accessToken, { heartbeatMs: 500 });
     clients.push(c);
     c.client.onUnhandledFrame = () => undefined;
     await heartBeatsReceived(c, 2);

@@ -120,10 +120,10 @@ describe('mock STOMP: CONNECT and SUBSCRIBE with the rules of asyncapi.yaml', ()
   });
 
   it('negotiates heart-beats: sends them when the client asks', async () => {
-    const hb = await mockWith({ STOMP_HEARTBEAT_MS: '50' });
-    const c = await connectStomp(wsUrl(hb.url), token, { heartbeatMs: 50 });
+    const hb = await mockWith({ STOMP_HEARTBEAT_MS: '500' });
+    const c = await connectStomp(wsUrl(hb.url), token, { heartbeatMs: 500 });
     clients.push(c);
-    expect(c.frames[0]!.headers['heart-beat']).toBe('50,50');
+    expect(c.frames[0]!.headers['heart-beat']).toBe('500,500');
     await heartBeatsReceived(c, 2);
   });
 });

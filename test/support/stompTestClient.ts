@@ -25,6 +25,8 @@ export async function connectStomp(url: string, token: string | null, options: C
 /**
  * Resolves once the server has sent `count` heart-beats (a lone EOL) on this connection; rejects,
  * saying why, when the connection closes first. No time window: a loaded machine delays beats.
+ * Ask for beats of a few hundred ms: the client closes a connection that sent nothing for twice
+ * the period, and a stall of the test process (its timers run before its socket reads) looks so.
  */
 export function heartBeatsReceived(c: StompTestClient, count: number): Promise<void> {
   const socket = c.client.webSocket as unknown as WebSocket;
