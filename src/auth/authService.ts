@@ -117,7 +117,7 @@ export function createAuthService(deps: {
     authenticateToken,
 
     async isSessionLive(sessionId) {
-      return (await findLiveSession(db, sessionId, clock())) !== undefined;
+      return (await findLiveSessionOwner(db, sessionId, clock())) !== undefined;
     },
   };
 }
