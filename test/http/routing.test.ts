@@ -1,5 +1,6 @@
 // Routes outside the spec: unknown paths, wrong methods, CORS, request ids, docs assets.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanUpsAfterEach } from '../support/cleanUps.js';
 import { errorCodeOf } from '../support/responseBody.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 
@@ -8,6 +9,7 @@ beforeAll(async () => {
   t = await startTestApp();
 });
 afterAll(() => t.close());
+const cleanUps = cleanUpsAfterEach();
 
 describe('routing', () => {
   it('answers 404 COMMON404 in the envelope for an unknown path', async () => {
@@ -70,7 +72,7 @@ describe('routing', () => {
     const asset = await t.request('GET', '/docs/assets/init.js');
     expect([asset.status, asset.headers.get('access-control-allow-origin')]).toEqual([200, '*']);
 
-    const listed = await startTestApp({ CORS_ORIGINS: 'https://app.example.com', RATE_LIMIT_PER_MINUTE: '5' });
+    const listed = await cleanUps.app({ CORS_ORIGINS: 'https://app.example.com', RATE_LIMIT_PER_MINUTE: '5' });
     const allowed = await listed.request('GET', '/', { headers: { origin: 'https://app.example.com' } });
     expect([allowed.headers.get('access-control-allow-origin'), allowed.headers.get('vary')]).toEqual(['https://app.example.com', 'Accept, Origin']);
     expect(allowed.headers.get('ratelimit-remaining')).toBe('4');
@@ -78,7 +80,6 @@ describe('routing', () => {
     expect([other.status, other.headers.get('access-control-allow-origin'), other.headers.get('vary')]).toEqual([404, null, 'Origin']);
     expect([other.headers.get('access-control-expose-headers'), other.headers.get('ratelimit-remaining')]).toEqual([expose, '3']);
     expect(other.headers.get('x-request-id')).toBeTruthy();
-    await listed.close();
   });
 
   it('serves the spec documents and Swagger UI with local assets', async () => {

@@ -7,6 +7,8 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { stompServerPath } from '../../generated/asyncapi.js';
+import { wsUrl } from '../support/stompTestClient.js';
 import { startTestServer, type TestServer } from '../support/testServer.js';
 
 const logLines: { msg: string; requestId?: string; path?: string }[] = [];
@@ -42,7 +44,7 @@ describe('the WebSocket upgrade of /ws-stomp', () => {
       { RATE_LIMIT_PER_MINUTE: '3' },
       { logger: pino({ level: 'info', formatters: { level: (label) => ({ level: label }) } }, logSink) },
     );
-    ws = `${s.url.replace(/^http/, 'ws')}/ws-stomp`;
+    ws = wsUrl(s.url);
   });
   afterAll(() => s.stop());
 
@@ -53,7 +55,7 @@ describe('the WebSocket upgrade of /ws-stomp', () => {
     expect(answer.protocol).toBe('v12.stomp');
     expect(answer.headers['x-request-id']).toBe(requestId);
     expect(answer.headers['ratelimit-limit']).toBe('3');
-    expect(logLines.some((line) => line.msg === 'request' && line.requestId === requestId && line.path === '/ws-stomp')).toBe(true);
+    expect(logLines.some((line) => line.msg === 'request' && line.requestId === requestId && line.path === stompServerPath)).toBe(true);
   });
 
   it('counts against the rate limit: past it the upgrade is 429 with Retry-After and no WebSocket opens', async () => {
@@ -80,6 +82,6 @@ describe('upgrades elsewhere', () => {
   });
 
   it('a GET of /ws-stomp without an upgrade is 404', async () => {
-    expect((await fetch(`${s.url}/ws-stomp`)).status).toBe(404);
+    expect((await fetch(`${s.url}${stompServerPath}`)).status).toBe(404);
   });
 });
