@@ -1,23 +1,22 @@
 // Issue 16 item 3: a start loads only what its configuration uses. The compiled service (what `npm
 // start` runs) is started with a module hook that writes down every module the ESM loader loads
 // until /readyz answers; a default start (offline planner, SQLite, no Redis, no OpenID Connect)
-// must not have loaded the packages of the parts it does not use, and PLANNER=openai must load the
-// OpenAI SDK (so the hook sees what a static import would load).
+// must not have loaded the packages of the parts it does not use (of OpenTelemetry only the no-op
+// API), and PLANNER=openai must load the OpenAI SDK, OTEL_EXPORTER_OTLP_ENDPOINT the OpenTelemetry
+// SDK (so the hook sees what a static import would load).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cleanUpsAfterEach } from '../support/cleanUps.js';
 import { ensureFreshBuild } from '../support/freshBuild.js';
 import { exitOf, lineOf, repoRoot, serviceEnv } from '../support/serviceProcess.js';
 
 const HANG_LIMIT_MS = 60_000;
 beforeAll(ensureFreshBuild, 2 * HANG_LIMIT_MS);
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanUps = cleanUpsAfterEach();
 
 // Registers a load hook (it runs on the loader's thread) that appends each URL to MODULE_LOG.
 const loadHook =
@@ -27,14 +26,14 @@ const registerHook = `import { register } from "node:module"; register(${JSON.st
 /** The modules the compiled service loaded until it was ready, and the npm packages (by name) they belong to. */
 async function loadedUntilReady(env: Record<string, string>): Promise<{ modules: string[]; packages: Set<string> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trip-startup-modules-'));
-  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+  cleanUps.add(() => fs.rmSync(dir, { recursive: true, force: true }));
   const log = path.join(dir, 'modules.log');
   const child = spawn(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(registerHook)}`, 'dist/src/main.js'], {
     cwd: repoRoot,
     env: serviceEnv({ DATA_DIR: path.join(dir, 'data'), PORT: '0', MODULE_LOG: log, ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  cleanups.push(() => child.kill('SIGKILL'));
+  cleanUps.add(() => void child.kill('SIGKILL'));
   const { port } = JSON.parse(await lineOf(child, /"msg":"listening/, HANG_LIMIT_MS)) as { port: number };
   expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
   const loaded = fs.readFileSync(log, 'utf8');
@@ -57,6 +56,13 @@ describe('what a start loads', { timeout: 4 * HANG_LIMIT_MS }, () => {
     // Nor the OpenAI planner's own files. (drizzle's pg-core is partly loaded by drizzle itself: its
     // sql.js and relations.js import from it.)
     expect(modules.filter((url) => url.includes('/dist/src/generation/openai/') || url.endsWith('/dist/src/db/schema.pg.js'))).toEqual([]);
+    expect([...packages].filter((name) => name.startsWith('@opentelemetry/'))).toEqual(['@opentelemetry/api']);
+  });
+
+  it('OTEL_EXPORTER_OTLP_ENDPOINT loads the OpenTelemetry SDK and its OTLP exporter', async () => {
+    // Nobody listens there: the spans of the start are dropped, and the stop does not wait long.
+    const { packages } = await loadedUntilReady({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' });
+    expect([...packages]).toEqual(expect.arrayContaining(['@opentelemetry/api', '@opentelemetry/sdk-trace-node', '@opentelemetry/exporter-trace-otlp-http']));
   });
 
   it('PLANNER=openai loads the OpenAI SDK', async () => {
