@@ -2,37 +2,18 @@
 // runner, sharing only the database and the JWT secret), over HTTP: concurrent starts spread over
 // both have one winner and the plan runs once; a cancel made on the instance that does not run the
 // job stops the run on the other at its next heartbeat.
-import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { createApp, type App } from '../../src/app.js';
-import { databasePort, postgresPort } from '../../src/db/databasePort.js';
-import { openPostgresDatabase } from '../../src/db/postgresDatabase.js';
+import { expect, it, vi } from 'vitest';
 import type { AppPorts } from '../../src/services.js';
+import { appsOnFreshPostgres } from '../support/appsOnFreshPostgres.js';
 import { heldPlanner } from '../support/plannerStubs.js';
-import { describeOnPostgres, freshPostgresDatabase, type FreshPostgresDatabase } from '../support/postgres.js';
+import { describeOnPostgres } from '../support/postgres.js';
 import { busanTrip, testConfig } from '../support/testApp.js';
-import { appCall } from '../support/appCall.js';
 
 const POLL = { timeout: 20_000, interval: 20 };
 const QUICK_LEASES = { GENERATION_LEASE_MS: '2000', GENERATION_HEARTBEAT_MS: '100', GENERATION_SWEEP_MS: '100', GENERATION_POLL_MS: '50' };
 
-let fresh: FreshPostgresDatabase;
-const apps: App[] = [];
-
-beforeEach(async () => {
-  fresh = await freshPostgresDatabase();
-});
-afterEach(async () => {
-  for (const app of apps.splice(0)) await app.close();
-  await fresh.drop();
-});
-
-async function instance(env: Record<string, string> = {}, ports: Partial<AppPorts> = {}) {
-  const config = testConfig({ ...QUICK_LEASES, ...env });
-  const app = await createApp(config, databasePort(postgresPort(await openPostgresDatabase(fresh.url, { poolMax: 8 }))), ports);
-  apps.push(app);
-  const call = appCall(app);
-  return { app, call };
-}
+const onFreshDatabase = appsOnFreshPostgres();
+const instance = (env: Record<string, string> = {}, ports: Partial<AppPorts> = {}) => onFreshDatabase(testConfig({ ...QUICK_LEASES, ...env }), ports);
 
 describeOnPostgres('two instances on one PostgreSQL database', () => {
   it('20 concurrent starts over both instances: one 200, nineteen 409 TRIP106; the plan runs once, each day saved once', async () => {

@@ -5,24 +5,20 @@
 // the run carry that trace id. A run given back by a stopping instance and resumed by another
 // continues the same trace. Spans go to an OTLP/HTTP receiver inside the test.
 import { pino } from 'pino';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it, vi } from 'vitest';
-import { createApp, type App } from '../../src/app.js';
-import { databasePort, postgresPort } from '../../src/db/databasePort.js';
-import { openPostgresDatabase } from '../../src/db/postgresDatabase.js';
+import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import type { AppPorts } from '../../src/services.js';
 import { startTracing, type Tracing } from '../../src/tracing.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlpReceiver.js';
 import { heldPlanner } from '../support/plannerStubs.js';
-import { describeOnPostgres, freshPostgresDatabase, type FreshPostgresDatabase } from '../support/postgres.js';
+import { appsOnFreshPostgres } from '../support/appsOnFreshPostgres.js';
+import { describeOnPostgres } from '../support/postgres.js';
 import { busanTrip, testConfig } from '../support/testApp.js';
-import { appCall } from '../support/appCall.js';
 
 const POLL = { timeout: 20_000, interval: 20 };
 
 let receiver: OtlpReceiver;
 let tracing: Tracing;
-let fresh: FreshPostgresDatabase;
-const apps: App[] = [];
+const onFreshDatabase = appsOnFreshPostgres();
 
 beforeAll(async () => {
   receiver = await startOtlpReceiver();
@@ -35,13 +31,8 @@ afterAll(async () => {
 /** spans received before the test began (each test has a fresh database: plan ids repeat) */
 let earlier = 0;
 beforeEach(async () => {
-  fresh = await freshPostgresDatabase();
   await tracing.flush();
   earlier = receiver.spans.length;
-});
-afterEach(async () => {
-  for (const app of apps.splice(0)) await app.close();
-  await fresh.drop();
 });
 
 type LogLine = Record<string, unknown>;
@@ -50,10 +41,7 @@ async function instance(env: Record<string, string> = {}, ports: Partial<AppPort
   const lines: LogLine[] = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) });
   const config = testConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, GENERATION_POLL_MS: '50', ...env });
-  const app = await createApp(config, databasePort(postgresPort(await openPostgresDatabase(fresh.url, { poolMax: 8 }))), { logger, ...ports });
-  apps.push(app);
-  const call = appCall(app);
-  return { app, call, lines };
+  return { ...(await onFreshDatabase(config, { logger, ...ports })), lines };
 }
 
 type Instance = Awaited<ReturnType<typeof instance>>;
