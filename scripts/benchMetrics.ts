@@ -11,7 +11,7 @@ import { createMetrics } from '../src/metrics/metricsRegistry.js';
 import { benchRun, runMain } from './bench/benchRun.js';
 import { startChildServer } from './bench/childServer.js';
 import { freePort } from './bench/freePort.js';
-import { runLoad, type LoadResult } from './bench/loadTest.js';
+import { median, runLoad, type LoadResult } from './bench/loadTest.js';
 import { loadLine, machineLines } from './bench/machine.js';
 import { seedServerDb } from './bench/seedServerDb.js';
 import { textTable } from './bench/textTable.js';
@@ -33,12 +33,6 @@ function integerFromEnv(name: string, fallback: number, max: number): number {
 }
 
 const { dir, children, cleanUp } = benchRun('trip-bench-metrics-');
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 /** One run of the list GET against a fresh server with metrics on or off; checks /metrics agrees. */
 async function listRun(env: Record<string, string>, token: string, metrics: boolean, seconds: number): Promise<LoadResult> {

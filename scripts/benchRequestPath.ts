@@ -21,7 +21,7 @@ import { startChildServer, type ChildServer } from './bench/childServer.js';
 import { summariseCpuProfile } from './bench/cpuProfileSummary.js';
 import { freePort } from './bench/freePort.js';
 import { loadLine, machineLines } from './bench/machine.js';
-import { runLoad, type LoadTarget } from './bench/loadTest.js';
+import { median, runLoad, type LoadTarget } from './bench/loadTest.js';
 import { cpuSeconds } from './bench/processCpu.js';
 import { seedServerDb } from './bench/seedServerDb.js';
 import { textTable } from './bench/textTable.js';
@@ -81,12 +81,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     void cleanUp().finally(() => process.exit(130));
   });
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 async function databaseUrl(): Promise<string> {
   if (args.engine === 'sqlite') return path.join(dir, 'list.sqlite');
