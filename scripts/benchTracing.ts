@@ -16,6 +16,7 @@ import { loadConfig } from '../src/config.js';
 import { runMain } from './bench/benchRun.js';
 import { startChildServer } from './bench/childServer.js';
 import { freePort } from './bench/freePort.js';
+import { listPath } from './bench/listThroughput.js';
 import { runLoad, type LoadResult } from './bench/loadTest.js';
 import { machineLines } from './bench/machine.js';
 import { cpuSeconds } from './bench/processCpu.js';
@@ -47,7 +48,7 @@ async function main(): Promise<void> {
   const serverEnv = deploymentEnv({ dataDir: dir, databaseUrl: path.join(dir, 'server.sqlite') });
   const seeded = await seedServerDb(loadConfig(serverEnv), 10_000);
   const receiver = await discardingReceiver();
-  out('== Tracing overhead on GET /api/v1/trips?size=20 (SQLite, 10,000 plans)');
+  out(`== Tracing overhead on GET ${listPath} (SQLite, 10,000 plans)`);
   for (const line of machineLines()) out(line);
   out(`load: autocannon in this process, 50 connections, 2 s warm-up then ${seconds} s per run, ${rounds} rounds of off/on/10 %`);
   const modes = {
@@ -65,7 +66,7 @@ async function main(): Promise<void> {
         const env = { ...serverEnv, ...modes[mode] };
         const server = await startChildServer({ entry: 'src/main.ts', cwd: root, port: await freePort(), env, readyPath: '/readyz' });
         try {
-          const target = { name: mode, url: `${server.baseUrl}/api/v1/trips?size=20`, headers: { Authorization: `Bearer ${seeded.accessToken}` } };
+          const target = { name: mode, url: `${server.baseUrl}${listPath}`, headers: { Authorization: `Bearer ${seeded.accessToken}` } };
           // A warm-up run of its own, so that the CPU read below covers exactly the measured responses.
           await runLoad(target, { seconds: 2, connections: 50, warmupSeconds: 0 });
           const cpuBefore = cpuSeconds(server.pid);
