@@ -23,6 +23,7 @@ import { measureIdleConnections } from './bench/idleConnectionCost.js';
 import { measureListThroughput } from './bench/listThroughput.js';
 import { connectionRow, connectionRows, startRow, startRows } from './bench/processRows.js';
 import { measureStartVsFastify } from './bench/startupRun.js';
+import { freshBuiltServer } from './bench/builtServer.js';
 import { listCpuRow, listRows, listShareRow } from './bench/listRows.js';
 import { loadLine, machineLines } from './bench/machine.js';
 
@@ -120,7 +121,11 @@ async function main(): Promise<void> {
     })),
   );
   rows.push(
-    ...(await part('start to ready: npm start, Fastify hello', [startRow], async () => startRows(await measureStartVsFastify(root, sizes.starts, !quick)))),
+    ...(await part('start to ready: npm start, Fastify hello', [startRow], async () => {
+      // `npm start` runs dist/ and refuses a stale build outside production.
+      freshBuiltServer(root, progress);
+      return startRows(await measureStartVsFastify(root, sizes.starts, !quick));
+    })),
   );
   rows.push(
     ...(await part('idle STOMP connections: ours, bare ws', [connectionRow], async () => {

@@ -11,7 +11,7 @@ import { openSqliteDatabasePort } from '../src/db/openDatabasePort.js';
 import { openPostgresDatabase } from '../src/db/postgresDatabase.js';
 import { benchPostgres } from './bench/benchPostgres.js';
 import { cpuPerPage, measureChatPages, PAGE, tripListPage, type Measured } from './bench/chatPageCosts.js';
-import { machineLines } from './bench/machine.js';
+import { loadLine, machineLines } from './bench/machine.js';
 import { textTable } from './bench/textTable.js';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -60,7 +60,7 @@ async function main(): Promise<void> {
     }
   } else out(`PostgreSQL skipped: ${pg.reason}`);
   out(textTable(['engine', 'page', 'wall µs/page', 'CPU µs/page', 'server CPU µs/page', 'CPU (both) ÷ trip list', 'wall ÷ trip list'], rows));
-  out(`load:   ${os.loadavg()[0]!.toFixed(1)} (1-minute average at the end)`);
+  out(`load:   ${loadLine()} (1, 5, 15 min, at the end)`);
 }
 
 await main();

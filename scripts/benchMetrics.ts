@@ -11,7 +11,8 @@ import { createMetrics } from '../src/metrics/metricsRegistry.js';
 import { benchRun, runMain } from './bench/benchRun.js';
 import { startChildServer } from './bench/childServer.js';
 import { freePort } from './bench/freePort.js';
-import { runLoad, type LoadResult } from './bench/loadTest.js';
+import { listPath } from './bench/listThroughput.js';
+import { median, runLoad, type LoadResult } from './bench/loadTest.js';
 import { loadLine, machineLines } from './bench/machine.js';
 import { seedServerDb } from './bench/seedServerDb.js';
 import { textTable } from './bench/textTable.js';
@@ -34,12 +35,6 @@ function integerFromEnv(name: string, fallback: number, max: number): number {
 
 const { dir, children, cleanUp } = benchRun('trip-bench-metrics-');
 
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
-
 /** One run of the list GET against a fresh server with metrics on or off; checks /metrics agrees. */
 async function listRun(env: Record<string, string>, token: string, metrics: boolean, seconds: number): Promise<LoadResult> {
   const server = await startChildServer({
@@ -51,7 +46,7 @@ async function listRun(env: Record<string, string>, token: string, metrics: bool
   });
   children.push(server);
   try {
-    const url = `${server.baseUrl}/api/v1/trips?size=20`;
+    const url = `${server.baseUrl}${listPath}`;
     const result = await runLoad(
       { name: `list, metrics ${metrics ? 'on' : 'off'}`, url, headers: { Authorization: `Bearer ${token}` } },
       { seconds, connections, warmupSeconds },
@@ -94,7 +89,7 @@ async function main(): Promise<void> {
   out('== Trip Itinerary Service: the cost of Prometheus metrics on the list GET');
   for (const line of machineLines()) out(line);
   out(
-    `load:   autocannon in this process, ${connections} connections, ${warmupSeconds} s warm-up then ${seconds} s per run, ${rounds} rounds of off then on; GET /api/v1/trips?size=20 on SQLite (${seededPlans.toLocaleString('en-US')} plans)`,
+    `load:   autocannon in this process, ${connections} connections, ${warmupSeconds} s warm-up then ${seconds} s per run, ${rounds} rounds of off then on; GET ${listPath} on SQLite (${seededPlans.toLocaleString('en-US')} plans)`,
   );
   out('');
   const { accessToken } = await seedServerDb(loadConfig(env), seededPlans);

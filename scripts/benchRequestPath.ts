@@ -21,7 +21,7 @@ import { startChildServer, type ChildServer } from './bench/childServer.js';
 import { summariseCpuProfile } from './bench/cpuProfileSummary.js';
 import { freePort } from './bench/freePort.js';
 import { loadLine, machineLines } from './bench/machine.js';
-import { runLoad, type LoadTarget } from './bench/loadTest.js';
+import { median, runLoad, type LoadTarget } from './bench/loadTest.js';
 import { cpuSeconds } from './bench/processCpu.js';
 import { seedServerDb } from './bench/seedServerDb.js';
 import { textTable } from './bench/textTable.js';
@@ -82,12 +82,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
-
 async function databaseUrl(): Promise<string> {
   if (args.engine === 'sqlite') return path.join(dir, 'list.sqlite');
   postgres = await benchPostgres();
@@ -138,7 +132,13 @@ async function main(): Promise<void> {
   // The profile's start-up part, left out of its summary.
   const startupMs = performance.now() - spawned;
   const measured: Measured[] = [hello, ours];
-  if (baselineDir) measured.push(await start(`baseline (${path.basename(baselineDir)})`, 'src/main.ts', baselineDir, serverEnv, '/readyz', listPath, auth));
+  if (baselineDir) {
+    // Compiled like ours where the checkout has a build; a checkout from before it runs under tsx, which costs more CPU.
+    const compiled = fs.existsSync(path.join(baselineDir, 'tsconfig.build.json'));
+    const name = `baseline (${path.basename(baselineDir)}${compiled ? '' : ', under tsx'})`;
+    const entry = compiled ? freshBuiltServer(baselineDir, out) : 'src/main.ts';
+    measured.push(await start(name, entry, baselineDir, serverEnv, '/readyz', listPath, auth));
+  }
   const profiled = [{ m: ours, startupMs }];
   if (args.fastify) {
     const fastifySpawned = performance.now();

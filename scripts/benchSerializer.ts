@@ -3,6 +3,7 @@
 // trip list page of 20 plans (the list benchmark's page) and a chat history page of 20 messages.
 // Mean µs per response over BENCH_ROUNDS (default 5) rounds of 100,000 after a warm-up, in turns.
 import { responseSerializers } from '../generated/serializers.js';
+import { median } from './bench/loadTest.js';
 import { machineLines } from './bench/machine.js';
 import { textTable } from './bench/textTable.js';
 
@@ -63,7 +64,6 @@ function meanUs(write: (value: unknown) => string, value: unknown): number {
 
 out('== JSON of a response: generated writer vs JSON.stringify (mean µs per response, median over rounds)');
 for (const line of machineLines()) out(line);
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const rows: string[][] = [];
 for (const c of cases) {
   if (JSON.stringify(JSON.parse(c.write(c.value))) !== JSON.stringify(c.value)) throw new Error(`${c.name}: the writer's JSON differs from the value`);

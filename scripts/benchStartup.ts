@@ -7,8 +7,9 @@
 // disturbs least), with the machine and its load. Builds dist/ first unless --no-build. With
 // --baseline REF (a commit, branch or tag), the service of that commit takes turns too, started as
 // its dist/ (built in a temporary copy, with this checkout's node_modules) or, before the build
-// existed, with tsx: before and after under the same load. `benchStartup()` is the same for the
-// bench harness.
+// existed, with tsx: before and after under the same load. `benchStartup()` is the same as a
+// function; `npm run bench`'s start row does not use it but times `npm start` against a Fastify hello
+// (measureStartVsFastify in scripts/bench/startupRun.ts).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -16,6 +16,7 @@ import { loadConfig } from '../src/config.js';
 import { runMain } from './bench/benchRun.js';
 import { startChildServer } from './bench/childServer.js';
 import { freePort } from './bench/freePort.js';
+import { listPath } from './bench/listThroughput.js';
 import { runLoad, type LoadResult } from './bench/loadTest.js';
 import { machineLines } from './bench/machine.js';
 import { cpuSeconds } from './bench/processCpu.js';
@@ -47,7 +48,7 @@ async function main(): Promise<void> {
   const serverEnv = deploymentEnv({ dataDir: dir, databaseUrl: path.join(dir, 'server.sqlite') });
   const seeded = await seedServerDb(loadConfig(serverEnv), 10_000);
   const receiver = await discardingReceiver();
-  out('== Tracing overhead on GET /api/v1/trips?size=20 (SQLite, 10,000 plans)');
+  out(`== Tracing overhead on GET ${listPath} (SQLite, 10,000 plans)`);
   for (const line of machineLines()) out(line);
   out(`load: autocannon in this process, 50 connections, 2 s warm-up then ${seconds} s per run, ${rounds} rounds of off/on/10 %`);
   const modes = {
@@ -65,17 +66,15 @@ async function main(): Promise<void> {
         const env = { ...serverEnv, ...modes[mode] };
         const server = await startChildServer({ entry: 'src/main.ts', cwd: root, port: await freePort(), env, readyPath: '/readyz' });
         try {
+          const target = { name: mode, url: `${server.baseUrl}${listPath}`, headers: { Authorization: `Bearer ${seeded.accessToken}` } };
+          // A warm-up run of its own, so that the CPU read below covers exactly the measured responses.
+          await runLoad(target, { seconds: 2, connections: 50, warmupSeconds: 0 });
           const cpuBefore = cpuSeconds(server.pid);
-          const result = await runLoad(
-            { name: mode, url: `${server.baseUrl}/api/v1/trips?size=20`, headers: { Authorization: `Bearer ${seeded.accessToken}` } },
-            { seconds, connections: 50, warmupSeconds: 2 },
-          );
+          const result = await runLoad(target, { seconds, connections: 50, warmupSeconds: 0 });
+          const cpuAfter = cpuSeconds(server.pid);
           if (result.non2xx > 0 || result.errors > 0) throw new Error(`${mode}: ${result.non2xx} non-2xx, ${result.errors} errors`);
           results[mode].push(result);
-          const cpuAfter = cpuSeconds(server.pid);
-          // The warm-up's responses are not in result.responses: count them at the measured rate.
-          const served = result.responses * ((seconds + 2) / seconds);
-          const cpu = cpuBefore === null || cpuAfter === null ? Number.NaN : ((cpuAfter - cpuBefore) / served) * 1000;
+          const cpu = cpuBefore === null || cpuAfter === null || result.responses === 0 ? Number.NaN : ((cpuAfter - cpuBefore) / result.responses) * 1000;
           cpuPerThousand[mode].push(cpu);
           out(
             `round ${round + 1} ${mode.padEnd(3)} ${result.reqPerSec.toFixed(0).padStart(6)} req/s  p50 ${result.p50Ms.toFixed(2)} ms  p99 ${result.p99Ms.toFixed(2)} ms  server CPU ${cpu.toFixed(3)} s per 1,000`,

@@ -1,7 +1,8 @@
 // Generations of an earlier commit in the same run as this tree's: `npm run bench:generations --
 // --baseline <ref>` and `npm run bench`'s generation row measure both sides in fresh child processes
-// of scripts/benchGenerations.ts (`--engine <row> --json`), taking turns, so the machine's load falls
-// on both alike.
+// of scripts/benchGenerations.ts (`--engine <row> --json`). bench:generations takes turns, round
+// after round, so the machine's load falls on both alike; `npm run bench` runs the baseline once,
+// then this tree once, so a change of load between the two runs shows in its ratio.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { wsUrl } from '../../conformance/index.js';
 import { channelAddress } from '../../generated/asyncapi.js';
 import { createTripApi } from '../client/tripApi.js';
 import { startChildServer, type ChildServer } from './childServer.js';
@@ -125,7 +126,7 @@ export async function measureIdleConnections(
     await sleep(options.settleMs);
     const before = rssBytes(server.pid);
     const startedAt = performance.now();
-    const clients = await openIdleClients(`${server.baseUrl.replace(/^http/, 'ws')}/ws-stomp`, targets, options);
+    const clients = await openIdleClients(wsUrl(server.baseUrl), targets, options);
     const connectSeconds = (performance.now() - startedAt) / 1000;
     await sleep(options.settleMs);
     const withThem = rssBytes(server.pid);

@@ -89,17 +89,24 @@ interface Seeded {
 async function seeded(shape: FlatnessShape, progress: (line: string) => void): Promise<Seeded> {
   const postgres = await benchPostgres();
   if (!postgres.available) throw new Error(postgres.reason);
+  let port: DatabasePort | undefined;
   try {
     const database = await openPostgresDatabase(postgres.url, { poolMax: 2 });
-    const port = databasePort(postgresPort(database, { guardReentry: false }));
+    port = databasePort(postgresPort(database, { guardReentry: false }));
     const started = performance.now();
     const memberId = await seed(database.pool, shape, Date.now());
     await database.pool.query('VACUUM ANALYZE');
     await database.pool.query('CHECKPOINT');
     progress(`PostgreSQL: seeded ${shape.plans.toLocaleString('en-US')} plans in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    return { shape, pool: database.pool, port, memberId, drop: () => port.close().finally(() => postgres.drop()) };
+    const opened = port;
+    return { shape, pool: database.pool, port: opened, memberId, drop: () => opened.close().finally(() => postgres.drop()) };
   } catch (error) {
-    await postgres.drop();
+    // The pool's open connections would keep the drop waiting and the process alive.
+    try {
+      await port?.close();
+    } finally {
+      await postgres.drop();
+    }
     throw error;
   }
 }

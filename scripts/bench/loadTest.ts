@@ -28,6 +28,14 @@ export function percentile(sorted: Float64Array, q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 }
 
+/** The middle value; for an even count the mean of the two middle ones. NaN for none. */
+export function median(values: number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
 export async function runLoad(target: LoadTarget, opts: { seconds: number; connections: number; warmupSeconds: number }): Promise<LoadResult> {
   const times: number[] = [];
   const instance = autocannon({

@@ -92,10 +92,18 @@ export async function measureStart(start: StartCommand, cwd: string, env: Record
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // The group may be gone already (its leader exited, or the SIGTERM did its work before the timer).
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, signal);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+    }
+  };
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
-      process.kill(-child.pid!, 'SIGTERM');
-      const killer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), STOP_LIMIT_MS);
+      signalGroup('SIGTERM');
+      const killer = setTimeout(() => signalGroup('SIGKILL'), STOP_LIMIT_MS);
       await exited;
       clearTimeout(killer);
     }

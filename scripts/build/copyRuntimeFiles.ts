@@ -7,6 +7,7 @@
 // TypeScript runner.
 import fs from 'node:fs';
 import path from 'node:path';
+import { buildStamp } from '../../src/buildFreshness.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const distRoot = path.join(repoRoot, 'dist');
@@ -33,4 +34,4 @@ for (const relative of runtimeFiles) {
 
 // Written last: a build that got this far is whole. Its time is the build's, for the tests that
 // start `npm start` and rebuild when a source is newer (test/support/freshBuild.ts).
-fs.writeFileSync(path.join(distRoot, 'build-complete'), `${new Date().toISOString()}\n`);
+fs.writeFileSync(buildStamp(repoRoot), `${new Date().toISOString()}\n`);

@@ -17,6 +17,7 @@ import type { ServerLoad } from '../../scripts/bench/listThroughput.js';
 import { listRows } from '../../scripts/bench/listRows.js';
 import { connectionRows, startRows } from '../../scripts/bench/processRows.js';
 import { summary } from '../../scripts/bench/startupRun.js';
+import { median } from '../../scripts/bench/loadTest.js';
 
 const run = promisify(execFile);
 const everyMeasure = [
@@ -84,6 +85,14 @@ function assembledRows(): BenchRow[] {
     keysetRow(keysetPostgresRow, { ratio: 1.4, worstRatio: 1.6 }, '1k', '1M'),
   ];
 }
+
+describe('median of the benchmark scripts', () => {
+  it('takes the middle value of an odd count and the mean of the two middle ones of an even count, in any order', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([])).toBeNaN();
+  });
+});
 
 describe("npm run bench's table, assembled from each part's measurements", () => {
   const rows = assembledRows();
