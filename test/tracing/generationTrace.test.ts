@@ -4,43 +4,30 @@
 // request span, with B's day spans and planner spans under it, all in one trace; B's log lines of
 // the run carry that trace id. A run given back by a stopping instance and resumed by another
 // continues the same trace. Spans go to an OTLP/HTTP receiver inside the test.
-import { pino } from 'pino';
-import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
+import { beforeEach, expect, it, vi } from 'vitest';
 import type { AppPorts } from '../../src/services.js';
-import { startTracing, type Tracing } from '../../src/tracing.js';
-import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlpReceiver.js';
+import type { ReceivedSpan } from '../support/otlpReceiver.js';
 import { heldPlanner } from '../support/plannerStubs.js';
 import { appsOnFreshPostgres } from '../support/appsOnFreshPostgres.js';
 import { describeOnPostgres } from '../support/postgres.js';
 import { busanTrip, testConfig } from '../support/testApp.js';
+import { capturedLog, tracingToReceiver } from '../support/tracingToReceiver.js';
 
 const POLL = { timeout: 20_000, interval: 20 };
 
-let receiver: OtlpReceiver;
-let tracing: Tracing;
+const traces = tracingToReceiver();
 const onFreshDatabase = appsOnFreshPostgres();
 
-beforeAll(async () => {
-  receiver = await startOtlpReceiver();
-  tracing = startTracing(testConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }).tracing!);
-});
-afterAll(async () => {
-  await tracing?.shutdown(5000);
-  await receiver?.close();
-});
 /** spans received before the test began (each test has a fresh database: plan ids repeat) */
 let earlier = 0;
 beforeEach(async () => {
-  await tracing.flush();
-  earlier = receiver.spans.length;
+  await traces.tracing.flush();
+  earlier = traces.receiver.spans.length;
 });
 
-type LogLine = Record<string, unknown>;
-
 async function instance(env: Record<string, string> = {}, ports: Partial<AppPorts> = {}) {
-  const lines: LogLine[] = [];
-  const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) });
-  const config = testConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, GENERATION_POLL_MS: '50', ...env });
+  const { logger, lines } = capturedLog();
+  const config = testConfig({ ...traces.env, GENERATION_POLL_MS: '50', ...env });
   return { ...(await onFreshDatabase(config, { logger, ...ports })), lines };
 }
 
@@ -64,8 +51,7 @@ async function completed(on: Instance, plan: { tripPlanId: number; token: string
 
 /** The start request's server span of `tripPlanId`, and every span of its trace (after a flush). */
 async function traceOfStart(tripPlanId: number): Promise<{ request: ReceivedSpan; trace: ReceivedSpan[] }> {
-  await tracing.flush();
-  const spans = receiver.spans.slice(earlier);
+  const spans = (await traces.received()).slice(earlier);
   const starts = spans.filter((s) => s.name === 'startTripPlanGeneration' && s.attributes['url.path'] === `/api/v1/trips/${tripPlanId}`);
   expect(starts).toHaveLength(1);
   const request = starts[0]!;

@@ -3,7 +3,6 @@
 // carries that trace's id and the planner call's span id. Real `openai` SDK against a local fake
 // server, spans to an OTLP receiver inside the test.
 import { context, trace } from '@opentelemetry/api';
-import { pino } from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { syncCatalogue } from '../../src/catalogue/placeRepository.js';
 import type { DatabasePort } from '../../src/db/databasePort.js';
@@ -11,19 +10,14 @@ import { openSqliteDatabasePort } from '../../src/db/openDatabasePort.js';
 import { createOpenAiClient } from '../../src/generation/openai/openaiClient.js';
 import { createOpenAiPlanner } from '../../src/generation/openai/openaiPlanner.js';
 import { tracedPlanner } from '../../src/generation/tracedPlanner.js';
-import { startTracing, type Tracing } from '../../src/tracing.js';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../support/fakeOpenAiServer.js';
-import { startOtlpReceiver, type OtlpReceiver } from '../support/otlpReceiver.js';
-import { testConfig } from '../support/testApp.js';
+import { capturedLog, tracingToReceiver } from '../support/tracingToReceiver.js';
 
-let receiver: OtlpReceiver;
-let tracing: Tracing;
+const traces = tracingToReceiver();
 let openAi: FakeOpenAiServer;
 let database: DatabasePort;
 
 beforeAll(async () => {
-  receiver = await startOtlpReceiver();
-  tracing = startTracing(testConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }).tracing!);
   openAi = await startFakeOpenAiServer();
   database = openSqliteDatabasePort(':memory:');
   await syncCatalogue(database);
@@ -32,13 +26,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await database?.close();
   await openAi?.close();
-  await tracing?.shutdown(5000);
-  await receiver?.close();
 });
 
 it("the OpenAI planner's warning inside a run carries the run's trace id and the planner call's span id", async () => {
-  const lines: Record<string, unknown>[] = [];
-  const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+  const { logger: log, lines } = capturedLog();
   const client = createOpenAiClient({ apiKey: null, baseUrl: openAi.baseUrl, model: 'fake-model', maxAttempts: 1 });
   const planner = tracedPlanner(createOpenAiPlanner({ db: database, client, model: 'fake-model', maxAttempts: 1, log, retryDelayMs: 0 }));
   openAi.reply({ status: 500 });
@@ -60,9 +51,9 @@ it("the OpenAI planner's warning inside a run carries the run's trace id and the
     }).rejects.toThrow();
   });
   run.end();
-  await tracing.flush();
+  await traces.tracing.flush();
 
-  const planCall = receiver.spans.find((s) => s.name === 'planner.plan');
+  const planCall = traces.receiver.spans.find((s) => s.name === 'planner.plan');
   expect(planCall).toMatchObject({ traceId: run.spanContext().traceId, parentSpanId: run.spanContext().spanId, statusCode: 2 });
   const warning = lines.find((l) => l.msg === 'openai day plan request failed');
   expect(warning).toMatchObject({ trace_id: run.spanContext().traceId, span_id: planCall!.spanId });

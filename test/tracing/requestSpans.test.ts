@@ -2,45 +2,33 @@
 // operationId it reached, with the semantic-convention attributes and never its query string or
 // token; a caller's traceparent makes it a child of the caller's span; the request's log lines
 // carry its trace and span id. Spans go to an OTLP/HTTP receiver inside the test.
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTracing, type Tracing } from '../../src/tracing.js';
-import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlpReceiver.js';
-import { startTestApp, testConfig, type TestApp } from '../support/testApp.js';
+import type { ReceivedSpan } from '../support/otlpReceiver.js';
+import { startTestApp, type TestApp } from '../support/testApp.js';
+import { capturedLog, tracingToReceiver } from '../support/tracingToReceiver.js';
 
-let receiver: OtlpReceiver;
-let tracing: Tracing;
+const traces = tracingToReceiver({ OTEL_SERVICE_NAME: 'trips-under-test' });
+const { logger, lines: logLines } = capturedLog();
 let traced: TestApp;
 let untraced: TestApp;
-const logLines: Record<string, unknown>[] = [];
 
 beforeAll(async () => {
-  receiver = await startOtlpReceiver();
-  const env = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'trips-under-test' };
-  tracing = startTracing(testConfig(env).tracing!);
-  const logger = pino({ level: 'info' }, { write: (line: string) => void logLines.push(JSON.parse(line) as Record<string, unknown>) });
-  traced = await startTestApp(env, { logger });
+  traced = await startTestApp(traces.env, { logger });
   untraced = await startTestApp();
 });
 
 afterAll(async () => {
   await Promise.all([traced?.close(), untraced?.close()]);
-  await tracing?.shutdown(5000);
-  await receiver?.close();
 });
 
-/** The spans received so far, after everything ended has been sent. */
-async function received(): Promise<ReceivedSpan[]> {
-  await tracing.flush();
-  return receiver.spans;
-}
+const received = () => traces.received();
 
 const serverSpans = (spans: ReceivedSpan[], name: string) => spans.filter((s) => s.name === name && s.kind === 2);
 
 describe('request spans', () => {
   it('one server span per request, named by its operationId, with method, route, path and status; never the query or the token', async () => {
     const { accessToken } = await traced.signIn('spans@example.com');
-    const before = serverSpans(receiver.spans, 'listTripPlans').length;
+    const before = serverSpans(traces.receiver.spans, 'listTripPlans').length;
     const res = await traced.request('GET', '/api/v1/trips', { token: accessToken, query: { size: 7, sort: 'startDate:asc' } });
     expect(res.status).toBe(200);
 
@@ -55,7 +43,7 @@ describe('request spans', () => {
     });
     expect(span.parentSpanId).toBe('');
     expect(span.resource['service.name']).toBe('trips-under-test');
-    const sent = receiver.bodies.join('\n');
+    const sent = traces.receiver.bodies.join('\n');
     expect(sent).not.toContain(accessToken);
     expect(sent).not.toContain('size=7');
     expect(sent).not.toContain('startDate:asc');
