@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { stompServerPath } from '../generated/asyncapi.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -70,7 +71,7 @@ async function main(): Promise<void> {
   const b = startInstance('B', ports[1]!, { INSTANCE_COUNT_HINT: '2' });
   const children = [a, b];
   out('');
-  out(`cluster: A http://127.0.0.1:${ports[0]}  B http://127.0.0.1:${ports[1]}  (STOMP: ws://127.0.0.1:<port>/ws-stomp on either)`);
+  out(`cluster: A http://127.0.0.1:${ports[0]}  B http://127.0.0.1:${ports[1]}  (STOMP: ws://127.0.0.1:<port>${stompServerPath} on either)`);
   out(
     `         database ${new URL(databaseUrl).pathname.slice(1)} on ${new URL(databaseUrl).host}, Redis ${new URL(redisUrl).host}${new URL(redisUrl).pathname}; Ctrl-C stops both`,
   );

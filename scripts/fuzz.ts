@@ -7,7 +7,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApp } from '../src/app.js';
 import { openDatabasePort } from '../src/db/openDatabasePort.js';
-import { loadSpecIndex, printPhase, printSummary, runConformance, type PhaseName } from '../conformance/index.js';
+import { loadSpecIndex, printPhase, printSummary, runConformance, wsUrl, type PhaseName } from '../conformance/index.js';
 import { loadConfig } from '../src/config.js';
 import { startServer } from '../src/server.js';
 
@@ -36,7 +36,7 @@ const result = await runConformance(
   spec,
   {
     baseUrl: server.url,
-    wsUrl: `${server.url.replace(/^http/, 'ws')}/ws-stomp`,
+    wsUrl: wsUrl(server.url),
     login: 'dev',
     seed: Number(values.seed),
     maxExamples: Number(values['max-examples']),

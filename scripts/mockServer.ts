@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { createMock, type Mock } from './mock/createMock.js';
+import { wsUrl } from '../conformance/index.js';
 
 export interface RunningMock {
   mock: Mock;
@@ -46,7 +47,7 @@ function portFromEnv(): number {
 async function main(): Promise<void> {
   const running = await startMockServer(portFromEnv(), process.env.MOCK_HOST ?? '127.0.0.1');
   process.stdout.write(
-    `mock server: HTTP on ${running.url} (specs/openapi.yaml, answers from its examples) and STOMP on ${running.url.replace(/^http/, 'ws')}/ws-stomp (specs/asyncapi.yaml, streams its examples)\n`,
+    `mock server: HTTP on ${running.url} (specs/openapi.yaml, answers from its examples) and STOMP on ${wsUrl(running.url)} (specs/asyncapi.yaml, streams its examples)\n`,
   );
   const stop = () => void running.close().then(() => process.exit(0));
   process.on('SIGINT', stop);

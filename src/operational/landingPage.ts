@@ -1,6 +1,7 @@
 // GET /: where a browser or a client starts. The same links as JSON (LandingPageResponse) or as a
 // plain HTML page, chosen by Accept (see getLandingPage in openapi.yaml).
 import { objectOrEmpty, stringOrUndefined, type JsonObject } from '../../conformance/specModel/index.js';
+import { stompServerPath } from '../../generated/asyncapi.js';
 import type { components } from '../../generated/openapi.js';
 import { operationPath } from '../http/operationPath.js';
 import { docLinks, escapeHtml, navBar, navBarCss } from './docLinks.js';
@@ -88,7 +89,7 @@ ${navBar('/')}
   <h2>Documentation</h2>
   <ul>
     <li>${link(docLinks.apiDocs)}: every HTTP operation, with “Try it out” against this server.</li>
-    <li>${link(docLinks.asyncApiDocs)}: STOMP over WebSocket at <code>/ws-stomp</code>, its channels and messages.</li>
+    <li>${link(docLinks.asyncApiDocs)}: STOMP over WebSocket at <code>${stompServerPath}</code>, its channels and messages.</li>
   </ul>
   <h2>Documents</h2>
   <ul>
