@@ -1,6 +1,6 @@
 // The product's recording STOMP client (conformance/stomp/), plus every frame the server sent on the
 // connection, read off the socket with the server's own STOMP parser, for the frame contract checks.
-import type { RawData, WebSocket } from 'ws';
+import WebSocket, { type RawData } from 'ws';
 import { connectRecordingStomp, type RecordingStompClient, type RecordingStompOptions } from '../../conformance/index.js';
 import { createFrameReader, type ObservedFrame } from './documentedFrames.js';
 import { webSocketText } from './webSocketText.js';
@@ -23,18 +23,28 @@ export async function connectStomp(url: string, token: string | null, options: C
 }
 
 /**
- * Resolves once the server has sent `count` heart-beats (a lone EOL) on this connection; rejects,
- * saying why, when the connection closes first. No time window: a loaded machine delays beats.
- * Ask for beats of a few hundred ms: the client closes a connection that sent nothing for twice
- * the period, and a stall of the test process (its timers run before its socket reads) looks so.
+ * CONNECTs over a plain WebSocket asking the server for heart-beats every `everyMs` and sending
+ * none (`heart-beat: 0,<everyMs>`, so neither side checks the client), and resolves with CONNECTED's
+ * `heart-beat` header once `count` beats (a lone EOL) arrived; rejects, saying why, when the
+ * connection closes first. No time window, and no client of its own that could give up on a slow
+ * server: a loaded machine only delays the beats.
  */
-export function heartBeatsReceived(c: StompTestClient, count: number): Promise<void> {
-  const socket = c.client.webSocket as unknown as WebSocket;
-  return new Promise<void>((resolve, reject) => {
-    let beats = 0;
-    socket.on('message', (data: RawData) => webSocketText(data) === '\n' && ++beats === count && resolve());
-    socket.on('close', (code, reason) =>
-      reject(new Error(`closed after ${beats} heart-beats: ${code} ${reason.toString()} ${JSON.stringify(c.frames.at(-1))}`)),
-    );
-  });
+export async function heartBeatsReceived(url: string, token: string, everyMs: number, count: number): Promise<string> {
+  const socket = new WebSocket(url, ['v12.stomp']);
+  try {
+    return await new Promise<string>((resolve, reject) => {
+      let received = '';
+      let beats = 0;
+      socket.on('open', () => socket.send(`CONNECT\naccept-version:1.2\nheart-beat:0,${everyMs}\nAuthorization:Bearer ${token}\n\n\0`));
+      socket.on('message', (data: RawData) => {
+        const text = webSocketText(data);
+        if (text !== '\n') received += text;
+        else if (++beats === count) resolve(/\nheart-beat:([^\n]*)\n/.exec(received)?.[1] ?? '');
+      });
+      socket.on('close', (code, reason) => reject(new Error(`closed after ${beats} heart-beats: ${code} ${reason.toString()} ${received}`)));
+      socket.on('error', reject);
+    });
+  } finally {
+    socket.close();
+  }
 }
