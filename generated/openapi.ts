@@ -778,6 +778,13 @@ export interface paths {
          *     while it cannot be reached, `200` again as soon as it answers. With `REDIS_URL` (several
          *     instances), Redis must answer too: `503` while it does not (HTTP that needs only the
          *     database keeps working meanwhile), `200` again once it is back.
+         *
+         *     The answer comes within the server setting `READINESS_TIMEOUT_MS` (default 1 s; a health
+         *     check's timeout should be longer): a database or Redis that has not answered by then makes
+         *     it `503` ("did not answer within …"), so a slow database makes instances report not ready in
+         *     time instead of leaving the health check without an answer. One probe runs at a time: a
+         *     call made while the previous probe is still waiting for the database waits for that probe
+         *     (within its own bound) instead of starting another.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -1813,7 +1820,8 @@ export interface components {
         };
         /**
          * @description `COMMON503`: the database does not answer, or it does not take writes (a full or read-only
-         *     disk, an I/O error, a lock held elsewhere; on PostgreSQL, a server that cannot be reached).
+         *     disk, an I/O error, a lock held elsewhere; on PostgreSQL, a server that cannot be reached),
+         *     or it (or Redis, with `REDIS_URL`) did not answer within `READINESS_TIMEOUT_MS`.
          */
         NotReady: {
             headers: {
@@ -1827,8 +1835,9 @@ export interface components {
         /**
          * @description `COMMON503`: the storage cannot serve the request right now: on SQLite the disk is full or
          *     read-only, an I/O error, the database is locked; on PostgreSQL the server cannot be reached,
-         *     the connection was cut, or the server is shutting down or out of connections. **Nothing of
-         *     the request was saved**: every write either commits or answers this. Retry after
+         *     the connection was cut or reset under the request (a failover, a restarted connection
+         *     pooler, a terminated backend), or the server is shutting down or out of connections.
+         *     **Nothing of the request was saved**: every write either commits or answers this. Retry after
          *     `Retry-After` seconds; `/readyz` reports `503` for as long as the database fails.
          */
         StorageUnavailable: {

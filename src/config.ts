@@ -23,6 +23,8 @@ export interface Config {
    * shares the plan logs, the control channel and the rate limit through this Redis.
    */
   redis: { url: string; instanceCountHint: number } | null;
+  /** how long GET /readyz waits for the database (and Redis) before it answers 503 */
+  readinessTimeoutMs: number;
   /** null: generate one and keep it in dataDir (development and test only) */
   jwtSecret: string | null;
   accessTokenTtlSeconds: number;
@@ -325,6 +327,12 @@ export const settings = {
     integer(1, 1000),
     '1',
     'how many instances share REDIS_URL: while Redis is away, each allows RATE_LIMIT_PER_MINUTE / this per client address on its own',
+  ),
+  READINESS_TIMEOUT_MS: setting(
+    'READINESS_TIMEOUT_MS',
+    integer(50, 60_000),
+    '1000',
+    'how long GET /readyz waits for the database (and Redis, with REDIS_URL) before it answers 503; one probe at a time, a call meanwhile waits for the one under way',
   ),
   JWT_SECRET: setting(
     'JWT_SECRET',
@@ -657,6 +665,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     database,
     redis: redisLocation === null ? null : { url: redisLocation, instanceCountHint: read(env, s.INSTANCE_COUNT_HINT) ?? 1 },
+    readinessTimeoutMs: read(env, s.READINESS_TIMEOUT_MS) ?? 1000,
     jwtSecret,
     accessTokenTtlSeconds: read(env, s.ACCESS_TOKEN_TTL_SECONDS) ?? 3600,
     refreshTokenTtlSeconds: read(env, s.REFRESH_TOKEN_TTL_SECONDS) ?? 30 * 24 * 3600,
