@@ -55,7 +55,7 @@ export function createSandbox(openapi: JsonObject, asyncapi: JsonObject, limits:
   let current: RunningWorker | null = null;
   let cannotStart: string | null = null;
   const schemaIds = new Map<unknown, number>();
-  /** what ran out of time (`schema <id>`, `pattern <source>`), with its note */
+  /** what ran out of time (`schema <id>`, `pattern /<source>/<flags>`), with the note for its later uses */
   const runaway = new Map<string, string>();
 
   const remaining = (bound: number) => Math.min(bound, limits.deadlineAt === undefined ? bound : limits.deadlineAt - Date.now());
@@ -85,6 +85,8 @@ export function createSandbox(openapi: JsonObject, asyncapi: JsonObject, limits:
   /** The worker, started and ready; null (and `cannotStart` set) when it cannot be. */
   function ready(): RunningWorker | null {
     if (cannotStart !== null) return null;
+    // A worker that stopped on its own (its heap limit) is replaced; its threadId is -1 from then on.
+    if (current?.worker.threadId === -1) stop(current);
     const running = (current ??= start());
     if (Atomics.load(running.flags, signal.ready) === 0) {
       const bound = remaining(STARTUP_MS);
@@ -107,7 +109,7 @@ export function createSandbox(openapi: JsonObject, asyncapi: JsonObject, limits:
   /** The worker's answer to `request`, or the note saying why there is none. */
   function ask(request: SandboxRequest, key: string, what: string, suspect: string): SandboxAnswer | { undecided: string } {
     const earlier = runaway.get(key);
-    if (earlier) return { undecided: `an earlier ${what} did not finish within ${earlier} ms (${suspect} may backtrack catastrophically)` };
+    if (earlier) return { undecided: earlier };
     if (remaining(limits.timeoutMs) <= 0) return { undecided: deadlinePassed };
     const running = ready();
     if (!running) return { undecided: cannotStart ?? deadlinePassed };
@@ -120,8 +122,13 @@ export function createSandbox(openapi: JsonObject, asyncapi: JsonObject, limits:
     Atomics.store(running.flags, signal.answer, 0);
     running.port.postMessage(request);
     if (Atomics.wait(running.flags, signal.answer, 0, bound) === 'timed-out') {
+      const died = running.worker.threadId === -1;
       stop(running);
-      runaway.set(key, String(bound));
+      if (died) {
+        runaway.set(key, `an earlier ${what} stopped the sandbox worker (its heap is limited to ${WORKER_HEAP_MB} MiB)`);
+        return { undecided: `the sandbox worker stopped during the ${what} (its heap is limited to ${WORKER_HEAP_MB} MiB)` };
+      }
+      runaway.set(key, `an earlier ${what} did not finish within ${bound} ms (${suspect} may backtrack catastrophically)`);
       return { undecided: `the ${what} did not finish within ${bound} ms (${suspect} may backtrack catastrophically)` };
     }
     const reply = receiveMessageOnPort(running.port)?.message as SandboxAnswer | undefined;
