@@ -318,9 +318,9 @@ export interface paths {
          * @description Issues a token pair for `email`, creating the member on first use. The session always has
          *     the role `MEMBER`, whatever the e-mail (ADMIN comes only from a real sign-in of an address in
          *     the server's `ADMIN_EMAILS`, or from the operator's token tool). Exists only when the server
-         *     runs with dev-login on (by default only in development on a loopback address; elsewhere it
-         *     needs `AUTH_DEV_LOGIN=true`; never in production); otherwise the route is absent and answers
-         *     `404 COMMON404`.
+         *     runs with dev-login on (by default only in development on a loopback address with no proxy
+         *     in front, `TRUST_PROXY_HOPS` 0; elsewhere it needs `AUTH_DEV_LOGIN=true`; never in
+         *     production); otherwise the route is absent and answers `404 COMMON404`.
          */
         post: operations["devLogin"];
         delete?: never;
@@ -818,9 +818,10 @@ export interface paths {
          *     Protection: with the server setting `METRICS_TOKEN`, the request needs the header
          *     `Authorization: Bearer <METRICS_TOKEN>` (not an access token); without it, or with another
          *     value, the answer is `401 AUTH028`. Without `METRICS_TOKEN` the metrics are served only by a
-         *     server listening on a loopback address (`HOST` 127.0.0.1, ::1 or localhost): on any other
-         *     address the route is absent and answers `404 COMMON404`, as it does with
-         *     `METRICS_ENABLED=false`.
+         *     server listening on a loopback address (`HOST` 127.0.0.1, ::1 or localhost) with no proxy in
+         *     front (`TRUST_PROXY_HOPS` 0; a proxy on the same machine forwards anyone's request from a
+         *     loopback address): on any other address, or behind a proxy, the route is absent and answers
+         *     `404 COMMON404`, as it does with `METRICS_ENABLED=false`.
          */
         get: operations["getMetrics"];
         put?: never;

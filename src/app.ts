@@ -43,7 +43,7 @@ export async function createApp(config: Config, database: DatabasePort, ports: P
   const disabled = new Set<OperationId>([
     ...(config.devLoginEnabled ? [] : (['devLogin'] as const)),
     ...(config.oidc ? [] : (['startOidcSignIn', 'completeOidcSignIn', 'exchangeOidcSignInCode'] as const)),
-    // Off, or without a token on a non-loopback HOST: not exposed (404).
+    // Off, or without a token on a non-loopback HOST or behind a proxy: not exposed (404).
     ...(config.metrics.served ? [] : (['getMetrics'] as const)),
   ]);
   const { metrics } = services;

@@ -72,7 +72,8 @@ export interface Config {
   realtime: { historySize: number; historyTtlSeconds: number };
   /**
    * Prometheus metrics: `enabled` false records nothing and serves no /metrics. `served`: /metrics
-   * answers (with a token, or without one on a loopback HOST only); else it is absent (404).
+   * answers (with a token, or without one on a loopback HOST with no proxy in front only); else it
+   * is absent (404).
    */
   metrics: { enabled: boolean; token: string | null; served: boolean };
 }
@@ -343,8 +344,8 @@ export const settings = {
   AUTH_DEV_LOGIN: setting(
     'AUTH_DEV_LOGIN',
     flag,
-    '`true` in development on a loopback HOST, else `false`',
-    'POST /api/v1/auth/dev-login (always role MEMBER); refused in production, warned about off loopback',
+    '`true` in development on a loopback HOST with TRUST_PROXY_HOPS 0, else `false`',
+    'POST /api/v1/auth/dev-login (always role MEMBER); refused in production, warned about off loopback or behind a proxy',
   ),
   ADMIN_EMAILS: setting(
     'ADMIN_EMAILS',
@@ -523,8 +524,8 @@ export const settings = {
       accepted: '16 to 4096 visible ASCII characters without spaces (e.g. `openssl rand -hex 32`)',
       parse: (raw) => (/^[\x21-\x7e]{16,4096}$/.test(raw) ? raw : undefined),
     },
-    'none (GET /metrics open on a loopback HOST, absent (404) on any other)',
-    'GET /metrics then needs `Authorization: Bearer <token>` (401 AUTH028 otherwise); needed to serve metrics on a non-loopback HOST',
+    'none (GET /metrics open on a loopback HOST with TRUST_PROXY_HOPS 0, absent (404) otherwise)',
+    'GET /metrics then needs `Authorization: Bearer <token>` (401 AUTH028 otherwise); needed to serve metrics on a non-loopback HOST or behind a proxy',
     true,
   ),
 };
@@ -555,6 +556,15 @@ function read<T>(env: NodeJS.ProcessEnv, setting: Setting<T>): T | undefined {
 export function isLoopback(address: string): boolean {
   const bare = address.replace(/^::ffff:/i, '');
   return bare === 'localhost' || bare === '::1' || (net.isIPv4(bare) && bare.startsWith('127.'));
+}
+
+/**
+ * Whether only this machine can reach the service: a loopback HOST with no proxy in front. A proxy
+ * on the same machine (TRUST_PROXY_HOPS of 1 or more) forwards anyone's request from a loopback
+ * address, so what is open to loopback alone (dev-login by default, /metrics without a token) is not.
+ */
+export function reachableOnlyFromThisMachine(host: string, trustProxyHops: number): boolean {
+  return isLoopback(host) && trustProxyHops === 0;
 }
 
 function readGenerationJobs(env: NodeJS.ProcessEnv): GenerationJobSettings {
@@ -635,7 +645,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Instances on one Redis must share one database too, and a SQLite file cannot be shared by hosts.
   if (redisLocation !== null && database.engine === 'sqlite')
     throw new ConfigError('REDIS_URL needs a PostgreSQL DATABASE_URL: instances sharing Redis must share their database, and a SQLite file cannot be shared.');
-  const devLoginEnabled = read(env, s.AUTH_DEV_LOGIN) ?? (nodeEnv === 'development' && isLoopback(host));
+  const trustProxyHops = read(env, s.TRUST_PROXY_HOPS) ?? 0;
+  const onlyThisMachine = reachableOnlyFromThisMachine(host, trustProxyHops);
+  const devLoginEnabled = read(env, s.AUTH_DEV_LOGIN) ?? (nodeEnv === 'development' && onlyThisMachine);
   if (nodeEnv === 'production' && devLoginEnabled)
     throw refuse(s.AUTH_DEV_LOGIN, env.AUTH_DEV_LOGIN!, 'false when NODE_ENV=production (dev-login signs anyone in)');
   const planner = read(env, s.PLANNER) ?? 'offline';
@@ -669,7 +681,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: read(env, s.BODY_LIMIT_BYTES) ?? 1024 * 1024,
     rateLimitPerWindow: read(env, s.RATE_LIMIT_PER_MINUTE) ?? (nodeEnv === 'test' ? 0 : 6000),
     rateLimitWindowSeconds: 60,
-    trustProxyHops: read(env, s.TRUST_PROXY_HOPS) ?? 0,
+    trustProxyHops,
     logLevel: read(env, s.LOG_LEVEL) ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     tracing: readTracing(env),
     corsOrigins: read(env, s.CORS_ORIGINS) ?? ['*'],
@@ -692,6 +704,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       historyTtlSeconds: read(env, s.REALTIME_HISTORY_TTL_SECONDS) ?? 86_400,
     },
     // Without a token, metrics (which name operations, loads and failures) stay on this machine.
-    metrics: { enabled: metricsEnabled, token: metricsToken, served: metricsEnabled && (metricsToken !== null || isLoopback(host)) },
+    metrics: { enabled: metricsEnabled, token: metricsToken, served: metricsEnabled && (metricsToken !== null || onlyThisMachine) },
   };
 }
