@@ -420,11 +420,20 @@ export interface paths {
          *     `returnTo` is where the browser ends up once signed in: a path of this service (`/app`), or
          *     an absolute URL whose origin is one of the server's `OIDC_RETURN_TO_ORIGINS` (by default only
          *     the origin of `OIDC_REDIRECT_URI`); anything else is refused with `400 COMMON001`, so the
-         *     sign-in cannot be used to send people elsewhere. Default: `/`.
+         *     sign-in cannot be used to send people elsewhere, and so is one longer than 2048 characters
+         *     once resolved and percent-encoded (the service keeps it with the pending sign-in). Default: `/`.
+         *
+         *     Pending sign-ins (started, not yet completed, each kept at most 10 minutes) are bounded: per
+         *     client address (the server's `OIDC_PENDING_SIGN_INS_PER_ADDRESS`, default 20) beyond which the
+         *     answer is `429 COMMON429`, and of all clients together (`OIDC_PENDING_SIGN_INS_MAX`, default
+         *     10000) beyond which it is `503 AUTH030`; both with `Retry-After`, the seconds until the oldest
+         *     pending sign-in in the way expires. A completed sign-in frees its place at once.
          *
          *     Exists only when the server is configured for OpenID Connect (`OIDC_ISSUER`, `OIDC_CLIENT_ID`,
          *     `OIDC_REDIRECT_URI`); otherwise the route is absent and answers `404 COMMON404`. `503 AUTH021`
-         *     while the provider cannot be reached (its discovery document is fetched at start and retried).
+         *     while the provider cannot be reached (its discovery document is fetched at start and retried;
+         *     a request to the provider that takes longer than the server's `OIDC_TIMEOUT_MS`, default 5 s,
+         *     counts as unreachable).
          */
         get: operations["startOidcSignIn"];
         put?: never;
@@ -456,9 +465,11 @@ export interface paths {
          * Complete the sign-in (the identity provider's redirect)
          * @description The `redirect_uri` registered at the identity provider (`OIDC_REDIRECT_URI`); only the
          *     provider's redirect of a browser that went through `startOidcSignIn` calls it. The service
-         *     takes the pending sign-in of the `oidc_login` cookie (once: a second use fails), checks
-         *     `state`, exchanges the code with the PKCE verifier, validates the ID token (signature,
-         *     issuer, audience, expiry, `nonce`) and reads the e-mail and name from the userinfo endpoint.
+         *     takes the pending sign-in of the `oidc_login` cookie when `state` is its state (once: a
+         *     second use fails; a callback with another `state` leaves it for the real one), exchanges the
+         *     code with the PKCE verifier, validates the ID token (signature, issuer, audience, expiry,
+         *     `nonce`, and an issue time `iat` at most 60 seconds ahead of the server's clock) and reads
+         *     the e-mail and name from the userinfo endpoint.
          *
          *     The member is the provider's account, identified by (issuer, subject), never by e-mail: the
          *     first sign-in creates it, later ones refresh its name and e-mail. The session gets the role
@@ -1094,7 +1105,7 @@ export interface components {
          *     so the server cannot send a code that is not here. New codes may be added in a minor version
          *     (`x-open-enum`): treat an unknown code like the HTTP status or the channel it came with.
          */
-        ErrorCode: "COMMON001" | "COMMON002" | "COMMON403" | "COMMON404" | "COMMON405" | "COMMON413" | "COMMON429" | "COMMON500" | "COMMON503" | "AUTH001" | "AUTH002" | "AUTH004" | "AUTH011" | "AUTH021" | "AUTH022" | "AUTH023" | "AUTH024" | "AUTH025" | "AUTH026" | "AUTH027" | "AUTH028" | "TRIP101" | "TRIP103" | "TRIP104" | "TRIP106" | "TRIP107" | "CHAT102" | "CHAT301" | "MEMBER001" | "AI002" | "AI005" | "WS001" | "WS002" | "WS004" | "WS005" | "WS102" | "WS105" | "WS106" | "WS107" | "WS108" | "WS503";
+        ErrorCode: "COMMON001" | "COMMON002" | "COMMON403" | "COMMON404" | "COMMON405" | "COMMON413" | "COMMON429" | "COMMON500" | "COMMON503" | "AUTH001" | "AUTH002" | "AUTH004" | "AUTH011" | "AUTH021" | "AUTH022" | "AUTH023" | "AUTH024" | "AUTH025" | "AUTH026" | "AUTH027" | "AUTH028" | "AUTH030" | "TRIP101" | "TRIP103" | "TRIP104" | "TRIP106" | "TRIP107" | "CHAT102" | "CHAT301" | "MEMBER001" | "AI002" | "AI005" | "WS001" | "WS002" | "WS004" | "WS005" | "WS102" | "WS105" | "WS106" | "WS107" | "WS108" | "WS503";
         /**
          * @description One failing field. Values are echoed in bounded form: a text longer than its limit keeps its
          *     beginning and ends with the marker `...[truncated]` (the whole result stays within the
@@ -1571,9 +1582,11 @@ export interface components {
             };
         };
         /**
-         * @description `AUTH021`: the identity provider cannot be reached (its discovery document, token or userinfo
-         *     endpoint does not answer, or answers with a server error); retry after `Retry-After` seconds.
-         *     `COMMON503`: the storage cannot take the write (see `StorageUnavailable`); nothing was saved.
+         * @description `AUTH021`: the identity provider cannot be reached (its discovery document, token, keys or
+         *     userinfo endpoint does not answer within the server's `OIDC_TIMEOUT_MS`, or answers with a
+         *     server error); retry after `Retry-After` seconds. `AUTH030` (`startOidcSignIn` only): too many
+         *     sign-ins of all clients are pending; retry after `Retry-After` seconds. `COMMON503`: the
+         *     storage cannot take the write (see `StorageUnavailable`); nothing was saved.
          */
         IdentityProviderUnavailable: {
             headers: {

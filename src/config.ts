@@ -92,6 +92,10 @@ export interface OidcSettings {
   requireVerifiedEmail: boolean;
   /** plain http to the issuer (development and test only: production refuses an http issuer) */
   allowInsecureIssuer: boolean;
+  /** how long one request to the provider (discovery, token, keys, userinfo) may take */
+  timeoutMs: number;
+  /** sign-ins started and not yet completed (each kept 10 minutes at most): per client address, and of all clients */
+  pendingSignIns: { perAddress: number; total: number };
 }
 
 export interface TracingSettings {
@@ -365,14 +369,14 @@ export const settings = {
     'OIDC_REDIRECT_URI',
     redirectUri,
     'none',
-    "this service's callback as the provider knows it, ending in /api/v1/auth/oidc/callback",
+    "this service's callback as the provider knows it, ending in /api/v1/auth/oidc/callback; https in production",
   ),
   OIDC_SCOPES: setting('OIDC_SCOPES', scopes, '`openid email profile`', 'scopes asked for at sign-in (space-separated, with openid)'),
   OIDC_RETURN_TO_ORIGINS: setting(
     'OIDC_RETURN_TO_ORIGINS',
     list(origin, 'comma-separated origins like https://app.example.com'),
     'the origin of OIDC_REDIRECT_URI',
-    'further origins a sign-in may return to (`returnTo`)',
+    'further origins a sign-in may return to (`returnTo`); https in production',
   ),
   OIDC_ADMIN_CLAIM: setting(
     'OIDC_ADMIN_CLAIM',
@@ -381,6 +385,24 @@ export const settings = {
     'ID-token claim granting ADMIN when it is true, "admin" or a list containing "admin"',
   ),
   OIDC_REQUIRE_VERIFIED_EMAIL: setting('OIDC_REQUIRE_VERIFIED_EMAIL', flag, 'true', 'refuse sign-ins whose e-mail the provider has not verified (403 AUTH025)'),
+  OIDC_TIMEOUT_MS: setting(
+    'OIDC_TIMEOUT_MS',
+    integer(100, 60_000),
+    '5000',
+    'how long one request to the provider (discovery, token, keys, userinfo) may take; the sign-in answers 503 AUTH021 beyond',
+  ),
+  OIDC_PENDING_SIGN_INS_PER_ADDRESS: setting(
+    'OIDC_PENDING_SIGN_INS_PER_ADDRESS',
+    integer(1, 10_000),
+    '20',
+    'sign-ins one client address may have started and not completed (each kept 10 minutes at most); 429 COMMON429 beyond',
+  ),
+  OIDC_PENDING_SIGN_INS_MAX: setting(
+    'OIDC_PENDING_SIGN_INS_MAX',
+    integer(1, 1_000_000),
+    '10000',
+    'sign-ins all clients together may have started and not completed; 503 AUTH030 beyond',
+  ),
   SESSION_RETENTION_DAYS: setting('SESSION_RETENTION_DAYS', integer(0, 3650), '30', 'days an expired or revoked session is kept before it is deleted'),
   SESSION_PURGE_INTERVAL_MINUTES: setting(
     'SESSION_PURGE_INTERVAL_MINUTES',
@@ -612,16 +634,29 @@ function readOidc(env: NodeJS.ProcessEnv, nodeEnv: Environment): OidcSettings | 
   const issuer = read(env, s.OIDC_ISSUER)!;
   if (nodeEnv === 'production' && new URL(issuer).protocol !== 'https:') throw refuse(s.OIDC_ISSUER, issuer, 'an https:// URL when NODE_ENV=production');
   const redirectUri = read(env, s.OIDC_REDIRECT_URI)!;
+  const returnToOrigins = read(env, s.OIDC_RETURN_TO_ORIGINS) ?? [];
+  // The one-time sign-in code (and the cookie of the pending sign-in) must not cross the network in
+  // clear; production means production, a loopback host included.
+  if (nodeEnv === 'production' && new URL(redirectUri).protocol !== 'https:')
+    throw refuse(s.OIDC_REDIRECT_URI, redirectUri, 'an https:// URL when NODE_ENV=production (the sign-in code and cookie would travel in clear)');
+  if (nodeEnv === 'production' && returnToOrigins.some((origin) => new URL(origin).protocol !== 'https:'))
+    throw refuse(
+      s.OIDC_RETURN_TO_ORIGINS,
+      env.OIDC_RETURN_TO_ORIGINS!,
+      'https:// origins only when NODE_ENV=production (the sign-in code would travel in clear)',
+    );
   return {
     issuer,
     clientId: read(env, s.OIDC_CLIENT_ID)!,
     clientSecret: read(env, s.OIDC_CLIENT_SECRET) ?? null,
     redirectUri,
     scopes: read(env, s.OIDC_SCOPES) ?? 'openid email profile',
-    returnToOrigins: [...new Set([new URL(redirectUri).origin, ...(read(env, s.OIDC_RETURN_TO_ORIGINS) ?? [])])],
+    returnToOrigins: [...new Set([new URL(redirectUri).origin, ...returnToOrigins])],
     adminClaim: read(env, s.OIDC_ADMIN_CLAIM) ?? null,
     requireVerifiedEmail: read(env, s.OIDC_REQUIRE_VERIFIED_EMAIL) ?? true,
     allowInsecureIssuer: nodeEnv !== 'production' && new URL(issuer).protocol === 'http:',
+    timeoutMs: read(env, s.OIDC_TIMEOUT_MS) ?? 5000,
+    pendingSignIns: { perAddress: read(env, s.OIDC_PENDING_SIGN_INS_PER_ADDRESS) ?? 20, total: read(env, s.OIDC_PENDING_SIGN_INS_MAX) ?? 10_000 },
   };
 }
 

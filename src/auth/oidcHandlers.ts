@@ -12,8 +12,8 @@ export function createOidcHandlers({ oidc }: { oidc: OidcSignIn | null }): OidcH
     return oidc;
   };
   return {
-    async startOidcSignIn({ query }) {
-      const { location, setCookie } = await signIn().start(query.returnTo);
+    async startOidcSignIn({ query }, ctx) {
+      const { location, setCookie } = await signIn().start(query.returnTo, ctx.clientAddress());
       return { status: 302, headers: { Location: location, 'Set-Cookie': setCookie, 'Cache-Control': 'no-store' } };
     },
 

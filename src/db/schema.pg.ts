@@ -79,6 +79,8 @@ export const oidcPendingLogins = pgTable(
     nonce: text('nonce').notNull(),
     codeVerifier: text('code_verifier').notNull(),
     returnTo: text('return_to').notNull(),
+    /** a hash of the client address that started it: pending sign-ins are bounded per address */
+    clientKey: text('client_key').notNull().default(''),
     createdAt: epochMs('created_at').notNull(),
     expiresAt: epochMs('expires_at').notNull(),
   },

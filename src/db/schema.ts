@@ -65,6 +65,8 @@ export const oidcPendingLogins = sqliteTable(
     nonce: text('nonce').notNull(),
     codeVerifier: text('code_verifier').notNull(),
     returnTo: text('return_to').notNull(),
+    /** a hash of the client address that started it: pending sign-ins are bounded per address */
+    clientKey: text('client_key').notNull().default(''),
     createdAt: integer('created_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
   },
