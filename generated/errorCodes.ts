@@ -55,6 +55,8 @@ export const errorCodes = {
   AUTH026: { httpStatus: 401, stomp: [], message: "The identity provider refused the sign-in." },
   /** The one-time OpenID Connect sign-in code is unknown, already exchanged, or expired (60 seconds). */
   AUTH027: { httpStatus: 400, stomp: [], message: "The sign-in code is unknown, expired or already used; sign in again." },
+  /** The one-time OpenID Connect sign-in code was not presented by the page that started the sign-in: the `codeVerifier` is missing or does not match the sign-in's `codeChallenge`, or (a sign-in started without one) the `oidc_login` cookie of that browser is missing. The code stays valid for that page. */
+  AUTH029: { httpStatus: 400, stomp: [], message: "This sign-in was not started here; sign in again from this page." },
   /** `GET /metrics` without the bearer token the server is configured with (`METRICS_TOKEN`), or with another one. */
   AUTH028: { httpStatus: 401, stomp: [], message: "The metrics token is missing or wrong." },
   /** Too many OpenID Connect sign-ins of all clients together are pending (started, not yet completed: the server's `OIDC_PENDING_SIGN_INS_MAX`); retry after `Retry-After` seconds. */
@@ -102,7 +104,7 @@ export const errorCodes = {
 } as const satisfies Record<ErrorCode, ErrorCodeFacts>;
 
 /** Codes an HTTP error response carries (they have an HTTP status). */
-export type HttpErrorCode = "COMMON001" | "COMMON002" | "COMMON403" | "COMMON404" | "COMMON405" | "COMMON413" | "COMMON429" | "COMMON500" | "COMMON503" | "AUTH001" | "AUTH002" | "AUTH004" | "AUTH011" | "AUTH021" | "AUTH022" | "AUTH023" | "AUTH024" | "AUTH025" | "AUTH026" | "AUTH027" | "AUTH028" | "AUTH030" | "TRIP101" | "TRIP103" | "TRIP104" | "TRIP106" | "TRIP107" | "CHAT301" | "MEMBER001" | "AI005";
+export type HttpErrorCode = "COMMON001" | "COMMON002" | "COMMON403" | "COMMON404" | "COMMON405" | "COMMON413" | "COMMON429" | "COMMON500" | "COMMON503" | "AUTH001" | "AUTH002" | "AUTH004" | "AUTH011" | "AUTH021" | "AUTH022" | "AUTH023" | "AUTH024" | "AUTH025" | "AUTH026" | "AUTH027" | "AUTH029" | "AUTH028" | "AUTH030" | "TRIP101" | "TRIP103" | "TRIP104" | "TRIP106" | "TRIP107" | "CHAT301" | "MEMBER001" | "AI005";
 /** Codes of STOMP ERROR frames (the `error-code` header). */
 export type StompErrorFrameCode = "WS001" | "WS002" | "WS004" | "WS005" | "WS102" | "WS105" | "WS106" | "WS107" | "WS108" | "WS503";
 /** Codes of the ErrorResponses sent on the STOMP errors channel. */

@@ -417,6 +417,16 @@ export interface paths {
          *     browser by the `oidc_login` cookie (httpOnly, `SameSite=Lax`, path `/api/v1/auth/oidc`); the
          *     provider then sends the browser to `completeOidcSignIn`.
          *
+         *     The one-time code the sign-in ends with is bound to the page that started it, so that a code
+         *     of someone else's sign-in, put into a link, signs nobody in (login CSRF): the page makes a
+         *     random `codeVerifier` (43 to 128 characters of `A-Z a-z 0-9 - . _ ~`, e.g. 32 random bytes in
+         *     base64url), keeps it (e.g. in `sessionStorage`) and sends `codeChallenge`, the base64url
+         *     SHA-256 of it, here; `exchangeOidcSignInCode` then needs that `codeVerifier`. Without
+         *     `codeChallenge`, the code is bound to this browser's `oidc_login` cookie instead, which the
+         *     exchange must carry (a page of this service's origin sends it by itself; a page of another
+         *     origin in `OIDC_RETURN_TO_ORIGINS` should use `codeChallenge`). A page exchanges a code only
+         *     for a sign-in it started.
+         *
          *     `returnTo` is where the browser ends up once signed in: a path of this service (`/app`), or
          *     an absolute URL whose origin is one of the server's `OIDC_RETURN_TO_ORIGINS` (by default only
          *     the origin of `OIDC_REDIRECT_URI`); anything else is refused with `400 COMMON001`, so the
@@ -479,8 +489,10 @@ export interface paths {
          *
          *     Tokens never travel in a URL. The answer is a `302` to the `returnTo` of the sign-in with a
          *     one-time code in the fragment, `#oidcCode=…` (a fragment is not sent to servers nor logged);
-         *     the page there posts it to `exchangeOidcSignInCode` within 60 seconds and gets the service's
-         *     own token pair, exactly as `devLogin` issues it.
+         *     the page there posts it to `exchangeOidcSignInCode` within 60 seconds, with the
+         *     `codeVerifier` of the sign-in's `codeChallenge` or, without one, from the browser that holds
+         *     the `oidc_login` cookie (kept 60 seconds more for that), and gets the service's own token
+         *     pair, exactly as `devLogin` issues it.
          *
          *     Failures answer with an error code instead of the redirect: `400 AUTH022` (no pending sign-in
          *     for this browser, expired, already used, or `state` differs), `401 AUTH026` (the provider
@@ -522,6 +534,13 @@ export interface paths {
          * @description The last step of an OpenID Connect sign-in: the one-time code from the fragment of
          *     `completeOidcSignIn`'s redirect (`#oidcCode=…`) becomes the service's token pair, on the
          *     session the sign-in created. A code works once and for 60 seconds; otherwise `400 AUTH027`.
+         *
+         *     Only the page that started the sign-in can exchange its code: with the `codeVerifier` whose
+         *     SHA-256 was the sign-in's `codeChallenge` or, for a sign-in started without one, with the
+         *     `oidc_login` cookie of the browser that started it. Otherwise the answer is `400 AUTH029`
+         *     and the code stays valid for that page (a code someone else's sign-in ended with signs
+         *     nobody else in). The answer removes the `oidc_login` cookie.
+         *
          *     Absent (`404 COMMON404`) when the server is not configured for OpenID Connect.
          */
         post: operations["exchangeOidcSignInCode"];
@@ -1105,7 +1124,7 @@ export interface components {
          *     so the server cannot send a code that is not here. New codes may be added in a minor version
          *     (`x-open-enum`): treat an unknown code like the HTTP status or the channel it came with.
          */
-        ErrorCode: "COMMON001" | "COMMON002" | "COMMON403" | "COMMON404" | "COMMON405" | "COMMON413" | "COMMON429" | "COMMON500" | "COMMON503" | "AUTH001" | "AUTH002" | "AUTH004" | "AUTH011" | "AUTH021" | "AUTH022" | "AUTH023" | "AUTH024" | "AUTH025" | "AUTH026" | "AUTH027" | "AUTH028" | "AUTH030" | "TRIP101" | "TRIP103" | "TRIP104" | "TRIP106" | "TRIP107" | "CHAT102" | "CHAT301" | "MEMBER001" | "AI002" | "AI005" | "WS001" | "WS002" | "WS004" | "WS005" | "WS102" | "WS105" | "WS106" | "WS107" | "WS108" | "WS503";
+        ErrorCode: "COMMON001" | "COMMON002" | "COMMON403" | "COMMON404" | "COMMON405" | "COMMON413" | "COMMON429" | "COMMON500" | "COMMON503" | "AUTH001" | "AUTH002" | "AUTH004" | "AUTH011" | "AUTH021" | "AUTH022" | "AUTH023" | "AUTH024" | "AUTH025" | "AUTH026" | "AUTH027" | "AUTH029" | "AUTH028" | "AUTH030" | "TRIP101" | "TRIP103" | "TRIP104" | "TRIP106" | "TRIP107" | "CHAT102" | "CHAT301" | "MEMBER001" | "AI002" | "AI005" | "WS001" | "WS002" | "WS004" | "WS005" | "WS102" | "WS105" | "WS106" | "WS107" | "WS108" | "WS503";
         /**
          * @description One failing field. Values are echoed in bounded form: a text longer than its limit keeps its
          *     beginning and ends with the marker `...[truncated]` (the whole result stays within the
@@ -1331,6 +1350,11 @@ export interface components {
         OidcSignInCodeRequest: {
             /** @description The one-time code from the fragment of `completeOidcSignIn`'s redirect (`#oidcCode=…`). */
             code: string;
+            /**
+             * @description The verifier the page kept when it started the sign-in with `codeChallenge` (its
+             *     base64url SHA-256); required for such a sign-in (`400 AUTH029` without it).
+             */
+            codeVerifier?: string;
         };
         ReissueTokenRequest: {
             refreshToken: string;
@@ -1654,7 +1678,9 @@ export interface components {
         };
         /**
          * @description `AUTH027`: the one-time sign-in code is unknown, was already exchanged, or is older than 60
-         *     seconds; sign in again. `COMMON001` / `COMMON002`: the body is outside its schema / not JSON.
+         *     seconds; sign in again. `AUTH029`: the code belongs to a sign-in this page (or browser) did not
+         *     start: its `codeVerifier` is missing or another, or the `oidc_login` cookie is missing.
+         *     `COMMON001` / `COMMON002`: the body is outside its schema / not JSON.
          */
         OidcSignInCodeRejected: {
             headers: {
@@ -1959,7 +1985,14 @@ export interface components {
          */
         OidcLoginCookie: string;
         /**
-         * @description Removes the `oidc_login` cookie (the pending sign-in is used up).
+         * @description `oidc_login` again, for 60 seconds: the pending sign-in is used up, and the cookie now binds
+         *     the one-time code to this browser for `exchangeOidcSignInCode` (when the sign-in was started
+         *     without `codeChallenge`).
+         * @example oidc_login=Jk3vYb2Q9xW0d2M5tq6nR8pZcL1fH4sA7eU0iO3yT5g; Path=/api/v1/auth/oidc; Max-Age=60; HttpOnly; SameSite=Lax
+         */
+        OidcSignInCodeCookie: string;
+        /**
+         * @description Removes the `oidc_login` cookie (the sign-in is complete).
          * @example oidc_login=; Path=/api/v1/auth/oidc; Max-Age=0; HttpOnly; SameSite=Lax
          */
         OidcLoginCookieCleared: string;
@@ -2577,6 +2610,12 @@ export interface operations {
                  * @example /
                  */
                 returnTo?: string;
+                /**
+                 * @description The base64url (unpadded) SHA-256 of the `codeVerifier` the page keeps: the one-time code
+                 *     of this sign-in is then exchanged only with that verifier (`exchangeOidcSignInCode`).
+                 * @example E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM
+                 */
+                codeChallenge?: string;
             };
             header?: {
                 /**
@@ -2664,7 +2703,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     Location: components["headers"]["SignedInRedirect"];
-                    "Set-Cookie": components["headers"]["OidcLoginCookieCleared"];
+                    "Set-Cookie": components["headers"]["OidcSignInCodeCookie"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -2708,6 +2747,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Set-Cookie": components["headers"]["OidcLoginCookieCleared"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];

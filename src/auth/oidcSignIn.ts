@@ -3,7 +3,9 @@
 // returnTo) is a database row found by the hash of a random cookie, so any instance can complete it
 // and only the browser that started it can; anyone may start one, so they are bounded per client
 // address and in total. The tokens never travel in a URL: the callback hands the browser a one-time
-// code in the fragment, which it exchanges for the token pair by POST.
+// code in the fragment, which it exchanges for the token pair by POST. That code is bound to the
+// page that started the sign-in (the verifier of its codeChallenge, or else the browser's cookie):
+// someone else's code, put into a link, signs nobody in as them (login CSRF).
 import crypto from 'node:crypto';
 import path from 'node:path';
 import * as client from 'openid-client';
@@ -25,7 +27,7 @@ import { roleForOidcSignIn } from './roles.js';
 type TokenResponse = components['schemas']['TokenResponse'];
 
 export const OIDC_LOGIN_COOKIE = 'oidc_login';
-// The pending sign-in's cookie goes only to the sign-in operations (start and callback share this folder).
+// The pending sign-in's cookie goes only to the sign-in operations (start, callback and exchange share this folder).
 const COOKIE_PATH = path.posix.dirname(operationPath('completeOidcSignIn', {}));
 const PENDING_LOGIN_MS = 10 * 60_000;
 const SIGN_IN_CODE_MS = 60_000;
@@ -46,11 +48,14 @@ export interface OidcSignIn {
    * The provider's authorization URL and the cookie tying the pending sign-in to the browser;
    * 429 COMMON429 when `clientAddress` has too many sign-ins pending, 503 AUTH030 when everyone has.
    */
-  start(returnTo: string | undefined, clientAddress: string): Promise<{ location: string; setCookie: string }>;
-  /** signs the member in; the URL to send the browser to (returnTo#oidcCode=…) and the cookie's removal */
+  start(request: { returnTo?: string; codeChallenge?: string }, clientAddress: string): Promise<{ location: string; setCookie: string }>;
+  /** signs the member in; the URL to send the browser to (returnTo#oidcCode=…) and the cookie, kept for the exchange */
   complete(cookie: string | undefined, parameters: CallbackParameters, log: Logger): Promise<{ location: string; setCookie: string }>;
-  /** the token pair of a one-time code; AUTH027 when it is unknown, used or expired */
-  exchange(code: string): Promise<TokenResponse>;
+  /**
+   * The token pair of a one-time code and the cookie's removal; AUTH027 when the code is unknown,
+   * used or expired, AUTH029 when neither `codeVerifier` nor `cookie` is what it is bound to.
+   */
+  exchange(request: { code: string; codeVerifier?: string }, cookie: string | undefined): Promise<{ tokens: TokenResponse; setCookie: string }>;
 }
 
 const sha256 = (value: string) => crypto.createHash('sha256').update(value).digest('base64url');
@@ -97,7 +102,7 @@ export function createOidcSignIn(deps: {
 
   return {
     loginCookie: OIDC_LOGIN_COOKIE,
-    async start(returnTo, clientAddress) {
+    async start({ returnTo, codeChallenge }, clientAddress) {
       const back = resolveReturnTo(returnTo, settings);
       const configuration = await provider.configuration();
       const browserKey = crypto.randomBytes(32).toString('base64url');
@@ -108,6 +113,7 @@ export function createOidcSignIn(deps: {
         codeVerifier: client.randomPKCECodeVerifier(),
         returnTo: back,
         clientKey: sha256(clientAddress).slice(0, 22),
+        codeChallenge: codeChallenge ?? null,
         createdAt: clock(),
         expiresAt: clock() + PENDING_LOGIN_MS,
       };
@@ -156,15 +162,26 @@ export function createOidcSignIn(deps: {
       });
 
       const code = crypto.randomBytes(32).toString('base64url');
-      await saveSignInCode(db, { id: sha256(code), sessionId, createdAt: clock(), expiresAt: clock() + SIGN_IN_CODE_MS }, clock());
+      const binding = { codeChallenge: login.codeChallenge, browserKeyHash: login.id };
+      await saveSignInCode(db, { id: sha256(code), sessionId, ...binding, createdAt: clock(), expiresAt: clock() + SIGN_IN_CODE_MS }, clock());
       log.info({ memberId: member.id, role, issuer: claims.iss }, 'signed in with OpenID Connect');
-      return { location: `${login.returnTo}#oidcCode=${code}`, setCookie: cookie('', 0) };
+      // The pending sign-in is used up; its cookie now ties the code to this browser until the exchange.
+      return { location: `${login.returnTo}#oidcCode=${code}`, setCookie: cookie(cookieValue!, SIGN_IN_CODE_MS / 1000) };
     },
 
-    async exchange(code) {
-      const entry = await takeSignInCode(db, sha256(code));
-      if (!entry || entry.expiresAt <= clock()) throw new AppError('AUTH027');
-      return auth.tokensOfNewSession(entry.sessionId);
+    async exchange({ code, codeVerifier }, cookieValue) {
+      const entry = await takeSignInCode(
+        db,
+        sha256(code),
+        {
+          codeChallenge: codeVerifier === undefined ? null : sha256(codeVerifier),
+          browserKeyHash: cookieValue ? sha256(cookieValue) : null,
+        },
+        clock(),
+      );
+      if (entry === 'unknown') throw new AppError('AUTH027');
+      if (entry === 'not-bound') throw new AppError('AUTH029');
+      return { tokens: await auth.tokensOfNewSession(entry.sessionId), setCookie: cookie('', 0) };
     },
   };
 }

@@ -67,6 +67,8 @@ export const oidcPendingLogins = sqliteTable(
     returnTo: text('return_to').notNull(),
     /** a hash of the client address that started it: pending sign-ins are bounded per address */
     clientKey: text('client_key').notNull().default(''),
+    /** the page's codeChallenge (base64url SHA-256 of its verifier); null: the code is bound to the cookie */
+    codeChallenge: text('code_challenge'),
     createdAt: integer('created_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
   },
@@ -82,6 +84,9 @@ export const oidcSignInCodes = sqliteTable(
     sessionId: text('session_id')
       .notNull()
       .references(() => authSessions.id, { onDelete: 'cascade' }),
+    /** who may exchange it: the page with the verifier of this challenge, or else the browser whose oidc_login cookie hashes to browserKeyHash */
+    codeChallenge: text('code_challenge'),
+    browserKeyHash: text('browser_key_hash').notNull().default(''),
     createdAt: integer('created_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
   },
