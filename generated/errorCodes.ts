@@ -37,7 +37,7 @@ export const errorCodes = {
   AUTH001: { httpStatus: 401, stomp: [], message: "The access token is invalid." },
   /** The access token has expired. */
   AUTH002: { httpStatus: 401, stomp: [], message: "The access token has expired." },
-  /** The refresh token is unknown, already rotated (the whole session is then revoked) or revoked. */
+  /** The refresh token is unknown, already rotated (the whole session is then revoked; the token rotated last gets the same new pair for the server's `REFRESH_REUSE_GRACE_SECONDS` first) or revoked. */
   AUTH004: { httpStatus: 401, stomp: [], message: "The refresh token is not valid any more." },
   /** No `Authorization` header. */
   AUTH011: { httpStatus: 401, stomp: [], message: "The Authorization header is missing." },

@@ -353,6 +353,13 @@ export interface paths {
          * @description Exchanges a refresh token for a new token pair on the same session; the old refresh token
          *     stops working. Presenting an already rotated refresh token again is treated as theft: the
          *     whole session is revoked (its access tokens too) and the call answers `401 AUTH004`.
+         *
+         *     Except for a moment: two tabs of one browser share a refresh token and may both reissue with
+         *     it at once. Within the server's `REFRESH_REUSE_GRACE_SECONDS` (default 10 s, 0: none) after
+         *     a reissue, the refresh token it rotated gets `200` with the very same new pair again (the
+         *     same access and refresh token, on any instance of the service), and the session lives; a
+         *     client may keep either answer. Only the refresh token rotated last has that grace: after
+         *     it, or for an older one, the reuse ends the session as above.
          */
         post: operations["reissueToken"];
         delete?: never;

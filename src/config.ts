@@ -27,6 +27,8 @@ export interface Config {
   jwtSecret: string | null;
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
+  /** how long after a rotation the rotated refresh token still gets the pair it was rotated to (two tabs); 0: never */
+  refreshReuseGraceSeconds: number;
   devLoginEnabled: boolean;
   /** lower-case e-mail addresses whose real sign-ins get the ADMIN role (never dev-login) */
   adminEmails: string[];
@@ -344,6 +346,12 @@ export const settings = {
     integer(1, 31_536_000),
     '2592000',
     'lifetime of a refresh token (and its session, renewed on reissue)',
+  ),
+  REFRESH_REUSE_GRACE_SECONDS: setting(
+    'REFRESH_REUSE_GRACE_SECONDS',
+    integer(0, 300),
+    '10',
+    'seconds after a reissue in which the refresh token it rotated gets the same new pair again (two tabs reissuing at once); a reuse after them ends the session (0: at once)',
   ),
   AUTH_DEV_LOGIN: setting(
     'AUTH_DEV_LOGIN',
@@ -707,6 +715,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret,
     accessTokenTtlSeconds: read(env, s.ACCESS_TOKEN_TTL_SECONDS) ?? 3600,
     refreshTokenTtlSeconds: read(env, s.REFRESH_TOKEN_TTL_SECONDS) ?? 30 * 24 * 3600,
+    refreshReuseGraceSeconds: read(env, s.REFRESH_REUSE_GRACE_SECONDS) ?? 10,
     devLoginEnabled,
     adminEmails: read(env, s.ADMIN_EMAILS) ?? [],
     oidc: readOidc(env, nodeEnv),

@@ -38,6 +38,12 @@ export const authSessions = sqliteTable(
       .references(() => members.id, { onDelete: 'cascade' }),
     /** jti of the only refresh token of this session that may still be used */
     refreshJti: text('refresh_jti').notNull(),
+    /**
+     * jti of the refresh token rotated last, and when: for REFRESH_REUSE_GRACE_SECONDS after
+     * rotatedAt it gets the pair of refreshJti again (issued at rotatedAt, so the same tokens)
+     */
+    previousRefreshJti: text('previous_refresh_jti'),
+    rotatedAt: integer('rotated_at'),
     /** decided at sign-in (src/auth/roles.ts); dev-login sessions are always MEMBER */
     role: text('role', { enum: ['MEMBER', 'ADMIN'] })
       .notNull()
