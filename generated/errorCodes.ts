@@ -37,17 +37,17 @@ export const errorCodes = {
   AUTH001: { httpStatus: 401, stomp: [], message: "The access token is invalid." },
   /** The access token has expired. */
   AUTH002: { httpStatus: 401, stomp: [], message: "The access token has expired." },
-  /** The refresh token is unknown, already rotated (the whole session is then revoked) or revoked. */
+  /** The refresh token is unknown, already rotated (the whole session is then revoked; the token rotated last gets the same new pair for the server's `REFRESH_REUSE_GRACE_SECONDS` first) or revoked. */
   AUTH004: { httpStatus: 401, stomp: [], message: "The refresh token is not valid any more." },
   /** No `Authorization` header. */
   AUTH011: { httpStatus: 401, stomp: [], message: "The Authorization header is missing." },
-  /** The identity provider cannot be reached (discovery, token or userinfo endpoint); OpenID Connect sign-in only. */
+  /** The identity provider cannot be reached (discovery, token, keys or userinfo endpoint), or did not answer within the server's `OIDC_TIMEOUT_MS`; OpenID Connect sign-in only. */
   AUTH021: { httpStatus: 503, stomp: [], message: "The identity provider cannot be reached; try again later." },
   /** No pending OpenID Connect sign-in for this browser (missing, expired or already used), or its `state` does not match. */
   AUTH022: { httpStatus: 400, stomp: [], message: "The sign-in is unknown, expired or already used, or its state does not match; start it again." },
   /** The identity provider refused the authorization code (replayed, expired, PKCE verifier mismatch), or the ID token's `nonce` differs. */
   AUTH023: { httpStatus: 401, stomp: [], message: "The identity provider refused the authorization code, or the PKCE or nonce check failed." },
-  /** The identity provider's ID token is invalid (signature, issuer, audience, expiry). */
+  /** The identity provider's ID token is invalid (signature, issuer, audience, expiry, or issued more than 60 seconds in the future). */
   AUTH024: { httpStatus: 401, stomp: [], message: "The ID token of the identity provider is invalid." },
   /** The identity provider gave no usable e-mail address, or an unverified one while verified addresses are required. */
   AUTH025: { httpStatus: 403, stomp: [], message: "The identity provider has not verified the e-mail address of this account." },
@@ -55,8 +55,12 @@ export const errorCodes = {
   AUTH026: { httpStatus: 401, stomp: [], message: "The identity provider refused the sign-in." },
   /** The one-time OpenID Connect sign-in code is unknown, already exchanged, or expired (60 seconds). */
   AUTH027: { httpStatus: 400, stomp: [], message: "The sign-in code is unknown, expired or already used; sign in again." },
+  /** The one-time OpenID Connect sign-in code was not presented by the page that started the sign-in: the `codeVerifier` is missing or does not match the sign-in's `codeChallenge`, or (a sign-in started without one) the `oidc_login` cookie of that browser is missing. The code stays valid for that page. */
+  AUTH029: { httpStatus: 400, stomp: [], message: "This sign-in was not started here; sign in again from this page." },
   /** `GET /metrics` without the bearer token the server is configured with (`METRICS_TOKEN`), or with another one. */
   AUTH028: { httpStatus: 401, stomp: [], message: "The metrics token is missing or wrong." },
+  /** Too many OpenID Connect sign-ins of all clients together are pending (started, not yet completed: the server's `OIDC_PENDING_SIGN_INS_MAX`); retry after `Retry-After` seconds. */
+  AUTH030: { httpStatus: 503, stomp: [], message: "Too many sign-ins are in progress; try again later." },
   /** The trip plan does not exist or belongs to another member (never 403, so ids leak nothing). */
   TRIP101: { httpStatus: 404, stomp: [], message: "Trip plan not found." },
   /** The trip plan has no day with this number. */
@@ -100,7 +104,7 @@ export const errorCodes = {
 } as const satisfies Record<ErrorCode, ErrorCodeFacts>;
 
 /** Codes an HTTP error response carries (they have an HTTP status). */
-export type HttpErrorCode = "COMMON001" | "COMMON002" | "COMMON403" | "COMMON404" | "COMMON405" | "COMMON413" | "COMMON429" | "COMMON500" | "COMMON503" | "AUTH001" | "AUTH002" | "AUTH004" | "AUTH011" | "AUTH021" | "AUTH022" | "AUTH023" | "AUTH024" | "AUTH025" | "AUTH026" | "AUTH027" | "AUTH028" | "TRIP101" | "TRIP103" | "TRIP104" | "TRIP106" | "TRIP107" | "CHAT301" | "MEMBER001" | "AI005";
+export type HttpErrorCode = "COMMON001" | "COMMON002" | "COMMON403" | "COMMON404" | "COMMON405" | "COMMON413" | "COMMON429" | "COMMON500" | "COMMON503" | "AUTH001" | "AUTH002" | "AUTH004" | "AUTH011" | "AUTH021" | "AUTH022" | "AUTH023" | "AUTH024" | "AUTH025" | "AUTH026" | "AUTH027" | "AUTH029" | "AUTH028" | "AUTH030" | "TRIP101" | "TRIP103" | "TRIP104" | "TRIP106" | "TRIP107" | "CHAT301" | "MEMBER001" | "AI005";
 /** Codes of STOMP ERROR frames (the `error-code` header). */
 export type StompErrorFrameCode = "WS001" | "WS002" | "WS004" | "WS005" | "WS102" | "WS105" | "WS106" | "WS107" | "WS108" | "WS503";
 /** Codes of the ErrorResponses sent on the STOMP errors channel. */

@@ -240,7 +240,7 @@ export interface ExchangeOidcSignInCodeRequest {
   body: Schemas["OidcSignInCodeRequest"];
 }
 export type ExchangeOidcSignInCodeResponse =
-  | { status: 200; body: DataOf<Schemas["TokenEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 200; body: DataOf<Schemas["TokenEnvelope"]>; headers: { "Set-Cookie": string } & ExtraHeaders }
   | { status: 400; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 404; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 413; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }

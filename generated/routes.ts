@@ -1455,7 +1455,8 @@ export const routes: readonly RouteDefinition[] = [
     "requiredRole": null,
     "pathParams": [],
     "queryParams": [
-      "returnTo"
+      "returnTo",
+      "codeChallenge"
     ],
     "integerParams": {
       "path": [],
@@ -1696,12 +1697,14 @@ export const routes: readonly RouteDefinition[] = [
         "contentType": "application/json",
         "headers": [
           "X-Request-Id",
+          "Set-Cookie",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "X-Request-Id"
+          "X-Request-Id",
+          "Set-Cookie"
         ]
       },
       "400": {

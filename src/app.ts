@@ -6,6 +6,7 @@ import type { OperationId } from '../generated/operations.js';
 import type { Config } from './config.js';
 import type { DatabasePort } from './db/databasePort.js';
 import { storageUnavailable } from './db/storageFailure.js';
+import { clientAddressOf } from './http/clientAddress.js';
 import { handleErrors } from './http/errorHandlers.js';
 import type { HttpEnv } from './http/httpEnv.js';
 import { useMiddlewareStack } from './http/middlewareStack.js';
@@ -43,7 +44,7 @@ export async function createApp(config: Config, database: DatabasePort, ports: P
   const disabled = new Set<OperationId>([
     ...(config.devLoginEnabled ? [] : (['devLogin'] as const)),
     ...(config.oidc ? [] : (['startOidcSignIn', 'completeOidcSignIn', 'exchangeOidcSignInCode'] as const)),
-    // Off, or without a token on a non-loopback HOST: not exposed (404).
+    // Off, or without a token on a non-loopback HOST or behind a proxy: not exposed (404).
     ...(config.metrics.served ? [] : (['getMetrics'] as const)),
   ]);
   const { metrics } = services;
@@ -60,6 +61,7 @@ export async function createApp(config: Config, database: DatabasePort, ports: P
     authenticate: (authorization) => services.auth.authenticate(authorization),
     checker,
     disabled,
+    clientAddress: clientAddressOf(config.trustProxyHops),
   });
   handleErrors(hono, { log, checker, disabled, storageUnavailable });
 

@@ -29,6 +29,8 @@ export interface Config {
   jwtSecret: string | null;
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
+  /** how long after a rotation the rotated refresh token still gets the pair it was rotated to (two tabs); 0: never */
+  refreshReuseGraceSeconds: number;
   devLoginEnabled: boolean;
   /** lower-case e-mail addresses whose real sign-ins get the ADMIN role (never dev-login) */
   adminEmails: string[];
@@ -74,7 +76,8 @@ export interface Config {
   realtime: { historySize: number; historyTtlSeconds: number };
   /**
    * Prometheus metrics: `enabled` false records nothing and serves no /metrics. `served`: /metrics
-   * answers (with a token, or without one on a loopback HOST only); else it is absent (404).
+   * answers (with a token, or without one on a loopback HOST with no proxy in front only); else it
+   * is absent (404).
    */
   metrics: { enabled: boolean; token: string | null; served: boolean };
 }
@@ -93,6 +96,10 @@ export interface OidcSettings {
   requireVerifiedEmail: boolean;
   /** plain http to the issuer (development and test only: production refuses an http issuer) */
   allowInsecureIssuer: boolean;
+  /** how long one request to the provider (discovery, token, keys, userinfo) may take */
+  timeoutMs: number;
+  /** sign-ins started and not yet completed (each kept 10 minutes at most): per client address, and of all clients */
+  pendingSignIns: { perAddress: number; total: number };
 }
 
 export interface TracingSettings {
@@ -348,11 +355,17 @@ export const settings = {
     '2592000',
     'lifetime of a refresh token (and its session, renewed on reissue)',
   ),
+  REFRESH_REUSE_GRACE_SECONDS: setting(
+    'REFRESH_REUSE_GRACE_SECONDS',
+    integer(0, 300),
+    '10',
+    'seconds after a reissue in which the refresh token it rotated gets the same new pair again (two tabs reissuing at once); a reuse after them ends the session (0: at once)',
+  ),
   AUTH_DEV_LOGIN: setting(
     'AUTH_DEV_LOGIN',
     flag,
-    '`true` in development on a loopback HOST, else `false`',
-    'POST /api/v1/auth/dev-login (always role MEMBER); refused in production, warned about off loopback',
+    '`true` in development on a loopback HOST with TRUST_PROXY_HOPS 0, else `false`',
+    'POST /api/v1/auth/dev-login (always role MEMBER); refused in production, warned about off loopback or behind a proxy',
   ),
   ADMIN_EMAILS: setting(
     'ADMIN_EMAILS',
@@ -372,14 +385,14 @@ export const settings = {
     'OIDC_REDIRECT_URI',
     redirectUri,
     'none',
-    "this service's callback as the provider knows it, ending in /api/v1/auth/oidc/callback",
+    "this service's callback as the provider knows it, ending in /api/v1/auth/oidc/callback; https in production",
   ),
   OIDC_SCOPES: setting('OIDC_SCOPES', scopes, '`openid email profile`', 'scopes asked for at sign-in (space-separated, with openid)'),
   OIDC_RETURN_TO_ORIGINS: setting(
     'OIDC_RETURN_TO_ORIGINS',
     list(origin, 'comma-separated origins like https://app.example.com'),
     'the origin of OIDC_REDIRECT_URI',
-    'further origins a sign-in may return to (`returnTo`)',
+    'further origins a sign-in may return to (`returnTo`); https in production',
   ),
   OIDC_ADMIN_CLAIM: setting(
     'OIDC_ADMIN_CLAIM',
@@ -388,6 +401,24 @@ export const settings = {
     'ID-token claim granting ADMIN when it is true, "admin" or a list containing "admin"',
   ),
   OIDC_REQUIRE_VERIFIED_EMAIL: setting('OIDC_REQUIRE_VERIFIED_EMAIL', flag, 'true', 'refuse sign-ins whose e-mail the provider has not verified (403 AUTH025)'),
+  OIDC_TIMEOUT_MS: setting(
+    'OIDC_TIMEOUT_MS',
+    integer(100, 60_000),
+    '5000',
+    'how long one request to the provider (discovery, token, keys, userinfo) may take; the sign-in answers 503 AUTH021 beyond',
+  ),
+  OIDC_PENDING_SIGN_INS_PER_ADDRESS: setting(
+    'OIDC_PENDING_SIGN_INS_PER_ADDRESS',
+    integer(1, 10_000),
+    '20',
+    'sign-ins one client address may have started and not completed (each kept 10 minutes at most); 429 COMMON429 beyond',
+  ),
+  OIDC_PENDING_SIGN_INS_MAX: setting(
+    'OIDC_PENDING_SIGN_INS_MAX',
+    integer(1, 1_000_000),
+    '10000',
+    'sign-ins all clients together may have started and not completed; 503 AUTH030 beyond',
+  ),
   SESSION_RETENTION_DAYS: setting('SESSION_RETENTION_DAYS', integer(0, 3650), '30', 'days an expired or revoked session is kept before it is deleted'),
   SESSION_PURGE_INTERVAL_MINUTES: setting(
     'SESSION_PURGE_INTERVAL_MINUTES',
@@ -531,8 +562,8 @@ export const settings = {
       accepted: '16 to 4096 visible ASCII characters without spaces (e.g. `openssl rand -hex 32`)',
       parse: (raw) => (/^[\x21-\x7e]{16,4096}$/.test(raw) ? raw : undefined),
     },
-    'none (GET /metrics open on a loopback HOST, absent (404) on any other)',
-    'GET /metrics then needs `Authorization: Bearer <token>` (401 AUTH028 otherwise); needed to serve metrics on a non-loopback HOST',
+    'none (GET /metrics open on a loopback HOST with TRUST_PROXY_HOPS 0, absent (404) otherwise)',
+    'GET /metrics then needs `Authorization: Bearer <token>` (401 AUTH028 otherwise); needed to serve metrics on a non-loopback HOST or behind a proxy',
     true,
   ),
 };
@@ -563,6 +594,15 @@ function read<T>(env: NodeJS.ProcessEnv, setting: Setting<T>): T | undefined {
 export function isLoopback(address: string): boolean {
   const bare = address.replace(/^::ffff:/i, '');
   return bare === 'localhost' || bare === '::1' || (net.isIPv4(bare) && bare.startsWith('127.'));
+}
+
+/**
+ * Whether only this machine can reach the service: a loopback HOST with no proxy in front. A proxy
+ * on the same machine (TRUST_PROXY_HOPS of 1 or more) forwards anyone's request from a loopback
+ * address, so what is open to loopback alone (dev-login by default, /metrics without a token) is not.
+ */
+export function reachableOnlyFromThisMachine(host: string, trustProxyHops: number): boolean {
+  return isLoopback(host) && trustProxyHops === 0;
 }
 
 function readGenerationJobs(env: NodeJS.ProcessEnv): GenerationJobSettings {
@@ -610,16 +650,29 @@ function readOidc(env: NodeJS.ProcessEnv, nodeEnv: Environment): OidcSettings | 
   const issuer = read(env, s.OIDC_ISSUER)!;
   if (nodeEnv === 'production' && new URL(issuer).protocol !== 'https:') throw refuse(s.OIDC_ISSUER, issuer, 'an https:// URL when NODE_ENV=production');
   const redirectUri = read(env, s.OIDC_REDIRECT_URI)!;
+  const returnToOrigins = read(env, s.OIDC_RETURN_TO_ORIGINS) ?? [];
+  // The one-time sign-in code (and the cookie of the pending sign-in) must not cross the network in
+  // clear; production means production, a loopback host included.
+  if (nodeEnv === 'production' && new URL(redirectUri).protocol !== 'https:')
+    throw refuse(s.OIDC_REDIRECT_URI, redirectUri, 'an https:// URL when NODE_ENV=production (the sign-in code and cookie would travel in clear)');
+  if (nodeEnv === 'production' && returnToOrigins.some((origin) => new URL(origin).protocol !== 'https:'))
+    throw refuse(
+      s.OIDC_RETURN_TO_ORIGINS,
+      env.OIDC_RETURN_TO_ORIGINS!,
+      'https:// origins only when NODE_ENV=production (the sign-in code would travel in clear)',
+    );
   return {
     issuer,
     clientId: read(env, s.OIDC_CLIENT_ID)!,
     clientSecret: read(env, s.OIDC_CLIENT_SECRET) ?? null,
     redirectUri,
     scopes: read(env, s.OIDC_SCOPES) ?? 'openid email profile',
-    returnToOrigins: [...new Set([new URL(redirectUri).origin, ...(read(env, s.OIDC_RETURN_TO_ORIGINS) ?? [])])],
+    returnToOrigins: [...new Set([new URL(redirectUri).origin, ...returnToOrigins])],
     adminClaim: read(env, s.OIDC_ADMIN_CLAIM) ?? null,
     requireVerifiedEmail: read(env, s.OIDC_REQUIRE_VERIFIED_EMAIL) ?? true,
     allowInsecureIssuer: nodeEnv !== 'production' && new URL(issuer).protocol === 'http:',
+    timeoutMs: read(env, s.OIDC_TIMEOUT_MS) ?? 5000,
+    pendingSignIns: { perAddress: read(env, s.OIDC_PENDING_SIGN_INS_PER_ADDRESS) ?? 20, total: read(env, s.OIDC_PENDING_SIGN_INS_MAX) ?? 10_000 },
   };
 }
 
@@ -643,7 +696,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Instances on one Redis must share one database too, and a SQLite file cannot be shared by hosts.
   if (redisLocation !== null && database.engine === 'sqlite')
     throw new ConfigError('REDIS_URL needs a PostgreSQL DATABASE_URL: instances sharing Redis must share their database, and a SQLite file cannot be shared.');
-  const devLoginEnabled = read(env, s.AUTH_DEV_LOGIN) ?? (nodeEnv === 'development' && isLoopback(host));
+  const trustProxyHops = read(env, s.TRUST_PROXY_HOPS) ?? 0;
+  const onlyThisMachine = reachableOnlyFromThisMachine(host, trustProxyHops);
+  const devLoginEnabled = read(env, s.AUTH_DEV_LOGIN) ?? (nodeEnv === 'development' && onlyThisMachine);
   if (nodeEnv === 'production' && devLoginEnabled)
     throw refuse(s.AUTH_DEV_LOGIN, env.AUTH_DEV_LOGIN!, 'false when NODE_ENV=production (dev-login signs anyone in)');
   const planner = read(env, s.PLANNER) ?? 'offline';
@@ -669,6 +724,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret,
     accessTokenTtlSeconds: read(env, s.ACCESS_TOKEN_TTL_SECONDS) ?? 3600,
     refreshTokenTtlSeconds: read(env, s.REFRESH_TOKEN_TTL_SECONDS) ?? 30 * 24 * 3600,
+    refreshReuseGraceSeconds: read(env, s.REFRESH_REUSE_GRACE_SECONDS) ?? 10,
     devLoginEnabled,
     adminEmails: read(env, s.ADMIN_EMAILS) ?? [],
     oidc: readOidc(env, nodeEnv),
@@ -678,7 +734,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: read(env, s.BODY_LIMIT_BYTES) ?? 1024 * 1024,
     rateLimitPerWindow: read(env, s.RATE_LIMIT_PER_MINUTE) ?? (nodeEnv === 'test' ? 0 : 6000),
     rateLimitWindowSeconds: 60,
-    trustProxyHops: read(env, s.TRUST_PROXY_HOPS) ?? 0,
+    trustProxyHops,
     logLevel: read(env, s.LOG_LEVEL) ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     tracing: readTracing(env),
     corsOrigins: read(env, s.CORS_ORIGINS) ?? ['*'],
@@ -701,6 +757,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       historyTtlSeconds: read(env, s.REALTIME_HISTORY_TTL_SECONDS) ?? 86_400,
     },
     // Without a token, metrics (which name operations, loads and failures) stay on this machine.
-    metrics: { enabled: metricsEnabled, token: metricsToken, served: metricsEnabled && (metricsToken !== null || isLoopback(host)) },
+    metrics: { enabled: metricsEnabled, token: metricsToken, served: metricsEnabled && (metricsToken !== null || onlyThisMachine) },
   };
 }

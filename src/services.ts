@@ -197,6 +197,7 @@ export async function createServices(config: Config, database: DatabasePort, por
     clock,
     accessTtlSeconds: config.accessTokenTtlSeconds,
     refreshTtlSeconds: config.refreshTokenTtlSeconds,
+    refreshReuseGraceSeconds: config.refreshReuseGraceSeconds,
     revocations,
   });
   const { oidcProvider, oidc } = config.oidc

@@ -38,6 +38,12 @@ export const authSessions = sqliteTable(
       .references(() => members.id, { onDelete: 'cascade' }),
     /** jti of the only refresh token of this session that may still be used */
     refreshJti: text('refresh_jti').notNull(),
+    /**
+     * jti of the refresh token rotated last, and when: for REFRESH_REUSE_GRACE_SECONDS after
+     * rotatedAt it gets the pair of refreshJti again (issued at rotatedAt, so the same tokens)
+     */
+    previousRefreshJti: text('previous_refresh_jti'),
+    rotatedAt: integer('rotated_at'),
     /** decided at sign-in (src/auth/roles.ts); dev-login sessions are always MEMBER */
     role: text('role', { enum: ['MEMBER', 'ADMIN'] })
       .notNull()
@@ -65,6 +71,10 @@ export const oidcPendingLogins = sqliteTable(
     nonce: text('nonce').notNull(),
     codeVerifier: text('code_verifier').notNull(),
     returnTo: text('return_to').notNull(),
+    /** a hash of the client address that started it: pending sign-ins are bounded per address */
+    clientKey: text('client_key').notNull().default(''),
+    /** the page's codeChallenge (base64url SHA-256 of its verifier); null: the code is bound to the cookie */
+    codeChallenge: text('code_challenge'),
     createdAt: integer('created_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
   },
@@ -80,6 +90,9 @@ export const oidcSignInCodes = sqliteTable(
     sessionId: text('session_id')
       .notNull()
       .references(() => authSessions.id, { onDelete: 'cascade' }),
+    /** who may exchange it: the page with the verifier of this challenge, or else the browser whose oidc_login cookie hashes to browserKeyHash */
+    codeChallenge: text('code_challenge'),
+    browserKeyHash: text('browser_key_hash').notNull().default(''),
     createdAt: integer('created_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
   },

@@ -180,11 +180,12 @@ describe('the spec replayed against the app', () => {
         return;
       }
       if (operationId === 'completeOidcSignIn' || operationId === 'exchangeOidcSignInCode') {
-        const done = await completedSignIn(t, 'alice');
+        const browser = observedBrowser(t);
+        const done = await browser.open(await browser.signInAtProvider('alice'));
         expect(done.status).toBe(302);
-        const code = new URLSearchParams(new URL(done.headers.get('location')!).hash.slice(1)).get('oidcCode');
-        const res = await t.request('POST', '/api/v1/auth/oidc/token', { body: { code } });
-        expect(res.status, res.text).toBe(200);
+        const code = new URLSearchParams(new URL(done.headers.get('location')!).hash.slice(1)).get('oidcCode')!;
+        const res = await browser.exchange(code);
+        expect(res.status, await res.text()).toBe(200);
         return;
       }
       if (operationId === 'deleteTripPlan') {
