@@ -103,7 +103,7 @@ export function createChatService(deps: { db: DatabasePort; agent: ChatAgent; pu
     }
     let result: AppliedDayEdit;
     try {
-      result = await applyDayEdit(db, plan, decision.edit);
+      result = await applyDayEdit(db, plan.id, decision.edit);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       return answer(principal, chatRoomId, `${error.message} Nothing was changed.`);
