@@ -253,6 +253,10 @@ export interface paths {
          *     itinerary belongs to the generator until the run ends, so an edit can never interleave
          *     with the days it saves. Swap again once the chat channel has sent `COMPLETED` (or the run
          *     failed or was cancelled).
+         *     Edits of one plan sent at the same time (swaps, chat edits; through any instance of the
+         *     service) are applied one after the other, each to the day as the one before it saved it:
+         *     a `204` means this swap is in the saved day, whatever else changed the day meanwhile, and
+         *     `visitOrderA`/`visitOrderB` name the stops as they are when the swap is applied.
          */
         patch: operations["swapScheduledPlaces"];
         trace?: never;

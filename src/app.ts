@@ -81,7 +81,7 @@ export async function createApp(config: Config, database: DatabasePort, ports: P
       await sessionPurge.idle();
       // Generations first: their AI002 reaches clients whose connections are still open.
       await worker.stop();
-      await chat.idle();
+      await chat.stop();
       await publishers.settled();
       stomp.closeAll();
       await planLog.close();

@@ -491,15 +491,20 @@ export const settings = {
     'GENERATION_LEASE_MS',
     integer(100, 3_600_000),
     '30000',
-    'how long a generation is held by its instance without a heartbeat; after it, the sweeper takes over',
+    "how long a generation, or a chat room's turn to be answered, is held by its instance without a heartbeat; after it, the sweeper takes over",
   ),
   GENERATION_HEARTBEAT_MS: setting(
     'GENERATION_HEARTBEAT_MS',
     integer(10, 3_600_000),
     '10000',
-    'how often a running generation renews its lease (less than GENERATION_LEASE_MS) and sees a cancel made elsewhere',
+    "how often a running generation renews its lease (less than GENERATION_LEASE_MS) and sees a cancel made elsewhere; a chat room's turn is renewed as often",
   ),
-  GENERATION_SWEEP_MS: setting('GENERATION_SWEEP_MS', integer(10, 3_600_000), '5000', 'how often each instance looks for generations whose lease ran out'),
+  GENERATION_SWEEP_MS: setting(
+    'GENERATION_SWEEP_MS',
+    integer(10, 3_600_000),
+    '5000',
+    'how often each instance looks for generations, and chat rooms with waiting messages, whose lease ran out',
+  ),
   GENERATION_POLL_MS: setting(
     'GENERATION_POLL_MS',
     integer(10, 3_600_000),

@@ -226,7 +226,9 @@ export async function createServices(config: Config, database: DatabasePort, por
     failWaitingOnStop: db.dialect === 'sqlite',
     metrics,
   });
-  const chat = createChatService({ db, agent: chatAgent, publishers, log, clock });
+  // A room's turn is leased like a generation: an instance that stopped holds it at most that long.
+  const { leaseMs, heartbeatMs, sweepMs } = config.generationJobs;
+  const chat = createChatService({ db, agent: chatAgent, publishers, log, clock, turns: { leaseMs, heartbeatMs, sweepMs } });
   return {
     config,
     database: db,

@@ -8,7 +8,7 @@
 // - JSON lists are jsonb, booleans boolean, coordinates double precision (SQLite's REAL is 8 bytes;
 //   PostgreSQL's real is 4).
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, customType, doublePrecision, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 
 /** epoch milliseconds */
 const epochMs = (name: string) => bigint(name, { mode: 'number' });
@@ -168,6 +168,11 @@ export const chatRooms = pgTable(
       .notNull()
       .references(() => tripPlans.id, { onDelete: 'cascade' }),
     createdAt: epochMs('created_at').notNull(),
+    // The room's turn (chats/chatTurns.ts): who answers its pending messages now, on any instance.
+    /** a random token of the claim that holds the turn; null when nobody does */
+    turnToken: text('turn_token'),
+    /** when the turn runs out unless its holder renews it */
+    turnUntil: epochMs('turn_until'),
   },
   (t) => [uniqueIndex('chat_room_trip_plan_idx').on(t.tripPlanId), index('chat_room_member_idx').on(t.memberId)],
 );
@@ -187,6 +192,23 @@ export const chatMessages = pgTable(
     createdAt: epochMs('created_at').notNull(),
   },
   (t) => [index('chat_message_room_idx').on(t.chatRoomId, t.id)],
+);
+
+/** A USER message not answered yet, with what its answer needs besides the text (chats/chatTurns.ts). */
+export const chatPendingMessages = pgTable(
+  'chat_pending_message',
+  {
+    messageId: rowId('message_id')
+      .notNull()
+      .references(() => chatMessages.id, { onDelete: 'cascade' }),
+    chatRoomId: rowId('chat_room_id')
+      .notNull()
+      .references(() => chatRooms.id, { onDelete: 'cascade' }),
+    /** the stop the client selected (ChatMessageRequest.scheduledPlaceId); no reference: the stop may be gone by the message's turn */
+    scheduledPlaceId: rowId('scheduled_place_id'),
+  },
+  // A table-level key: SQLite's INTEGER PRIMARY KEY column would make message_id optional in inserts.
+  (t) => [primaryKey({ columns: [t.messageId] }), index('chat_pending_message_room_idx').on(t.chatRoomId, t.messageId)],
 );
 
 export const places = pgTable(

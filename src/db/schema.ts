@@ -3,7 +3,7 @@
 // schema.pg.ts is the same schema for PostgreSQL: a change here is made there too, and
 // test/types/schemaParity.ts fails to compile while their row types differ.
 import { sql } from 'drizzle-orm';
-import { blob, index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 export const members = sqliteTable(
   'member',
@@ -154,6 +154,11 @@ export const chatRooms = sqliteTable(
       .notNull()
       .references(() => tripPlans.id, { onDelete: 'cascade' }),
     createdAt: integer('created_at').notNull(),
+    // The room's turn (chats/chatTurns.ts): who answers its pending messages now.
+    /** a random token of the claim that holds the turn; null when nobody does */
+    turnToken: text('turn_token'),
+    /** when the turn runs out unless its holder renews it */
+    turnUntil: integer('turn_until'),
   },
   (t) => [uniqueIndex('chat_room_trip_plan_idx').on(t.tripPlanId), index('chat_room_member_idx').on(t.memberId)],
 );
@@ -173,6 +178,23 @@ export const chatMessages = sqliteTable(
     createdAt: integer('created_at').notNull(),
   },
   (t) => [index('chat_message_room_idx').on(t.chatRoomId, t.id)],
+);
+
+/** A USER message not answered yet, with what its answer needs besides the text (chats/chatTurns.ts). */
+export const chatPendingMessages = sqliteTable(
+  'chat_pending_message',
+  {
+    messageId: integer('message_id')
+      .notNull()
+      .references(() => chatMessages.id, { onDelete: 'cascade' }),
+    chatRoomId: integer('chat_room_id')
+      .notNull()
+      .references(() => chatRooms.id, { onDelete: 'cascade' }),
+    /** the stop the client selected (ChatMessageRequest.scheduledPlaceId); no reference: the stop may be gone by the message's turn */
+    scheduledPlaceId: integer('scheduled_place_id'),
+  },
+  // A table-level key: SQLite's INTEGER PRIMARY KEY column would make message_id optional in inserts.
+  (t) => [primaryKey({ columns: [t.messageId] }), index('chat_pending_message_room_idx').on(t.chatRoomId, t.messageId)],
 );
 
 export const places = sqliteTable(
