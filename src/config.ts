@@ -47,6 +47,8 @@ export interface Config {
   connections: { maxTotal: number; maxPerAddress: number };
   /** node's HTTP server: time for a request's headers, for the whole request, and an idle keep-alive connection */
   httpTimeouts: { headersMs: number; requestMs: number; keepAliveMs: number };
+  /** chat messages (STOMP SEND) one member may send a minute, over every instance; 0: no limit */
+  chatMessagesPerMinute: number;
   logLevel: LogLevel;
   /** OpenTelemetry traces over OTLP/HTTP; null (the default): off, and none of the SDK is loaded */
   tracing: TracingSettings | null;
@@ -571,6 +573,12 @@ export const settings = {
     '10000',
     'time from a WebSocket opening to its CONNECT frame; ERROR WS109 and closed beyond',
   ),
+  CHAT_MESSAGES_PER_MINUTE: setting(
+    'CHAT_MESSAGES_PER_MINUTE',
+    integer(0, 100_000),
+    '20 (0 under test)',
+    'chat messages (STOMP SEND) one member may send a minute, counted over every instance with REDIS_URL (0: no limit); CHAT103 on the errors channel beyond, the message not stored',
+  ),
   REALTIME_HISTORY_SIZE: setting(
     'REALTIME_HISTORY_SIZE',
     integer(1, 100_000),
@@ -764,6 +772,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, openFiles: numb
     trustProxyHops: read(env, s.TRUST_PROXY_HOPS) ?? 0,
     connections: readConnections(env, openFiles),
     httpTimeouts: readHttpTimeouts(env),
+    chatMessagesPerMinute: read(env, s.CHAT_MESSAGES_PER_MINUTE) ?? (nodeEnv === 'test' ? 0 : 20),
     logLevel: read(env, s.LOG_LEVEL) ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     tracing: readTracing(env),
     corsOrigins: read(env, s.CORS_ORIGINS) ?? ['*'],

@@ -3,12 +3,15 @@
 // agent. An edit of the plan is applied and announced as every day edit is (trips/savedDayEdits.ts,
 // trips/dayEditAnnouncement.ts); the answer is stored as an ASSISTANT message. Messages of one room are
 // handled one at a time, in the order they arrived. While the plan is GENERATING the chat takes no
-// messages and applies no edit (TRIP106 on the errors channel, asyncapi.yaml sendChatMessage).
+// messages and applies no edit (TRIP106 on the errors channel, asyncapi.yaml sendChatMessage). A
+// member's messages are limited per minute over every instance (CHAT_MESSAGES_PER_MINUTE): beyond,
+// CHAT103 on the errors channel, and nothing is stored or asked of the agent.
 import { channelAddress, type AsyncSchemas } from '../../generated/asyncapi.js';
 import { messageValidators } from '../../generated/validators.js';
 import type { DatabasePort } from '../db/databasePort.js';
 import { AppError } from '../http/appError.js';
 import type { Principal } from '../http/principal.js';
+import type { RateLimitStore } from '../http/rateLimitStore.js';
 import type { Logger } from '../logger.js';
 import type { Publishers } from '../realtime/publishers.js';
 import { chunkText } from '../text/textChunks.js';
@@ -20,7 +23,7 @@ import type { ChatAgent } from './chatAgent.js';
 import { findOwnChatRoom, insertChatMessage } from './chatRepository.js';
 
 type ChatMessageRequest = AsyncSchemas['ChatMessageRequest'];
-export type ChatRefusal = { code: 'CHAT102' | 'COMMON001' | 'COMMON002' | 'TRIP106'; message: string };
+export type ChatRefusal = { code: 'CHAT102' | 'CHAT103' | 'COMMON001' | 'COMMON002' | 'TRIP106'; message: string };
 
 const GENERATING_REFUSAL = 'The itinerary is being generated; send your message once it is complete.';
 
@@ -55,8 +58,20 @@ export function readChatMessage(body: string): ChatMessageRequest | ChatRefusal 
   };
 }
 
-export function createChatService(deps: { db: DatabasePort; agent: ChatAgent; publishers: Publishers; log: Logger; clock: () => number }): ChatService {
-  const { db, publishers, clock } = deps;
+export interface ChatServiceDeps {
+  db: DatabasePort;
+  agent: ChatAgent;
+  publishers: Publishers;
+  log: Logger;
+  clock: () => number;
+  /** messages per member and minute, counted in `store` (over every instance with Redis); null: no limit */
+  messageLimit?: { store: RateLimitStore; perMinute: number } | null;
+  /** told of each message refused by that limit (metrics) */
+  onMessageLimited?: () => void;
+}
+
+export function createChatService(deps: ChatServiceDeps): ChatService {
+  const { db, publishers, clock, messageLimit } = deps;
   const rooms = new Map<number, Promise<void>>();
   const now = () => new Date(clock()).toISOString();
   const isGenerating = async (tripPlanId: number) => (await findTripPlanById(db, tripPlanId))?.generationStatus === 'GENERATING';
@@ -114,6 +129,18 @@ export function createChatService(deps: { db: DatabasePort; agent: ChatAgent; pu
 
   return {
     async receive(principal, chatRoomId, body) {
+      // Counted first, whatever the message: each one costs storage, and with the OpenAI agent a paid call.
+      if (messageLimit) {
+        const hit = await messageLimit.store.hit(String(principal.memberId));
+        if (hit.limited) {
+          deps.onMessageLimited?.();
+          const seconds = Math.max(1, Math.ceil(hit.resetMs / 1000));
+          return {
+            code: 'CHAT103',
+            message: `Too many chat messages (at most ${messageLimit.perMinute} a minute); the next one is taken in ${seconds} seconds.`,
+          };
+        }
+      }
       const request = readChatMessage(body);
       if ('code' in request) return request;
       const room = await findOwnChatRoom(db, principal.memberId, chatRoomId);

@@ -58,6 +58,11 @@ export function createMetrics(sources: ScrapeSources) {
       labelNames: ['reason'] as const,
       registers,
     }),
+    chatMessagesRefused: new Counter({
+      name: 'trip_chat_messages_refused_total',
+      help: 'Chat messages refused because their member sent more than CHAT_MESSAGES_PER_MINUTE (CHAT103).',
+      registers,
+    }),
     stompConnections: new Gauge({ name: 'trip_stomp_connections', help: 'Open STOMP (WebSocket) connections on this instance.', registers }),
     stompSubscriptions: new Gauge({ name: 'trip_stomp_subscriptions', help: 'STOMP subscriptions held by the connections of this instance.', registers }),
     stompDelivered: new Counter({
