@@ -2,14 +2,13 @@
 // idle connections than that opened against the service, /healthz still answers: MAX_CONNECTIONS
 // defaults to what the limit leaves, and connections beyond it are refused instead of exhausting
 // the process's files. The real entry runs as a child process; time limits only bound a hang.
-import { afterEach, describe, expect, it } from 'vitest';
-import { closedWithin, getFrom, holdConnection, type HeldConnection } from '../support/rawConnections.js';
-import { lineOf, serviceEnv } from '../support/serviceProcess.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { repoRoot } from '../support/serviceProcess.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { closedWithin, getFrom, holdConnection, type HeldConnection } from '../support/rawConnections.js';
+import { lineOf, repoRoot, serviceEnv } from '../support/serviceProcess.js';
 
 const HANG_LIMIT_MS = 60_000;
 const OPEN_FILES = 1500;
