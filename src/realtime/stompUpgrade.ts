@@ -120,8 +120,8 @@ export function handleUpgrades(
         const release = env[ADMITTED];
         if (socket.destroyed) return release?.();
         if (!release) return refuse(socket, response.status, headerLines(response.headers));
-        // Whatever becomes of the upgrade, the socket closes once.
-        socket.once('close', release);
+        // Whatever becomes of the upgrade, the socket closes once (nothing to listen for when nothing is held).
+        if (release !== NOTHING_HELD) socket.once('close', release);
         extraHeaders = headerLines(response.headers);
         try {
           wss.handleUpgrade(req, socket, head, (ws) => {
