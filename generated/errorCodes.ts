@@ -27,11 +27,11 @@ export const errorCodes = {
   COMMON405: { httpStatus: 405, stomp: [], message: "Method not allowed on this route." },
   /** The request body is over the limit (1 MiB by default). */
   COMMON413: { httpStatus: 413, stomp: [], message: "The request body is too large." },
-  /** Too many requests from this client; retry after `Retry-After` seconds. */
+  /** Too many requests from this client, or too many open connections from its address (`MAX_CONNECTIONS_PER_ADDRESS`); retry after `Retry-After` seconds. */
   COMMON429: { httpStatus: 429, stomp: [], message: "Too many requests." },
   /** An unexpected failure; the body never contains internals (the logs have them, with the request id). */
   COMMON500: { httpStatus: 500, stomp: [], message: "An unexpected error occurred." },
-  /** The database does not answer or does not take writes (a full or read-only disk, an I/O error): nothing of the request was saved; retry after `Retry-After` seconds. */
+  /** The database does not answer or does not take writes (a full or read-only disk, an I/O error): nothing of the request was saved; or this instance holds as many connections as it takes (`MAX_CONNECTIONS`). Retry after `Retry-After` seconds. */
   COMMON503: { httpStatus: 503, stomp: [], message: "The service is not ready." },
   /** The access token is invalid (bad signature, a refresh token, a token of a logged-out session). */
   AUTH001: { httpStatus: 401, stomp: [], message: "The access token is invalid." },
@@ -73,6 +73,8 @@ export const errorCodes = {
   TRIP107: { httpStatus: 400, stomp: [], message: "The planner does not support this region." },
   /** A chat message was blank, longer than 2000 characters or not `TEXT`. */
   CHAT102: { httpStatus: null, stomp: ["errors-channel"], message: "A chat message must be non-blank TEXT." },
+  /** A member sent more chat messages than it may (`CHAT_MESSAGES_PER_MINUTE`, counted over every instance): the message was not stored and the AI did not see it. The `message` says in how many seconds the next one is taken. */
+  CHAT103: { httpStatus: null, stomp: ["errors-channel"], message: "Too many chat messages; wait before sending the next one." },
   /** The chat room does not exist or belongs to another member. */
   CHAT301: { httpStatus: 404, stomp: [], message: "Chat room not found." },
   /** The member of the token no longer exists. */
@@ -99,6 +101,8 @@ export const errorCodes = {
   WS107: { httpStatus: null, stomp: ["error-frame"], message: "Too many STOMP connections of this member." },
   /** The client reads too slowly; more than `STOMP_MAX_PENDING_BYTES` wait to be sent to it. */
   WS108: { httpStatus: null, stomp: ["error-frame"], message: "The client reads too slowly." },
+  /** No `CONNECT` within the time after the WebSocket opened (`STOMP_CONNECT_TIMEOUT_MS`, 10 s). */
+  WS109: { httpStatus: null, stomp: ["error-frame"], message: "No CONNECT frame in time." },
   /** The storage could not save a `SEND` (disk full or read-only, an I/O error): the message was not stored, no `RECEIPT` follows, and the `ERROR` carries the `receipt-id` of that `SEND`. Reconnect and send it again later. */
   WS503: { httpStatus: null, stomp: ["error-frame"], message: "The message could not be stored; nothing was saved." },
 } as const satisfies Record<ErrorCode, ErrorCodeFacts>;
@@ -106,6 +110,6 @@ export const errorCodes = {
 /** Codes an HTTP error response carries (they have an HTTP status). */
 export type HttpErrorCode = "COMMON001" | "COMMON002" | "COMMON403" | "COMMON404" | "COMMON405" | "COMMON413" | "COMMON429" | "COMMON500" | "COMMON503" | "AUTH001" | "AUTH002" | "AUTH004" | "AUTH011" | "AUTH021" | "AUTH022" | "AUTH023" | "AUTH024" | "AUTH025" | "AUTH026" | "AUTH027" | "AUTH029" | "AUTH028" | "AUTH030" | "TRIP101" | "TRIP103" | "TRIP104" | "TRIP106" | "TRIP107" | "CHAT301" | "MEMBER001" | "AI005";
 /** Codes of STOMP ERROR frames (the `error-code` header). */
-export type StompErrorFrameCode = "WS001" | "WS002" | "WS004" | "WS005" | "WS102" | "WS105" | "WS106" | "WS107" | "WS108" | "WS503";
+export type StompErrorFrameCode = "WS001" | "WS002" | "WS004" | "WS005" | "WS102" | "WS105" | "WS106" | "WS107" | "WS108" | "WS109" | "WS503";
 /** Codes of the ErrorResponses sent on the STOMP errors channel. */
-export type ErrorsChannelCode = "COMMON001" | "COMMON002" | "TRIP106" | "CHAT102" | "AI002" | "WS005";
+export type ErrorsChannelCode = "COMMON001" | "COMMON002" | "TRIP106" | "CHAT102" | "CHAT103" | "AI002" | "WS005";

@@ -781,7 +781,9 @@ export interface paths {
         };
         /**
          * Liveness
-         * @description Answers as long as the process serves HTTP.
+         * @description Answers as long as the process serves HTTP, also while the instance or the caller's address
+         *     holds as many connections as it may (see Conventions): then on a connection of its own,
+         *     closed after the answer.
          */
         get: operations["getHealth"];
         put?: never;
@@ -1142,7 +1144,7 @@ export interface components {
          *     so the server cannot send a code that is not here. New codes may be added in a minor version
          *     (`x-open-enum`): treat an unknown code like the HTTP status or the channel it came with.
          */
-        ErrorCode: "COMMON001" | "COMMON002" | "COMMON403" | "COMMON404" | "COMMON405" | "COMMON413" | "COMMON429" | "COMMON500" | "COMMON503" | "AUTH001" | "AUTH002" | "AUTH004" | "AUTH011" | "AUTH021" | "AUTH022" | "AUTH023" | "AUTH024" | "AUTH025" | "AUTH026" | "AUTH027" | "AUTH029" | "AUTH028" | "AUTH030" | "TRIP101" | "TRIP103" | "TRIP104" | "TRIP106" | "TRIP107" | "CHAT102" | "CHAT301" | "MEMBER001" | "AI002" | "AI005" | "WS001" | "WS002" | "WS004" | "WS005" | "WS102" | "WS105" | "WS106" | "WS107" | "WS108" | "WS503";
+        ErrorCode: "COMMON001" | "COMMON002" | "COMMON403" | "COMMON404" | "COMMON405" | "COMMON413" | "COMMON429" | "COMMON500" | "COMMON503" | "AUTH001" | "AUTH002" | "AUTH004" | "AUTH011" | "AUTH021" | "AUTH022" | "AUTH023" | "AUTH024" | "AUTH025" | "AUTH026" | "AUTH027" | "AUTH029" | "AUTH028" | "AUTH030" | "TRIP101" | "TRIP103" | "TRIP104" | "TRIP106" | "TRIP107" | "CHAT102" | "CHAT103" | "CHAT301" | "MEMBER001" | "AI002" | "AI005" | "WS001" | "WS002" | "WS004" | "WS005" | "WS102" | "WS105" | "WS106" | "WS107" | "WS108" | "WS109" | "WS503";
         /**
          * @description One failing field. Values are echoed in bounded form: a text longer than its limit keeps its
          *     beginning and ends with the marker `...[truncated]` (the whole result stays within the
@@ -1845,7 +1847,11 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description `COMMON429`: too many requests from this client; retry after `Retry-After` seconds. */
+        /**
+         * @description `COMMON429`: too many requests from this client, or too many open connections from its
+         *     address (`MAX_CONNECTIONS_PER_ADDRESS`; the connection is then closed); retry after
+         *     `Retry-After` seconds.
+         */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -1889,7 +1895,9 @@ export interface components {
          *     the connection was cut or reset under the request (a failover, a restarted connection
          *     pooler, a terminated backend), or the server is shutting down or out of connections.
          *     **Nothing of the request was saved**: every write either commits or answers this. Retry after
-         *     `Retry-After` seconds; `/readyz` reports `503` for as long as the database fails.
+         *     `Retry-After` seconds; `/readyz` reports `503` for as long as the database fails. The same
+         *     status and code, also with `Retry-After`, answer any request while this instance holds as
+         *     many connections as it takes (`MAX_CONNECTIONS`, see `Busy`).
          */
         StorageUnavailable: {
             headers: {
@@ -1898,6 +1906,20 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description `COMMON503`: this instance holds as many connections as it takes (`MAX_CONNECTIONS`); the
+         *     connection is closed. Retry after `Retry-After` seconds (another instance may answer).
+         */
+        Busy: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -2496,6 +2518,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     devLogin: {
@@ -3205,6 +3228,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     getHealth: {
@@ -3352,6 +3376,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     getAsyncApiDocument: {
@@ -3388,6 +3413,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     getApiDocs: {
@@ -3424,6 +3450,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     getAsyncApiDocs: {
@@ -3460,6 +3487,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     getMetricsDashboard: {
@@ -3496,6 +3524,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
 }

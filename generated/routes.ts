@@ -1139,6 +1139,17 @@ export const routes: readonly RouteDefinition[] = [
         "requiredHeaders": [
           "X-Request-Id"
         ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
+        ]
       }
     }
   },
@@ -2760,6 +2771,17 @@ export const routes: readonly RouteDefinition[] = [
         "requiredHeaders": [
           "X-Request-Id"
         ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
+        ]
       }
     }
   },
@@ -3017,6 +3039,17 @@ export const routes: readonly RouteDefinition[] = [
         "requiredHeaders": [
           "X-Request-Id"
         ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
+        ]
       }
     }
   },
@@ -3072,6 +3105,17 @@ export const routes: readonly RouteDefinition[] = [
         ],
         "requiredHeaders": [
           "X-Request-Id"
+        ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
         ]
       }
     }
@@ -3129,6 +3173,17 @@ export const routes: readonly RouteDefinition[] = [
         "requiredHeaders": [
           "X-Request-Id"
         ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
+        ]
       }
     }
   },
@@ -3185,6 +3240,17 @@ export const routes: readonly RouteDefinition[] = [
         "requiredHeaders": [
           "X-Request-Id"
         ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
+        ]
       }
     }
   },
@@ -3240,6 +3306,17 @@ export const routes: readonly RouteDefinition[] = [
         ],
         "requiredHeaders": [
           "X-Request-Id"
+        ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
         ]
       }
     }

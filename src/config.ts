@@ -3,6 +3,7 @@
 // `settings` below is the one table of settings: loadConfig validates against it, and
 // `npm start -- --help` (and the README's configuration table, checked by a test) print it. A bad
 // value is refused with one line naming the setting, the value and what is accepted.
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { routes } from '../generated/routes.js';
@@ -46,6 +47,12 @@ export interface Config {
   rateLimitWindowSeconds: number;
   /** proxies in front of the service whose X-Forwarded-For entries the rate limit trusts */
   trustProxyHops: number;
+  /** open connections (HTTP and WebSocket) this instance holds: in all, and per client address (httpConnectionLimits.ts) */
+  connections: { maxTotal: number; maxPerAddress: number };
+  /** node's HTTP server: time for a request's headers, for the whole request, and an idle keep-alive connection */
+  httpTimeouts: { headersMs: number; requestMs: number; keepAliveMs: number };
+  /** chat messages (STOMP SEND) one member may send a minute, over every instance; 0: no limit */
+  chatMessagesPerMinute: number;
   logLevel: LogLevel;
   /** OpenTelemetry traces over OTLP/HTTP; null (the default): off, and none of the SDK is loaded */
   tracing: TracingSettings | null;
@@ -71,6 +78,8 @@ export interface Config {
     maxConnectionsPerUser: number;
     /** bytes sent and not yet read by the client beyond which it is disconnected as a slow consumer */
     maxPendingBytes: number;
+    /** time from the WebSocket opening to its CONNECT frame (WS109 beyond) */
+    connectTimeoutMs: number;
   };
   /** the plan logs behind the STOMP channels (asyncapi.yaml, replay): what each keeps, and how long */
   realtime: { historySize: number; historyTtlSeconds: number };
@@ -124,6 +133,25 @@ export interface GenerationJobSettings {
 }
 
 export class ConfigError extends Error {}
+
+/** MAX_CONNECTIONS when the open-files limit leaves room for it. */
+const DEFAULT_MAX_CONNECTIONS = 10_000;
+/** Open files MAX_CONNECTIONS leaves to the rest: the connections refused beyond the caps, the database, Redis, files. */
+const RESERVED_FILES = 256;
+
+/** The soft limit of open files (`ulimit -n`) of this process; null when it is unknown (not Linux) or unlimited. */
+export function openFilesLimit(): number | null {
+  try {
+    const line = fs
+      .readFileSync('/proc/self/limits', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Max open files'));
+    const soft = line?.slice('Max open files'.length).trim().split(/\s+/)[0];
+    return soft !== undefined && /^[0-9]+$/.test(soft) ? Number(soft) : null;
+  } catch {
+    return null;
+  }
+}
 
 /** How a setting's text becomes a value; `undefined` means the text is not accepted. */
 interface Parser<T> {
@@ -444,6 +472,36 @@ export const settings = {
     '0',
     'how many proxies (load balancers) stand in front of the service: the rate limit then counts per client address as the outermost of them wrote it into X-Forwarded-For; 0: per connecting address, X-Forwarded-For ignored',
   ),
+  MAX_CONNECTIONS: setting(
+    'MAX_CONNECTIONS',
+    integer(1, 1_000_000),
+    `${DEFAULT_MAX_CONNECTIONS} (fewer when the open-files limit is lower: that limit less ${RESERVED_FILES})`,
+    `open connections (HTTP and WebSocket) this instance holds; beyond, a request is answered 503 COMMON503 and its connection closed (/healthz, /readyz, /metrics still answered); at most the open-files limit (ulimit -n) less ${RESERVED_FILES}`,
+  ),
+  MAX_CONNECTIONS_PER_ADDRESS: setting(
+    'MAX_CONNECTIONS_PER_ADDRESS',
+    integer(1, 1_000_000),
+    '256',
+    'open connections one client address may hold on this instance; beyond, 429 COMMON429 and closed; with TRUST_PROXY_HOPS only WebSockets count, by the forwarded client address',
+  ),
+  HTTP_HEADERS_TIMEOUT_MS: setting(
+    'HTTP_HEADERS_TIMEOUT_MS',
+    integer(100, 600_000),
+    '10000',
+    "time for a request's headers to arrive (a new connection's first request included); 408 and closed beyond",
+  ),
+  HTTP_REQUEST_TIMEOUT_MS: setting(
+    'HTTP_REQUEST_TIMEOUT_MS',
+    integer(100, 3_600_000),
+    '30000 (HTTP_HEADERS_TIMEOUT_MS when that is longer)',
+    'time for a whole request (headers and body) to arrive, at least HTTP_HEADERS_TIMEOUT_MS; 408 and closed beyond',
+  ),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: setting(
+    'HTTP_KEEP_ALIVE_TIMEOUT_MS',
+    integer(100, 600_000),
+    '5000',
+    "how long an idle keep-alive connection stays open (behind a load balancer: longer than the balancer's idle timeout)",
+  ),
   BODY_LIMIT_BYTES: setting('BODY_LIMIT_BYTES', integer(1, 1_073_741_824), '1048576', 'largest request body; 413 COMMON413 beyond'),
   CORS_ORIGINS: setting(
     'CORS_ORIGINS',
@@ -553,6 +611,18 @@ export const settings = {
     '8388608',
     'bytes waiting to be sent to a STOMP client before it is disconnected as a slow consumer (ERROR WS108)',
   ),
+  STOMP_CONNECT_TIMEOUT_MS: setting(
+    'STOMP_CONNECT_TIMEOUT_MS',
+    integer(100, 600_000),
+    '10000',
+    'time from a WebSocket opening to its CONNECT frame; ERROR WS109 and closed beyond',
+  ),
+  CHAT_MESSAGES_PER_MINUTE: setting(
+    'CHAT_MESSAGES_PER_MINUTE',
+    integer(0, 100_000),
+    '20 (0 under test)',
+    'chat messages (STOMP SEND) one member may send a minute, counted over every instance with REDIS_URL (0: no limit); CHAT103 on the errors channel beyond, the message not stored',
+  ),
   REALTIME_HISTORY_SIZE: setting(
     'REALTIME_HISTORY_SIZE',
     integer(1, 100_000),
@@ -630,6 +700,35 @@ function readGenerationJobs(env: NodeJS.ProcessEnv): GenerationJobSettings {
   };
 }
 
+// Every connection is an open file: past the limit, accept() fails and nothing is answered, /healthz neither.
+function readConnections(env: NodeJS.ProcessEnv, openFiles: number | null): Config['connections'] {
+  const ceiling = openFiles === null ? null : Math.max(1, openFiles - RESERVED_FILES);
+  const maxTotal = read(env, settings.MAX_CONNECTIONS);
+  if (maxTotal !== undefined && ceiling !== null && maxTotal > ceiling) {
+    throw refuse(
+      settings.MAX_CONNECTIONS,
+      env.MAX_CONNECTIONS!,
+      `at most ${ceiling}: the open-files limit (ulimit -n) is ${openFiles}, and ${RESERVED_FILES} of them are kept for the database, Redis, files and refused connections; raise the limit or lower the setting`,
+    );
+  }
+  return {
+    maxTotal: maxTotal ?? Math.min(DEFAULT_MAX_CONNECTIONS, ceiling ?? DEFAULT_MAX_CONNECTIONS),
+    maxPerAddress: read(env, settings.MAX_CONNECTIONS_PER_ADDRESS) ?? 256,
+  };
+}
+
+function readHttpTimeouts(env: NodeJS.ProcessEnv): Config['httpTimeouts'] {
+  const headersMs = read(env, settings.HTTP_HEADERS_TIMEOUT_MS) ?? 10_000;
+  const requestMs = read(env, settings.HTTP_REQUEST_TIMEOUT_MS) ?? Math.max(30_000, headersMs);
+  // The headers are part of the request (node refuses the opposite).
+  if (requestMs < headersMs) {
+    throw new ConfigError(
+      `HTTP_REQUEST_TIMEOUT_MS=${requestMs} is not accepted with HTTP_HEADERS_TIMEOUT_MS=${headersMs}; expected at least the headers' time (the headers are part of the request).`,
+    );
+  }
+  return { headersMs, requestMs, keepAliveMs: read(env, settings.HTTP_KEEP_ALIVE_TIMEOUT_MS) ?? 5000 };
+}
+
 function readTracing(env: NodeJS.ProcessEnv): TracingSettings | null {
   const endpoint = read(env, settings.OTEL_EXPORTER_OTLP_ENDPOINT);
   const serviceName = read(env, settings.OTEL_SERVICE_NAME) ?? 'trip-itinerary';
@@ -681,7 +780,8 @@ function readOidc(env: NodeJS.ProcessEnv, nodeEnv: Environment): OidcSettings | 
   };
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/** `openFiles`: the open-files limit MAX_CONNECTIONS must stay under (null: unknown). */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, openFiles: number | null = openFilesLimit()): Config {
   const s = settings;
   const nodeEnv: Environment = read(env, s.NODE_ENV) ?? (env.VITEST ? 'test' : 'development');
   const host = read(env, s.HOST) ?? '127.0.0.1';
@@ -740,6 +840,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerWindow: read(env, s.RATE_LIMIT_PER_MINUTE) ?? (nodeEnv === 'test' ? 0 : 6000),
     rateLimitWindowSeconds: 60,
     trustProxyHops,
+    connections: readConnections(env, openFiles),
+    httpTimeouts: readHttpTimeouts(env),
+    chatMessagesPerMinute: read(env, s.CHAT_MESSAGES_PER_MINUTE) ?? (nodeEnv === 'test' ? 0 : 20),
     logLevel: read(env, s.LOG_LEVEL) ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     tracing: readTracing(env),
     corsOrigins: read(env, s.CORS_ORIGINS) ?? ['*'],
@@ -756,6 +859,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxSubscriptionsPerConnection: read(env, s.STOMP_MAX_SUBSCRIPTIONS_PER_CONNECTION) ?? 100,
       maxConnectionsPerUser: read(env, s.STOMP_MAX_CONNECTIONS_PER_USER) ?? 20,
       maxPendingBytes: read(env, s.STOMP_MAX_PENDING_BYTES) ?? 8 * 1024 * 1024,
+      connectTimeoutMs: read(env, s.STOMP_CONNECT_TIMEOUT_MS) ?? 10_000,
     },
     realtime: {
       historySize: read(env, s.REALTIME_HISTORY_SIZE) ?? 1000,

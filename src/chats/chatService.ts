@@ -6,13 +6,16 @@
 // plan is applied as every day edit is (trips/savedDayEdits.ts), in one transaction with the end of
 // the message's turn and its ASSISTANT answer, then announced (trips/dayEditAnnouncement.ts) and
 // answered on the chat channel. While the plan is GENERATING the chat takes no messages and applies
-// no edit (TRIP106 on the errors channel, asyncapi.yaml sendChatMessage).
+// no edit (TRIP106 on the errors channel, asyncapi.yaml sendChatMessage). A member's messages are
+// limited per minute over every instance (CHAT_MESSAGES_PER_MINUTE): beyond, CHAT103 on the errors
+// channel, and nothing is stored or asked of the agent.
 import { randomUUID } from 'node:crypto';
 import { channelAddress, type AsyncSchemas } from '../../generated/asyncapi.js';
 import { messageValidators } from '../../generated/validators.js';
 import type { DatabasePort } from '../db/databasePort.js';
 import { AppError } from '../http/appError.js';
 import type { Principal } from '../http/principal.js';
+import type { RateLimitStore } from '../http/rateLimitStore.js';
 import type { Logger } from '../logger.js';
 import type { Publishers } from '../realtime/publishers.js';
 import { chunkText } from '../text/textChunks.js';
@@ -36,7 +39,7 @@ import {
 } from './chatTurns.js';
 
 type ChatMessageRequest = AsyncSchemas['ChatMessageRequest'];
-export type ChatRefusal = { code: 'CHAT102' | 'COMMON001' | 'COMMON002' | 'TRIP106'; message: string };
+export type ChatRefusal = { code: 'CHAT102' | 'CHAT103' | 'COMMON001' | 'COMMON002' | 'TRIP106'; message: string };
 
 const GENERATING_REFUSAL = 'The itinerary is being generated; send your message once it is complete.';
 
@@ -81,15 +84,21 @@ export function readChatMessage(body: string): ChatMessageRequest | ChatRefusal 
   };
 }
 
-export function createChatService(deps: {
+export interface ChatServiceDeps {
   db: DatabasePort;
   agent: ChatAgent;
   publishers: Publishers;
   log: Logger;
   clock: () => number;
   turns: TurnTimings;
-}): ChatService {
-  const { db, publishers, clock, log, turns } = deps;
+  /** messages per member and minute, counted in `store` (over every instance with Redis); null: no limit */
+  messageLimit?: { store: RateLimitStore; perMinute: number } | null;
+  /** told of each message refused by that limit (metrics) */
+  onMessageLimited?: () => void;
+}
+
+export function createChatService(deps: ChatServiceDeps): ChatService {
+  const { db, publishers, clock, log, turns, messageLimit } = deps;
   const now = () => new Date(clock()).toISOString();
   /** the rooms whose turn this instance is taking or holds, and those to look at again after it */
   const holding = new Map<number, Promise<void>>();
@@ -227,6 +236,18 @@ export function createChatService(deps: {
 
   return {
     async receive(principal, chatRoomId, body) {
+      // Counted first, whatever the message: each one costs storage, and with the OpenAI agent a paid call.
+      if (messageLimit) {
+        const hit = await messageLimit.store.hit(String(principal.memberId));
+        if (hit.limited) {
+          deps.onMessageLimited?.();
+          const seconds = Math.max(1, Math.ceil(hit.resetMs / 1000));
+          return {
+            code: 'CHAT103',
+            message: `Too many chat messages (at most ${messageLimit.perMinute} a minute); the next one is taken in ${seconds} seconds.`,
+          };
+        }
+      }
       const request = readChatMessage(body);
       if ('code' in request) return request;
       const room = await findOwnChatRoom(db, principal.memberId, chatRoomId);
