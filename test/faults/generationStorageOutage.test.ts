@@ -3,10 +3,10 @@
 // partition would): a query on an open connection hangs, and one that needs a connection fails
 // after CONNECT_TIMEOUT_MS ("timeout exceeded when trying to connect"). The instance behind the
 // proxy has one connection (DATABASE_POOL_MAX=1), held by a query that hangs, so the run's next step
-// meets that error, as any step of a busy pool would. While the run still holds its lease it tries
-// the step again (with backoff) and the plan completes with every day and summary once; when the
-// outage outlasts the lease the run stops writing, and another instance's sweeper resumes or fails
-// the job per GENERATION_TAKEOVER.
+// meets that error, as any step of a busy pool would; or the connection under the run's write is
+// reset (ECONNRESET). While the run still holds its lease it tries the step again (with backoff)
+// and the plan completes with every day and summary once; when the outage outlasts the lease the
+// run stops writing, and another instance's sweeper resumes or fails the job per GENERATION_TAKEOVER.
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { CONNECT_TIMEOUT_MS } from '../../src/db/postgresDatabase.js';
 import { createOfflinePlanner } from '../../src/generation/offline/offlinePlanner.js';
@@ -140,6 +140,29 @@ describeOnPostgres('a generation while PostgreSQL is away (PostgreSQL)', () => {
     expect(client.messages.filter(isFullSummary)).toHaveLength(3);
     expect(await s.app.worker.stats()).toMatchObject({ completed: 1, failed: 0, lost: 0 });
   }, 60_000);
+
+  it('a reset of the connection under the run’s write: the run writes again on a new connection and completes, every day once, no AI002', async () => {
+    // Background work far apart: the run's write is the query on the instance's one connection.
+    const quiet = { GENERATION_HEARTBEAT_MS: '5000', GENERATION_SWEEP_MS: '60000', GENERATION_POLL_MS: '60000', STOMP_SESSION_CHECK_MS: '3600000' };
+    const { s, planner } = await instanceBehindProxy({ ...quiet, GENERATION_LEASE_MS: '20000', GENERATION_TAKEOVER: 'resume' });
+    const { token, client, tripPlanId, chatRoomId } = await runHeldAfterDayOne(s, planner);
+    const { engine } = s.app.services.database;
+    if (engine.dialect !== 'postgres') throw new Error('the instance behind the proxy runs on PostgreSQL');
+
+    proxy.pause();
+    planner.step(tripPlanId);
+    await vi.waitFor(() => expect(engine.db.$client.idleCount).toBe(0), POLL);
+    proxy.reset();
+    proxy.restore();
+    planner.finish(tripPlanId);
+
+    await client.waitFor((m) => isCompleted(m) || isGenerationFailure(m), 30_000);
+    expect(client.messages.filter(isGenerationFailure)).toEqual([]);
+    expect(client.messages.filter(isDayGenerated).map(dayNumberOf)).toEqual([1, 2, 3]);
+    const days = await savedDays(s, token, tripPlanId);
+    expect(days.map((d) => d.dayNumber)).toEqual([1, 2, 3]);
+    expect(await assistantMessages(s, token, chatRoomId)).toEqual(days.map((d) => d.description));
+  });
 
   it.each(['resume', 'fail'] as const)(
     'an outage that outlasts the lease (GENERATION_TAKEOVER=%s): the run stops writing without AI002 of its own, and another instance resumes or fails the job',
