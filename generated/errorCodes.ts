@@ -79,7 +79,7 @@ export const errorCodes = {
   CHAT301: { httpStatus: 404, stomp: [], message: "Chat room not found." },
   /** The member of the token no longer exists. */
   MEMBER001: { httpStatus: 404, stomp: [], message: "Member not found." },
-  /** The generation failed; nothing more is sent for that run and the days already saved stay. */
+  /** The generation failed; nothing more is sent for that run and the days already saved stay. Sent when the planner fails, the storage refuses a write, the service stops while the run cannot be handed over, or the run's lease ran out (its instance died, froze or could not reach the database for longer than `GENERATION_LEASE_MS`) and `GENERATION_TAKEOVER=fail` or its attempts are used up. A storage outage shorter than the lease is ridden out and sends nothing. */
   AI002: { httpStatus: null, stomp: ["errors-channel"], message: "Trip plan generation failed." },
   /** No prompt template with this id. */
   AI005: { httpStatus: 404, stomp: [], message: "Prompt template not found." },

@@ -95,8 +95,12 @@ export interface paths {
          *     When the service stops (`SIGTERM`/`SIGINT`) while a generation runs or waits in the queue,
          *     the errors channel receives `AI002` before the connections close and the plan is saved as
          *     `FAILED`: nothing stays `GENERATING`, and the days already saved stay. Start it again once
-         *     the service is back. A day that cannot be saved (the storage fails) also ends the run with
-         *     `AI002`; no day is announced that was not saved.
+         *     the service is back. A storage that refuses a write (a full disk, a read-only database)
+         *     ends the run with `AI002`; no day is announced that was not saved. A storage that does not
+         *     answer for a while (a database restarting or failing over, a connection reset) does not:
+         *     the run tries each step again, with backoff, while it still holds its lease
+         *     (`GENERATION_LEASE_MS`, default 30 s, from its last renewal), and the client sees only a
+         *     pause; an outage longer than that ends the run as if its instance had died (below).
          *
          *     **Several instances (PostgreSQL).** The plan is the job: any instance may run it, and
          *     exactly one does. A stopping instance fails its own runs as above but leaves queued ones to
@@ -104,7 +108,9 @@ export interface paths {
          *     its runs until their lease (`GENERATION_LEASE_MS`, default 30 s) runs out; another instance
          *     then ends them with `AI002` and `FAILED`. With `GENERATION_TAKEOVER=resume` another
          *     instance instead goes on after the days already saved (same ids, not announced again), up
-         *     to `GENERATION_MAX_ATTEMPTS`, and a stopping instance hands its runs over the same way.
+         *     to `GENERATION_MAX_ATTEMPTS`, and a stopping instance hands its runs over the same way. A
+         *     saved day whose chat summary was not stored yet (the run stopped in between) gets it first,
+         *     so the chat history holds one summary per day, in day order.
          */
         post: operations["startTripPlanGeneration"];
         /**

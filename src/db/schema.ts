@@ -231,6 +231,8 @@ export const dailyPlans = sqliteTable(
     date: text('date').notNull(),
     title: text('title').notNull(),
     description: text('description').notNull(),
+    /** saved by a generation whose chat summary of the day is not stored yet (a resumed run writes it) */
+    summaryPending: integer('summary_pending', { mode: 'boolean' }).notNull().default(false),
   },
   (t) => [uniqueIndex('daily_plan_trip_day_idx').on(t.tripPlanId, t.dayNumber)],
 );

@@ -71,6 +71,7 @@ export function savedDayOf(
   transportation: Transportation,
   stopIds: ReadonlyMap<number, number>,
   places: ReadonlyMap<number, PlaceRow>,
+  { summaryPending }: Pick<DailyPlanRow, 'summaryPending'> = { summaryPending: false },
 ): DayWithStops {
   const stops = day.stops.map((stop, i): StopWithPlace => {
     const visitOrder = i + 1;
@@ -81,7 +82,7 @@ export function savedDayOf(
     return { id, dailyPlanId: dayId, visitOrder, category, travelTime, travelDistance, transportation, placeId, place };
   });
   const { dayNumber, date, title, description } = day;
-  return { id: dayId, tripPlanId, dayNumber, date, title, description, stops };
+  return { id: dayId, tripPlanId, dayNumber, date, title, description, summaryPending, stops };
 }
 
 /** insertDay's statements on a transaction the caller holds (the generation runs use fencedRunWrites.ts). */
