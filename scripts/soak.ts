@@ -77,6 +77,8 @@ async function main(): Promise<number> {
       AUTH_DEV_LOGIN: 'true',
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: '0',
+      // Every simulated user connects from 127.0.0.1: the per-address cap would be the soak's bottleneck.
+      MAX_CONNECTIONS_PER_ADDRESS: '4096',
       PLANNER_DELAY_MS: '40',
       GENERATION_LEASE_MS: '4000',
       GENERATION_HEARTBEAT_MS: '1000',

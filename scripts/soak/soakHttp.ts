@@ -13,9 +13,11 @@ export interface HttpTally {
   retryLater: number;
   /** no answer: refused, reset, or timed out (an instance was down or cut off) */
   unreachable: number;
-  /** 5xx the specs do not document, with a sample of each */
+  /** 5xx the specs do not document, with a sample of each kind (method, path, status) */
   undocumented5xx: number;
   samples: string[];
+  /** how many of each kind */
+  kinds: Record<string, number>;
 }
 
 export interface CallOptions {
@@ -43,7 +45,7 @@ function codeOf(body: unknown): string | null {
 }
 
 export function createSoakHttp(): SoakHttp {
-  const tally: HttpTally = { requests: 0, retryLater: 0, unreachable: 0, undocumented5xx: 0, samples: [] };
+  const tally: HttpTally = { requests: 0, retryLater: 0, unreachable: 0, undocumented5xx: 0, samples: [], kinds: {} };
 
   async function once(
     baseUrl: string,
@@ -79,10 +81,14 @@ export function createSoakHttp(): SoakHttp {
     const retryAfter = res.headers.get('retry-after');
     const retryAfterMs = retryAfter !== null && /^\d+$/.test(retryAfter) ? Number(retryAfter) * 1000 : null;
     const documentedLater = (res.status === 503 && codeOf(parsed) === 'COMMON503') || (res.status === 429 && codeOf(parsed) === 'COMMON429');
+    // The readiness probe's 503 (NotReady) is its documented answer and carries no Retry-After.
+    const notReady = path === '/readyz' && res.status === 503 && codeOf(parsed) === 'COMMON503';
     if (documentedLater && retryAfterMs !== null) tally.retryLater++;
-    else if (res.status >= 500) {
+    else if (res.status >= 500 && !notReady) {
       tally.undocumented5xx++;
-      if (tally.samples.length < 10) tally.samples.push(`${method} ${path} on ${baseUrl}: ${res.status} ${text.slice(0, 200)}`);
+      const kind = `${method} ${path.replace(/\/\d+/g, '/{id}').replace(/\?.*$/, '')} ${res.status}`;
+      tally.kinds[kind] = (tally.kinds[kind] ?? 0) + 1;
+      if (tally.kinds[kind] === 1 && tally.samples.length < 10) tally.samples.push(`${method} ${path} on ${baseUrl}: ${res.status} ${text.slice(0, 300)}`);
     }
     return { status: res.status, body: parsed, retryAfterMs: documentedLater ? retryAfterMs : null };
   }

@@ -121,12 +121,13 @@ export function createSoakLedger(): SoakLedger {
     for (const watcher of plan.watchers) {
       const tally = outcome.subscribers[watcher.kind];
       tally.count++;
-      // A subscriber that never saw the run end says nothing about the days (the run may not have ended).
+      // The run has ended by now (no plan is read back before they all have, or the soak's bound
+      // passed): a subscriber that never saw its last message missed it, silently unless told.
+      const judged = judgeWatcher(watcher, [...distinct]);
       if (!watcher.finished()) {
         tally.unfinished++;
-        continue;
+        if (judged.signals === 0 && detail.generationStatus !== 'GENERATING') judged.lost++;
       }
-      const judged = judgeWatcher(watcher, [...distinct]);
       tally.lost += judged.lost;
       tally.duplicated += judged.duplicated;
       tally.outOfOrder += judged.outOfOrder;
