@@ -9,14 +9,18 @@
 // ignores databases.
 // While Redis is away nothing fails outward: a subscription starts (once Redis is back it gets
 // what was appended since it was made, then the live messages), a history cannot be read so it is
-// lost to the subscriber (`recovered: false`),
-// and a message that could not be appended makes the log's next message start a new epoch, so
-// every subscriber sees from the epoch that something was lost and rereads the state over HTTP.
+// lost to the subscriber (`recovered: false`), and a message that could not be appended makes the
+// log begin a new epoch past offset 1 (at this instance's next append to it, or as soon as Redis
+// answers again), so every subscriber sees from the epoch that something was lost and rereads the
+// state over HTTP. A Redis that comes back empty is told from a log that never had a message by the
+// log's start record in the database (logStarts.ts, epochStarts.ts).
 import { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
 import type { Broker } from './broker.js';
-import { historyOf, newEpoch, type AppendOutcome, type LoggedMessage, type LogPosition, type PlanLog } from './planLog.js';
-import { APPEND_SCRIPT, CLOSE_RUN_SCRIPT } from './redisPlanLogScripts.js';
+import { createEpochStarts } from './epochStarts.js';
+import type { LogStarts } from './logStarts.js';
+import { historyOf, historyOfEmpty, newEpoch, type AppendOutcome, type LoggedMessage, type LogPosition, type PlanLog } from './planLog.js';
+import { APPEND_SCRIPT, CLOSE_RUN_SCRIPT, RESTART_SCRIPT } from './redisPlanLogScripts.js';
 
 export interface RedisPlanLogOptions {
   /** redis://host:port/db */
@@ -25,6 +29,8 @@ export interface RedisPlanLogOptions {
   historySize: number;
   historyTtlSeconds: number;
   log: Logger;
+  /** where the logs began, kept where it outlives Redis (the service's database: databaseLogStarts.ts) */
+  starts: LogStarts;
   /** the start of every key and channel name (tests give each suite its own) */
   keyPrefix?: string;
   /** told each time one of its connections tries to reconnect (metrics) */
@@ -81,8 +87,8 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
    * the instance is not ready (a message published meanwhile would not reach their subscribers)
    */
   const renewing = new Set<string>();
-  /** logs an append to which failed (Redis away or slow): the next message there starts a new epoch */
-  const lostSome = new Set<string>();
+  /** how each append begins an epoch, in order; the logs an append to which failed here */
+  const epochs = createEpochStarts(options.starts);
   let readyOnce = false;
   const wasUp = new WeakSet<Redis>();
   for (const connection of [commands, subscriber]) {
@@ -231,6 +237,18 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
     }
   });
 
+  // A log an append to which failed begins a new epoch as soon as Redis answers again, not only at
+  // this instance's next append to it: a subscriber resuming with x-since, or following messages
+  // another instance appends, must not take the log for whole.
+  commands.on('ready', () => {
+    for (const { stream, loss } of epochs.lost()) {
+      commands
+        .eval(RESTART_SCRIPT, 2, metaKey(stream), logKey(stream), newEpoch(), loss)
+        .then(() => epochs.restarted(stream, loss))
+        .catch((error: unknown) => log.warn({ err: error, stream }, 'could not give a plan log that lost a message a new epoch yet'));
+    }
+  });
+
   /**
    * Fails at once while a connection that was up is away, instead of waiting in ioredis' offline
    * queue; before the first connection is up, commands wait for it (start-up).
@@ -248,12 +266,12 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
   }
 
   return {
-    async append(stream, entry, writer) {
-      const restartEpoch = lostSome.has(stream);
-      let reply: unknown;
-      try {
+    append(stream, entry, writer) {
+      // A failure (it may even have been appended, its reply lost) makes the log begin a new epoch (epochStarts.ts).
+      return epochs.inOrder(stream, writer?.token.run ?? 0, async (begin): Promise<AppendOutcome> => {
+        if (begin.start === 'superseded') return { appended: false, reason: 'fenced' };
         whileConnected(commands);
-        reply = await commands.eval(
+        const reply = await commands.eval(
           APPEND_SCRIPT,
           2,
           metaKey(stream),
@@ -269,18 +287,14 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
           entry.memberId,
           entry.destination,
           entry.body,
-          restartEpoch ? '1' : '0',
+          begin.start === 'fresh' ? 'fresh' : 'afterLoss',
+          begin.start === 'restart' ? begin.loss : '',
         );
-      } catch (error) {
-        // It may even have been appended (a reply lost on the way): either way, subscribers learn from a new epoch.
-        lostSome.add(stream);
-        throw error;
-      }
-      if (restartEpoch) lostSome.delete(stream);
-      return appendOutcome(reply);
+        return appendOutcome(reply);
+      });
     },
     async closeRun(stream, token) {
-      await commands.eval(CLOSE_RUN_SCRIPT, 1, metaKey(stream), token.run, newEpoch(), historyTtlSeconds);
+      await epochs.inTurn(() => commands.eval(CLOSE_RUN_SCRIPT, 1, metaKey(stream), token.run, historyTtlSeconds));
     },
     async history(stream, from) {
       const after = 'all' in from ? 0 : from.offset;
@@ -302,7 +316,14 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
         return value;
       }) as [[string | null, string | null], [string, string[]][]];
       const [epoch, top] = meta;
-      if (epoch === null || top === null) return historyOf(undefined, from);
+      if (epoch === null || top === null) {
+        try {
+          return historyOfEmpty(from, await epochs.began(stream));
+        } catch (error) {
+          log.warn({ err: error, stream }, 'plan log start record unreadable: answered as not recovered');
+          return { recovered: false };
+        }
+      }
       const messages = range.flatMap(([id, fields]) => entryOf(id, fields) ?? []);
       return historyOf({ epoch, top: Number(top), messages }, from);
     },
