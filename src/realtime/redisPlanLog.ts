@@ -13,7 +13,10 @@
 // log begin a new epoch past offset 1 (at this instance's next append to it, or as soon as Redis
 // answers again), so every subscriber sees from the epoch that something was lost and rereads the
 // state over HTTP. A Redis that comes back empty is told from a log that never had a message by the
-// log's start record in the database (logStarts.ts, epochStarts.ts).
+// log's start record in the database (logStarts.ts, epochStarts.ts). A silent link (a black-hole
+// partition: nothing answers, nothing is reset) is a lost one: a command that gets no byte back
+// within COMMAND_TIMEOUT_MS drops the connection (ioredis' socketTimeout), and a log whose Pub/Sub
+// subscription could not be confirmed counts as followed while Redis was away.
 import { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
 import type { Broker } from './broker.js';
@@ -45,6 +48,8 @@ export interface RedisPlanLogOptions {
 
 interface Followed {
   followers: number;
+  /** Date.now() when this instance began to follow it */
+  followedAt: number;
   /** resolves once the Pub/Sub subscription is confirmed and the position it started from is known */
   subscribed: Promise<void>;
   /**
@@ -59,12 +64,23 @@ interface Followed {
   confirmed: boolean;
   /** answers waiting until a position is handed to the broker (handedOver) */
   waiters: Array<{ position: LogPosition; resolve: () => void }>;
-  /** Date.now() when it was followed while Redis was away; null once located (or followed while up) */
+  /**
+   * Date.now() when it was followed while Redis was away, or when a follow whose subscription could
+   * not be confirmed began; null once located (or followed and located while Redis answered)
+   */
   awaySince: number | null;
+  /** a retry of a subscription that failed while the connection still looked up */
+  retry: NodeJS.Timeout | null;
 }
 
 /** How long an answer waits for its message to come back over Pub/Sub before it is sent anyway. */
 const HAND_OVER_WAIT_MS = 2000;
+/**
+ * How long a command waits for Redis, and a connection with a command outstanding waits for any
+ * byte from it before it is dropped and reconnected: a black-hole partition keeps a connection
+ * "ready" for as long as TCP does not give up (minutes), during which nothing would be noticed.
+ */
+const COMMAND_TIMEOUT_MS = 2000;
 
 export interface RedisPlanLog extends PlanLog {
   /** how many logs this instance follows (diagnostics, tests) */
@@ -77,8 +93,15 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
   const { broker, historySize, historyTtlSeconds, log } = options;
   const clockSkewAllowanceMs = options.clockSkewAllowanceMs ?? 1000;
   const prefix = options.keyPrefix ?? 'rt:';
-  // Commands would wait for Redis forever by default; a publisher and /readyz must learn that it is away.
-  const commands = new Redis(options.url, { maxRetriesPerRequest: 2, commandTimeout: 2000 });
+  // Commands would wait for Redis forever by default; a publisher and /readyz must learn that it is
+  // away, and a silent connection is dropped. An append reported as failed must not run later: ioredis
+  // would send the commands a dropped connection left unanswered again once it reconnects.
+  const commands = new Redis(options.url, {
+    maxRetriesPerRequest: 2,
+    commandTimeout: COMMAND_TIMEOUT_MS,
+    socketTimeout: COMMAND_TIMEOUT_MS,
+    autoResendUnfulfilledCommands: false,
+  });
   const db = commands.options.db ?? 0;
   const subscriber = commands.duplicate({ connectionName: `${prefix}planlog-subscriber` });
   const followed = new Map<string, Followed>();
@@ -129,9 +152,29 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
         renewing.delete(stream);
       })
       .catch((error: unknown) => {
-        if (followed.get(stream) === state) renewing.add(stream);
+        // Not located: whatever was appended since the follow began is owed once Redis answers
+        // again (locating at the top then would skip it). A failed SUBSCRIBE on a silent link has
+        // its connection dropped (socketTimeout), and the reconnect retries it.
+        if (state.last === null) state.awaySince ??= state.followedAt;
+        if (followed.get(stream) !== state) return;
+        renewing.add(stream);
+        retryWhileUp(stream, state);
         log.warn({ err: error, stream }, 'could not follow a plan log yet: retried when Redis is back');
       });
+  }
+
+  /**
+   * A subscription that failed while its connection still answered something (a slow Redis rather
+   * than a silent one) gets no reconnect to retry it: it is retried here.
+   */
+  function retryWhileUp(stream: string, state: Followed): void {
+    if (state.retry) return;
+    state.retry = setTimeout(() => {
+      state.retry = null;
+      const due = followed.get(stream) === state && (!state.confirmed || state.last === null);
+      if (due && subscriber.status === 'ready') void subscribeAndLocate(stream, state);
+    }, COMMAND_TIMEOUT_MS);
+    state.retry.unref();
   }
 
   /** Where the log stands now: what comes after arrives live (a plain subscriber gets nothing old). */
@@ -189,6 +232,8 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
 
   /** Hands queued live messages to the broker in offset order; a gap is filled from the stream first. */
   function drain(stream: string, state: Followed): void {
+    // Followed while away and not located yet: what was missed since then goes first (locateAfter).
+    if (state.last === null && state.awaySince !== null) return;
     while (state.queue.length > 0 && !state.repairing) {
       const next = state.queue[0]!;
       // Before the starting position is known, the first live message is where this instance starts.
@@ -333,6 +378,7 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
         const away = subscriberAway();
         const fresh: Followed = {
           followers: 0,
+          followedAt: Date.now(),
           subscribed: Promise.resolve(),
           last: null,
           queue: [],
@@ -340,6 +386,7 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
           confirmed: false,
           waiters: [],
           awaySince: away ? Date.now() : null,
+          retry: null,
         };
         followed.set(stream, fresh);
         // Subscribed first, then the position read: whatever comes after that position arrives live.
@@ -353,6 +400,7 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
         if (!current || --current.followers > 0) return;
         followed.delete(stream);
         renewing.delete(stream);
+        if (current.retry) clearTimeout(current.retry);
         releaseWaiters(current, () => true);
         subscriber.unsubscribe(channelOf(stream)).catch((error: unknown) => log.warn({ err: error, stream }, 'could not unsubscribe from a plan log'));
       });
@@ -374,7 +422,10 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
       });
     },
     async close() {
-      for (const state of followed.values()) releaseWaiters(state, () => true);
+      for (const state of followed.values()) {
+        if (state.retry) clearTimeout(state.retry);
+        releaseWaiters(state, () => true);
+      }
       followed.clear();
       await Promise.allSettled([subscriber.quit(), commands.quit()]);
     },

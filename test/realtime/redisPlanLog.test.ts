@@ -2,8 +2,8 @@
 // instances on one Redis (a lost Redis: its keys deleted), then what only a shared log has to do:
 // one Pub/Sub subscription per log however many follow it, a gap filled from the stream, a
 // reconnect that reads what it missed, a lost Redis that is a new epoch, every key in the database
-// REDIS_URL names, and what an instance does while its Redis is away (through a TCP proxy the test
-// cuts).
+// REDIS_URL names, and what an instance does while its Redis is away or its link silent (through a
+// TCP proxy the test cuts or black-holes).
 import { afterEach, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { createInProcessBroker } from '../../src/realtime/broker.js';
@@ -254,6 +254,25 @@ describeOnRedis('the Redis plan log', () => {
     expect(await b.history('plan:1', { all: true })).toEqual({ recovered: false });
     expect(await a.append('plan:1', entry('day 2'), run)).toMatchObject({ appended: true, offset: 2 });
     expect(await b.history('plan:1', { all: true })).toEqual({ recovered: false });
+  });
+
+  it('a log followed while the link to Redis is silent (black hole) gets, once it heals, what another instance appended since, then the live messages', async () => {
+    const { a, b, proxy } = await oneBehindAProxy();
+    await b.append('plan:1', entry('before the follow'));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    proxy.blackHole();
+    const seen: string[] = [];
+    const following = a.follow('plan:1');
+    a.broker.subscribe(7, '/user/sub/schedule/1', (body, p) => seen.push(`${body}@${p.offset}`));
+    await b.append('plan:1', entry('during'));
+    // The follow resolves though its subscription could not be confirmed; a history cannot be read meanwhile.
+    await following;
+    expect(await a.history('plan:1', { all: true })).toEqual({ recovered: false });
+    await b.append('plan:1', entry('still during'));
+    proxy.restore();
+    await eventually(() => expect(a.ready()).resolves.toBeUndefined(), 20_000);
+    await b.append('plan:1', entry('after'));
+    await eventually(() => expect(seen).toEqual(['during@2', 'still during@3', 'after@4']), 20_000);
   });
 
   it("handedOver resolves once the message reached this instance's broker, and at once for a log not followed here", async () => {
