@@ -27,27 +27,27 @@ export const errorCodes = {
   COMMON405: { httpStatus: 405, stomp: [], message: "Method not allowed on this route." },
   /** The request body is over the limit (1 MiB by default). */
   COMMON413: { httpStatus: 413, stomp: [], message: "The request body is too large." },
-  /** Too many requests from this client; retry after `Retry-After` seconds. */
+  /** Too many requests from this client, or too many open connections from its address (`MAX_CONNECTIONS_PER_ADDRESS`); retry after `Retry-After` seconds. */
   COMMON429: { httpStatus: 429, stomp: [], message: "Too many requests." },
   /** An unexpected failure; the body never contains internals (the logs have them, with the request id). */
   COMMON500: { httpStatus: 500, stomp: [], message: "An unexpected error occurred." },
-  /** The database does not answer or does not take writes (a full or read-only disk, an I/O error): nothing of the request was saved; retry after `Retry-After` seconds. */
+  /** The database does not answer or does not take writes (a full or read-only disk, an I/O error): nothing of the request was saved; or this instance holds as many connections as it takes (`MAX_CONNECTIONS`). Retry after `Retry-After` seconds. */
   COMMON503: { httpStatus: 503, stomp: [], message: "The service is not ready." },
   /** The access token is invalid (bad signature, a refresh token, a token of a logged-out session). */
   AUTH001: { httpStatus: 401, stomp: [], message: "The access token is invalid." },
   /** The access token has expired. */
   AUTH002: { httpStatus: 401, stomp: [], message: "The access token has expired." },
-  /** The refresh token is unknown, already rotated (the whole session is then revoked) or revoked. */
+  /** The refresh token is unknown, already rotated (the whole session is then revoked; the token rotated last gets the same new pair for the server's `REFRESH_REUSE_GRACE_SECONDS` first) or revoked. */
   AUTH004: { httpStatus: 401, stomp: [], message: "The refresh token is not valid any more." },
   /** No `Authorization` header. */
   AUTH011: { httpStatus: 401, stomp: [], message: "The Authorization header is missing." },
-  /** The identity provider cannot be reached (discovery, token or userinfo endpoint); OpenID Connect sign-in only. */
+  /** The identity provider cannot be reached (discovery, token, keys or userinfo endpoint), or did not answer within the server's `OIDC_TIMEOUT_MS`; OpenID Connect sign-in only. */
   AUTH021: { httpStatus: 503, stomp: [], message: "The identity provider cannot be reached; try again later." },
   /** No pending OpenID Connect sign-in for this browser (missing, expired or already used), or its `state` does not match. */
   AUTH022: { httpStatus: 400, stomp: [], message: "The sign-in is unknown, expired or already used, or its state does not match; start it again." },
   /** The identity provider refused the authorization code (replayed, expired, PKCE verifier mismatch), or the ID token's `nonce` differs. */
   AUTH023: { httpStatus: 401, stomp: [], message: "The identity provider refused the authorization code, or the PKCE or nonce check failed." },
-  /** The identity provider's ID token is invalid (signature, issuer, audience, expiry). */
+  /** The identity provider's ID token is invalid (signature, issuer, audience, expiry, or issued more than 60 seconds in the future). */
   AUTH024: { httpStatus: 401, stomp: [], message: "The ID token of the identity provider is invalid." },
   /** The identity provider gave no usable e-mail address, or an unverified one while verified addresses are required. */
   AUTH025: { httpStatus: 403, stomp: [], message: "The identity provider has not verified the e-mail address of this account." },
@@ -55,8 +55,12 @@ export const errorCodes = {
   AUTH026: { httpStatus: 401, stomp: [], message: "The identity provider refused the sign-in." },
   /** The one-time OpenID Connect sign-in code is unknown, already exchanged, or expired (60 seconds). */
   AUTH027: { httpStatus: 400, stomp: [], message: "The sign-in code is unknown, expired or already used; sign in again." },
+  /** The one-time OpenID Connect sign-in code was not presented by the page that started the sign-in: the `codeVerifier` is missing or does not match the sign-in's `codeChallenge`, or (a sign-in started without one) the `oidc_login` cookie of that browser is missing. The code stays valid for that page. */
+  AUTH029: { httpStatus: 400, stomp: [], message: "This sign-in was not started here; sign in again from this page." },
   /** `GET /metrics` without the bearer token the server is configured with (`METRICS_TOKEN`), or with another one. */
   AUTH028: { httpStatus: 401, stomp: [], message: "The metrics token is missing or wrong." },
+  /** Too many OpenID Connect sign-ins of all clients together are pending (started, not yet completed: the server's `OIDC_PENDING_SIGN_INS_MAX`); retry after `Retry-After` seconds. */
+  AUTH030: { httpStatus: 503, stomp: [], message: "Too many sign-ins are in progress; try again later." },
   /** The trip plan does not exist or belongs to another member (never 403, so ids leak nothing). */
   TRIP101: { httpStatus: 404, stomp: [], message: "Trip plan not found." },
   /** The trip plan has no day with this number. */
@@ -69,11 +73,13 @@ export const errorCodes = {
   TRIP107: { httpStatus: 400, stomp: [], message: "The planner does not support this region." },
   /** A chat message was blank, longer than 2000 characters or not `TEXT`. */
   CHAT102: { httpStatus: null, stomp: ["errors-channel"], message: "A chat message must be non-blank TEXT." },
+  /** A member sent more chat messages than it may (`CHAT_MESSAGES_PER_MINUTE`, counted over every instance): the message was not stored and the AI did not see it. The `message` says in how many seconds the next one is taken. */
+  CHAT103: { httpStatus: null, stomp: ["errors-channel"], message: "Too many chat messages; wait before sending the next one." },
   /** The chat room does not exist or belongs to another member. */
   CHAT301: { httpStatus: 404, stomp: [], message: "Chat room not found." },
   /** The member of the token no longer exists. */
   MEMBER001: { httpStatus: 404, stomp: [], message: "Member not found." },
-  /** The generation failed; nothing more is sent for that run and the days already saved stay. */
+  /** The generation failed; nothing more is sent for that run and the days already saved stay. Sent when the planner fails, the storage refuses a write, the service stops while the run cannot be handed over, or the run's lease ran out (its instance died, froze or could not reach the database for longer than `GENERATION_LEASE_MS`) and `GENERATION_TAKEOVER=fail` or its attempts are used up. A storage outage shorter than the lease is ridden out and sends nothing. */
   AI002: { httpStatus: null, stomp: ["errors-channel"], message: "Trip plan generation failed." },
   /** No prompt template with this id. */
   AI005: { httpStatus: 404, stomp: [], message: "Prompt template not found." },
@@ -95,13 +101,15 @@ export const errorCodes = {
   WS107: { httpStatus: null, stomp: ["error-frame"], message: "Too many STOMP connections of this member." },
   /** The client reads too slowly; more than `STOMP_MAX_PENDING_BYTES` wait to be sent to it. */
   WS108: { httpStatus: null, stomp: ["error-frame"], message: "The client reads too slowly." },
+  /** No `CONNECT` within the time after the WebSocket opened (`STOMP_CONNECT_TIMEOUT_MS`, 10 s). */
+  WS109: { httpStatus: null, stomp: ["error-frame"], message: "No CONNECT frame in time." },
   /** The storage could not save a `SEND` (disk full or read-only, an I/O error): the message was not stored, no `RECEIPT` follows, and the `ERROR` carries the `receipt-id` of that `SEND`. Reconnect and send it again later. */
   WS503: { httpStatus: null, stomp: ["error-frame"], message: "The message could not be stored; nothing was saved." },
 } as const satisfies Record<ErrorCode, ErrorCodeFacts>;
 
 /** Codes an HTTP error response carries (they have an HTTP status). */
-export type HttpErrorCode = "COMMON001" | "COMMON002" | "COMMON403" | "COMMON404" | "COMMON405" | "COMMON413" | "COMMON429" | "COMMON500" | "COMMON503" | "AUTH001" | "AUTH002" | "AUTH004" | "AUTH011" | "AUTH021" | "AUTH022" | "AUTH023" | "AUTH024" | "AUTH025" | "AUTH026" | "AUTH027" | "AUTH028" | "TRIP101" | "TRIP103" | "TRIP104" | "TRIP106" | "TRIP107" | "CHAT301" | "MEMBER001" | "AI005";
+export type HttpErrorCode = "COMMON001" | "COMMON002" | "COMMON403" | "COMMON404" | "COMMON405" | "COMMON413" | "COMMON429" | "COMMON500" | "COMMON503" | "AUTH001" | "AUTH002" | "AUTH004" | "AUTH011" | "AUTH021" | "AUTH022" | "AUTH023" | "AUTH024" | "AUTH025" | "AUTH026" | "AUTH027" | "AUTH029" | "AUTH028" | "AUTH030" | "TRIP101" | "TRIP103" | "TRIP104" | "TRIP106" | "TRIP107" | "CHAT301" | "MEMBER001" | "AI005";
 /** Codes of STOMP ERROR frames (the `error-code` header). */
-export type StompErrorFrameCode = "WS001" | "WS002" | "WS004" | "WS005" | "WS102" | "WS105" | "WS106" | "WS107" | "WS108" | "WS503";
+export type StompErrorFrameCode = "WS001" | "WS002" | "WS004" | "WS005" | "WS102" | "WS105" | "WS106" | "WS107" | "WS108" | "WS109" | "WS503";
 /** Codes of the ErrorResponses sent on the STOMP errors channel. */
-export type ErrorsChannelCode = "COMMON001" | "COMMON002" | "TRIP106" | "CHAT102" | "AI002" | "WS005";
+export type ErrorsChannelCode = "COMMON001" | "COMMON002" | "TRIP106" | "CHAT102" | "CHAT103" | "AI002" | "WS005";

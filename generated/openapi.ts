@@ -95,8 +95,12 @@ export interface paths {
          *     When the service stops (`SIGTERM`/`SIGINT`) while a generation runs or waits in the queue,
          *     the errors channel receives `AI002` before the connections close and the plan is saved as
          *     `FAILED`: nothing stays `GENERATING`, and the days already saved stay. Start it again once
-         *     the service is back. A day that cannot be saved (the storage fails) also ends the run with
-         *     `AI002`; no day is announced that was not saved.
+         *     the service is back. A storage that refuses a write (a full disk, a read-only database)
+         *     ends the run with `AI002`; no day is announced that was not saved. A storage that does not
+         *     answer for a while (a database restarting or failing over, a connection reset) does not:
+         *     the run tries each step again, with backoff, while it still holds its lease
+         *     (`GENERATION_LEASE_MS`, default 30 s, from its last renewal), and the client sees only a
+         *     pause; an outage longer than that ends the run as if its instance had died (below).
          *
          *     **Several instances (PostgreSQL).** The plan is the job: any instance may run it, and
          *     exactly one does. A stopping instance fails its own runs as above but leaves queued ones to
@@ -104,7 +108,9 @@ export interface paths {
          *     its runs until their lease (`GENERATION_LEASE_MS`, default 30 s) runs out; another instance
          *     then ends them with `AI002` and `FAILED`. With `GENERATION_TAKEOVER=resume` another
          *     instance instead goes on after the days already saved (same ids, not announced again), up
-         *     to `GENERATION_MAX_ATTEMPTS`, and a stopping instance hands its runs over the same way.
+         *     to `GENERATION_MAX_ATTEMPTS`, and a stopping instance hands its runs over the same way. A
+         *     saved day whose chat summary was not stored yet (the run stopped in between) gets it first,
+         *     so the chat history holds one summary per day, in day order.
          */
         post: operations["startTripPlanGeneration"];
         /**
@@ -253,6 +259,10 @@ export interface paths {
          *     itinerary belongs to the generator until the run ends, so an edit can never interleave
          *     with the days it saves. Swap again once the chat channel has sent `COMPLETED` (or the run
          *     failed or was cancelled).
+         *     Edits of one plan sent at the same time (swaps, chat edits; through any instance of the
+         *     service) are applied one after the other, each to the day as the one before it saved it:
+         *     a `204` means this swap is in the saved day, whatever else changed the day meanwhile, and
+         *     `visitOrderA`/`visitOrderB` name the stops as they are when the swap is applied.
          */
         patch: operations["swapScheduledPlaces"];
         trace?: never;
@@ -318,9 +328,9 @@ export interface paths {
          * @description Issues a token pair for `email`, creating the member on first use. The session always has
          *     the role `MEMBER`, whatever the e-mail (ADMIN comes only from a real sign-in of an address in
          *     the server's `ADMIN_EMAILS`, or from the operator's token tool). Exists only when the server
-         *     runs with dev-login on (by default only in development on a loopback address; elsewhere it
-         *     needs `AUTH_DEV_LOGIN=true`; never in production); otherwise the route is absent and answers
-         *     `404 COMMON404`.
+         *     runs with dev-login on (by default only in development on a loopback address with no proxy
+         *     in front, `TRUST_PROXY_HOPS` 0; elsewhere it needs `AUTH_DEV_LOGIN=true`; never in
+         *     production); otherwise the route is absent and answers `404 COMMON404`.
          */
         post: operations["devLogin"];
         delete?: never;
@@ -353,6 +363,13 @@ export interface paths {
          * @description Exchanges a refresh token for a new token pair on the same session; the old refresh token
          *     stops working. Presenting an already rotated refresh token again is treated as theft: the
          *     whole session is revoked (its access tokens too) and the call answers `401 AUTH004`.
+         *
+         *     Except for a moment: two tabs of one browser share a refresh token and may both reissue with
+         *     it at once. Within the server's `REFRESH_REUSE_GRACE_SECONDS` (default 10 s, 0: none) after
+         *     a reissue, the refresh token it rotated gets `200` with the very same new pair again (the
+         *     same access and refresh token, on any instance of the service), and the session lives; a
+         *     client may keep either answer. Only the refresh token rotated last has that grace: after
+         *     it, or for an older one, the reuse ends the session as above.
          */
         post: operations["reissueToken"];
         delete?: never;
@@ -417,14 +434,33 @@ export interface paths {
          *     browser by the `oidc_login` cookie (httpOnly, `SameSite=Lax`, path `/api/v1/auth/oidc`); the
          *     provider then sends the browser to `completeOidcSignIn`.
          *
+         *     The one-time code the sign-in ends with is bound to the page that started it, so that a code
+         *     of someone else's sign-in, put into a link, signs nobody in (login CSRF): the page makes a
+         *     random `codeVerifier` (43 to 128 characters of `A-Z a-z 0-9 - . _ ~`, e.g. 32 random bytes in
+         *     base64url), keeps it (e.g. in `sessionStorage`) and sends `codeChallenge`, the base64url
+         *     SHA-256 of it, here; `exchangeOidcSignInCode` then needs that `codeVerifier`. Without
+         *     `codeChallenge`, the code is bound to this browser's `oidc_login` cookie instead, which the
+         *     exchange must carry (a page of this service's origin sends it by itself; a page of another
+         *     origin in `OIDC_RETURN_TO_ORIGINS` should use `codeChallenge`). A page exchanges a code only
+         *     for a sign-in it started.
+         *
          *     `returnTo` is where the browser ends up once signed in: a path of this service (`/app`), or
          *     an absolute URL whose origin is one of the server's `OIDC_RETURN_TO_ORIGINS` (by default only
          *     the origin of `OIDC_REDIRECT_URI`); anything else is refused with `400 COMMON001`, so the
-         *     sign-in cannot be used to send people elsewhere. Default: `/`.
+         *     sign-in cannot be used to send people elsewhere, and so is one longer than 2048 characters
+         *     once resolved and percent-encoded (the service keeps it with the pending sign-in). Default: `/`.
+         *
+         *     Pending sign-ins (started, not yet completed, each kept at most 10 minutes) are bounded: per
+         *     client address (the server's `OIDC_PENDING_SIGN_INS_PER_ADDRESS`, default 20) beyond which the
+         *     answer is `429 COMMON429`, and of all clients together (`OIDC_PENDING_SIGN_INS_MAX`, default
+         *     10000) beyond which it is `503 AUTH030`; both with `Retry-After`, the seconds until the oldest
+         *     pending sign-in in the way expires. A completed sign-in frees its place at once.
          *
          *     Exists only when the server is configured for OpenID Connect (`OIDC_ISSUER`, `OIDC_CLIENT_ID`,
          *     `OIDC_REDIRECT_URI`); otherwise the route is absent and answers `404 COMMON404`. `503 AUTH021`
-         *     while the provider cannot be reached (its discovery document is fetched at start and retried).
+         *     while the provider cannot be reached (its discovery document is fetched at start and retried;
+         *     a request to the provider that takes longer than the server's `OIDC_TIMEOUT_MS`, default 5 s,
+         *     counts as unreachable).
          */
         get: operations["startOidcSignIn"];
         put?: never;
@@ -456,9 +492,11 @@ export interface paths {
          * Complete the sign-in (the identity provider's redirect)
          * @description The `redirect_uri` registered at the identity provider (`OIDC_REDIRECT_URI`); only the
          *     provider's redirect of a browser that went through `startOidcSignIn` calls it. The service
-         *     takes the pending sign-in of the `oidc_login` cookie (once: a second use fails), checks
-         *     `state`, exchanges the code with the PKCE verifier, validates the ID token (signature,
-         *     issuer, audience, expiry, `nonce`) and reads the e-mail and name from the userinfo endpoint.
+         *     takes the pending sign-in of the `oidc_login` cookie when `state` is its state (once: a
+         *     second use fails; a callback with another `state` leaves it for the real one), exchanges the
+         *     code with the PKCE verifier, validates the ID token (signature, issuer, audience, expiry,
+         *     `nonce`, and an issue time `iat` at most 60 seconds ahead of the server's clock) and reads
+         *     the e-mail and name from the userinfo endpoint.
          *
          *     The member is the provider's account, identified by (issuer, subject), never by e-mail: the
          *     first sign-in creates it, later ones refresh its name and e-mail. The session gets the role
@@ -468,8 +506,10 @@ export interface paths {
          *
          *     Tokens never travel in a URL. The answer is a `302` to the `returnTo` of the sign-in with a
          *     one-time code in the fragment, `#oidcCode=…` (a fragment is not sent to servers nor logged);
-         *     the page there posts it to `exchangeOidcSignInCode` within 60 seconds and gets the service's
-         *     own token pair, exactly as `devLogin` issues it.
+         *     the page there posts it to `exchangeOidcSignInCode` within 60 seconds, with the
+         *     `codeVerifier` of the sign-in's `codeChallenge` or, without one, from the browser that holds
+         *     the `oidc_login` cookie (kept 60 seconds more for that), and gets the service's own token
+         *     pair, exactly as `devLogin` issues it.
          *
          *     Failures answer with an error code instead of the redirect: `400 AUTH022` (no pending sign-in
          *     for this browser, expired, already used, or `state` differs), `401 AUTH026` (the provider
@@ -511,6 +551,13 @@ export interface paths {
          * @description The last step of an OpenID Connect sign-in: the one-time code from the fragment of
          *     `completeOidcSignIn`'s redirect (`#oidcCode=…`) becomes the service's token pair, on the
          *     session the sign-in created. A code works once and for 60 seconds; otherwise `400 AUTH027`.
+         *
+         *     Only the page that started the sign-in can exchange its code: with the `codeVerifier` whose
+         *     SHA-256 was the sign-in's `codeChallenge` or, for a sign-in started without one, with the
+         *     `oidc_login` cookie of the browser that started it. Otherwise the answer is `400 AUTH029`
+         *     and the code stays valid for that page (a code someone else's sign-in ended with signs
+         *     nobody else in). The answer removes the `oidc_login` cookie.
+         *
          *     Absent (`404 COMMON404`) when the server is not configured for OpenID Connect.
          */
         post: operations["exchangeOidcSignInCode"];
@@ -740,7 +787,9 @@ export interface paths {
         };
         /**
          * Liveness
-         * @description Answers as long as the process serves HTTP.
+         * @description Answers as long as the process serves HTTP, also while the instance or the caller's address
+         *     holds as many connections as it may (see Conventions): then on a connection of its own,
+         *     closed after the answer.
          */
         get: operations["getHealth"];
         put?: never;
@@ -778,6 +827,13 @@ export interface paths {
          *     while it cannot be reached, `200` again as soon as it answers. With `REDIS_URL` (several
          *     instances), Redis must answer too: `503` while it does not (HTTP that needs only the
          *     database keeps working meanwhile), `200` again once it is back.
+         *
+         *     The answer comes within the server setting `READINESS_TIMEOUT_MS` (default 1 s; a health
+         *     check's timeout should be longer): a database or Redis that has not answered by then makes
+         *     it `503` ("did not answer within …"), so a slow database makes instances report not ready in
+         *     time instead of leaving the health check without an answer. One probe runs at a time: a
+         *     call made while the previous probe is still waiting for the database waits for that probe
+         *     (within its own bound) instead of starting another.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -818,9 +874,10 @@ export interface paths {
          *     Protection: with the server setting `METRICS_TOKEN`, the request needs the header
          *     `Authorization: Bearer <METRICS_TOKEN>` (not an access token); without it, or with another
          *     value, the answer is `401 AUTH028`. Without `METRICS_TOKEN` the metrics are served only by a
-         *     server listening on a loopback address (`HOST` 127.0.0.1, ::1 or localhost): on any other
-         *     address the route is absent and answers `404 COMMON404`, as it does with
-         *     `METRICS_ENABLED=false`.
+         *     server listening on a loopback address (`HOST` 127.0.0.1, ::1 or localhost) with no proxy in
+         *     front (`TRUST_PROXY_HOPS` 0; a proxy on the same machine forwards anyone's request from a
+         *     loopback address): on any other address, or behind a proxy, the route is absent and answers
+         *     `404 COMMON404`, as it does with `METRICS_ENABLED=false`.
          */
         get: operations["getMetrics"];
         put?: never;
@@ -1093,7 +1150,7 @@ export interface components {
          *     so the server cannot send a code that is not here. New codes may be added in a minor version
          *     (`x-open-enum`): treat an unknown code like the HTTP status or the channel it came with.
          */
-        ErrorCode: "COMMON001" | "COMMON002" | "COMMON403" | "COMMON404" | "COMMON405" | "COMMON413" | "COMMON429" | "COMMON500" | "COMMON503" | "AUTH001" | "AUTH002" | "AUTH004" | "AUTH011" | "AUTH021" | "AUTH022" | "AUTH023" | "AUTH024" | "AUTH025" | "AUTH026" | "AUTH027" | "AUTH028" | "TRIP101" | "TRIP103" | "TRIP104" | "TRIP106" | "TRIP107" | "CHAT102" | "CHAT301" | "MEMBER001" | "AI002" | "AI005" | "WS001" | "WS002" | "WS004" | "WS005" | "WS102" | "WS105" | "WS106" | "WS107" | "WS108" | "WS503";
+        ErrorCode: "COMMON001" | "COMMON002" | "COMMON403" | "COMMON404" | "COMMON405" | "COMMON413" | "COMMON429" | "COMMON500" | "COMMON503" | "AUTH001" | "AUTH002" | "AUTH004" | "AUTH011" | "AUTH021" | "AUTH022" | "AUTH023" | "AUTH024" | "AUTH025" | "AUTH026" | "AUTH027" | "AUTH029" | "AUTH028" | "AUTH030" | "TRIP101" | "TRIP103" | "TRIP104" | "TRIP106" | "TRIP107" | "CHAT102" | "CHAT103" | "CHAT301" | "MEMBER001" | "AI002" | "AI005" | "WS001" | "WS002" | "WS004" | "WS005" | "WS102" | "WS105" | "WS106" | "WS107" | "WS108" | "WS109" | "WS503";
         /**
          * @description One failing field. Values are echoed in bounded form: a text longer than its limit keeps its
          *     beginning and ends with the marker `...[truncated]` (the whole result stays within the
@@ -1319,6 +1376,11 @@ export interface components {
         OidcSignInCodeRequest: {
             /** @description The one-time code from the fragment of `completeOidcSignIn`'s redirect (`#oidcCode=…`). */
             code: string;
+            /**
+             * @description The verifier the page kept when it started the sign-in with `codeChallenge` (its
+             *     base64url SHA-256); required for such a sign-in (`400 AUTH029` without it).
+             */
+            codeVerifier?: string;
         };
         ReissueTokenRequest: {
             refreshToken: string;
@@ -1570,9 +1632,11 @@ export interface components {
             };
         };
         /**
-         * @description `AUTH021`: the identity provider cannot be reached (its discovery document, token or userinfo
-         *     endpoint does not answer, or answers with a server error); retry after `Retry-After` seconds.
-         *     `COMMON503`: the storage cannot take the write (see `StorageUnavailable`); nothing was saved.
+         * @description `AUTH021`: the identity provider cannot be reached (its discovery document, token, keys or
+         *     userinfo endpoint does not answer within the server's `OIDC_TIMEOUT_MS`, or answers with a
+         *     server error); retry after `Retry-After` seconds. `AUTH030` (`startOidcSignIn` only): too many
+         *     sign-ins of all clients are pending; retry after `Retry-After` seconds. `COMMON503`: the
+         *     storage cannot take the write (see `StorageUnavailable`); nothing was saved.
          */
         IdentityProviderUnavailable: {
             headers: {
@@ -1640,7 +1704,9 @@ export interface components {
         };
         /**
          * @description `AUTH027`: the one-time sign-in code is unknown, was already exchanged, or is older than 60
-         *     seconds; sign in again. `COMMON001` / `COMMON002`: the body is outside its schema / not JSON.
+         *     seconds; sign in again. `AUTH029`: the code belongs to a sign-in this page (or browser) did not
+         *     start: its `codeVerifier` is missing or another, or the `oidc_login` cookie is missing.
+         *     `COMMON001` / `COMMON002`: the body is outside its schema / not JSON.
          */
         OidcSignInCodeRejected: {
             headers: {
@@ -1787,7 +1853,11 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description `COMMON429`: too many requests from this client; retry after `Retry-After` seconds. */
+        /**
+         * @description `COMMON429`: too many requests from this client, or too many open connections from its
+         *     address (`MAX_CONNECTIONS_PER_ADDRESS`; the connection is then closed); retry after
+         *     `Retry-After` seconds.
+         */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -1813,7 +1883,8 @@ export interface components {
         };
         /**
          * @description `COMMON503`: the database does not answer, or it does not take writes (a full or read-only
-         *     disk, an I/O error, a lock held elsewhere; on PostgreSQL, a server that cannot be reached).
+         *     disk, an I/O error, a lock held elsewhere; on PostgreSQL, a server that cannot be reached),
+         *     or it (or Redis, with `REDIS_URL`) did not answer within `READINESS_TIMEOUT_MS`.
          */
         NotReady: {
             headers: {
@@ -1827,9 +1898,12 @@ export interface components {
         /**
          * @description `COMMON503`: the storage cannot serve the request right now: on SQLite the disk is full or
          *     read-only, an I/O error, the database is locked; on PostgreSQL the server cannot be reached,
-         *     the connection was cut, or the server is shutting down or out of connections. **Nothing of
-         *     the request was saved**: every write either commits or answers this. Retry after
-         *     `Retry-After` seconds; `/readyz` reports `503` for as long as the database fails.
+         *     the connection was cut or reset under the request (a failover, a restarted connection
+         *     pooler, a terminated backend), or the server is shutting down or out of connections.
+         *     **Nothing of the request was saved**: every write either commits or answers this. Retry after
+         *     `Retry-After` seconds; `/readyz` reports `503` for as long as the database fails. The same
+         *     status and code, also with `Retry-After`, answer any request while this instance holds as
+         *     many connections as it takes (`MAX_CONNECTIONS`, see `Busy`).
          */
         StorageUnavailable: {
             headers: {
@@ -1838,6 +1912,20 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description `COMMON503`: this instance holds as many connections as it takes (`MAX_CONNECTIONS`); the
+         *     connection is closed. Retry after `Retry-After` seconds (another instance may answer).
+         */
+        Busy: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -1945,7 +2033,14 @@ export interface components {
          */
         OidcLoginCookie: string;
         /**
-         * @description Removes the `oidc_login` cookie (the pending sign-in is used up).
+         * @description `oidc_login` again, for 60 seconds: the pending sign-in is used up, and the cookie now binds
+         *     the one-time code to this browser for `exchangeOidcSignInCode` (when the sign-in was started
+         *     without `codeChallenge`).
+         * @example oidc_login=Jk3vYb2Q9xW0d2M5tq6nR8pZcL1fH4sA7eU0iO3yT5g; Path=/api/v1/auth/oidc; Max-Age=60; HttpOnly; SameSite=Lax
+         */
+        OidcSignInCodeCookie: string;
+        /**
+         * @description Removes the `oidc_login` cookie (the sign-in is complete).
          * @example oidc_login=; Path=/api/v1/auth/oidc; Max-Age=0; HttpOnly; SameSite=Lax
          */
         OidcLoginCookieCleared: string;
@@ -2429,6 +2524,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     devLogin: {
@@ -2563,6 +2659,12 @@ export interface operations {
                  * @example /
                  */
                 returnTo?: string;
+                /**
+                 * @description The base64url (unpadded) SHA-256 of the `codeVerifier` the page keeps: the one-time code
+                 *     of this sign-in is then exchanged only with that verifier (`exchangeOidcSignInCode`).
+                 * @example E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM
+                 */
+                codeChallenge?: string;
             };
             header?: {
                 /**
@@ -2650,7 +2752,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     Location: components["headers"]["SignedInRedirect"];
-                    "Set-Cookie": components["headers"]["OidcLoginCookieCleared"];
+                    "Set-Cookie": components["headers"]["OidcSignInCodeCookie"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -2694,6 +2796,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Set-Cookie": components["headers"]["OidcLoginCookieCleared"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3131,6 +3234,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     getHealth: {
@@ -3278,6 +3382,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     getAsyncApiDocument: {
@@ -3314,6 +3419,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     getApiDocs: {
@@ -3350,6 +3456,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     getAsyncApiDocs: {
@@ -3386,6 +3493,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     getMetricsDashboard: {
@@ -3422,6 +3530,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
 }

@@ -158,7 +158,8 @@ export interface ListRegionsRequest {
 export type ListRegionsResponse =
   | { status: 200; body: DataOf<Schemas["RegionListEnvelope"]>; headers?: ExtraHeaders }
   | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
-  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders };
+  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 503; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders };
 
 /** POST /api/v1/auth/dev-login */
 export interface DevLoginRequest {
@@ -240,7 +241,7 @@ export interface ExchangeOidcSignInCodeRequest {
   body: Schemas["OidcSignInCodeRequest"];
 }
 export type ExchangeOidcSignInCodeResponse =
-  | { status: 200; body: DataOf<Schemas["TokenEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 200; body: DataOf<Schemas["TokenEnvelope"]>; headers: { "Set-Cookie": string } & ExtraHeaders }
   | { status: 400; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 404; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 413; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
@@ -381,7 +382,8 @@ export type GetLandingPageResponse =
   | { status: 200; body: DataOf<Schemas["LandingPageEnvelope"]>; headers: { Vary: string } & ExtraHeaders }
   | { status: 200; contentType: "text/html"; body: string; headers: { Vary: string } & ExtraHeaders }
   | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
-  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders };
+  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 503; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders };
 
 /** GET /healthz */
 export interface GetHealthRequest {
@@ -428,7 +430,8 @@ export interface GetOpenApiDocumentRequest {
 export type GetOpenApiDocumentResponse =
   | { status: 200; body: string; headers?: ExtraHeaders }
   | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
-  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders };
+  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 503; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders };
 
 /** GET /asyncapi.yaml */
 export interface GetAsyncApiDocumentRequest {
@@ -439,7 +442,8 @@ export interface GetAsyncApiDocumentRequest {
 export type GetAsyncApiDocumentResponse =
   | { status: 200; body: string; headers?: ExtraHeaders }
   | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
-  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders };
+  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 503; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders };
 
 /** GET /docs */
 export interface GetApiDocsRequest {
@@ -450,7 +454,8 @@ export interface GetApiDocsRequest {
 export type GetApiDocsResponse =
   | { status: 200; body: string; headers?: ExtraHeaders }
   | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
-  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders };
+  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 503; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders };
 
 /** GET /docs/asyncapi */
 export interface GetAsyncApiDocsRequest {
@@ -461,7 +466,8 @@ export interface GetAsyncApiDocsRequest {
 export type GetAsyncApiDocsResponse =
   | { status: 200; body: string; headers?: ExtraHeaders }
   | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
-  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders };
+  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 503; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders };
 
 /** GET /docs/dashboard */
 export interface GetMetricsDashboardRequest {
@@ -472,7 +478,8 @@ export interface GetMetricsDashboardRequest {
 export type GetMetricsDashboardResponse =
   | { status: 200; body: string; headers?: ExtraHeaders }
   | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
-  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders };
+  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 503; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders };
 
 export interface OperationTypes {
   listTripPlans: { request: ListTripPlansRequest; response: ListTripPlansResponse };

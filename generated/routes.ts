@@ -1139,6 +1139,17 @@ export const routes: readonly RouteDefinition[] = [
         "requiredHeaders": [
           "X-Request-Id"
         ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
+        ]
       }
     }
   },
@@ -1455,7 +1466,8 @@ export const routes: readonly RouteDefinition[] = [
     "requiredRole": null,
     "pathParams": [],
     "queryParams": [
-      "returnTo"
+      "returnTo",
+      "codeChallenge"
     ],
     "integerParams": {
       "path": [],
@@ -1696,12 +1708,14 @@ export const routes: readonly RouteDefinition[] = [
         "contentType": "application/json",
         "headers": [
           "X-Request-Id",
+          "Set-Cookie",
           "RateLimit-Limit",
           "RateLimit-Remaining",
           "RateLimit-Reset"
         ],
         "requiredHeaders": [
-          "X-Request-Id"
+          "X-Request-Id",
+          "Set-Cookie"
         ]
       },
       "400": {
@@ -2757,6 +2771,17 @@ export const routes: readonly RouteDefinition[] = [
         "requiredHeaders": [
           "X-Request-Id"
         ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
+        ]
       }
     }
   },
@@ -3014,6 +3039,17 @@ export const routes: readonly RouteDefinition[] = [
         "requiredHeaders": [
           "X-Request-Id"
         ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
+        ]
       }
     }
   },
@@ -3069,6 +3105,17 @@ export const routes: readonly RouteDefinition[] = [
         ],
         "requiredHeaders": [
           "X-Request-Id"
+        ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
         ]
       }
     }
@@ -3126,6 +3173,17 @@ export const routes: readonly RouteDefinition[] = [
         "requiredHeaders": [
           "X-Request-Id"
         ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
+        ]
       }
     }
   },
@@ -3182,6 +3240,17 @@ export const routes: readonly RouteDefinition[] = [
         "requiredHeaders": [
           "X-Request-Id"
         ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
+        ]
       }
     }
   },
@@ -3237,6 +3306,17 @@ export const routes: readonly RouteDefinition[] = [
         ],
         "requiredHeaders": [
           "X-Request-Id"
+        ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
         ]
       }
     }

@@ -75,7 +75,7 @@ async function main(): Promise<number> {
   log(`servers: one at a time as a child process on 127.0.0.1; RSS = VmRSS of /proc/<pid>/status, CPU = utime + stime of /proc/<pid>/stat`);
   log(`         bare ws: node's HTTP server + ws (noServer), answers CONNECT and RECEIPT and keeps nothing (no heart-beats, no timers)`);
   log(
-    `         service: src/main.ts, PLANNER=offline LOG_LEVEL=warn RATE_LIMIT_PER_MINUTE=0 RESPONSE_VALIDATION=off STOMP_MAX_CONNECTIONS_PER_USER=${options.perMember}`,
+    `         service: src/main.ts, PLANNER=offline LOG_LEVEL=warn RATE_LIMIT_PER_MINUTE=0 RESPONSE_VALIDATION=off STOMP_MAX_CONNECTIONS_PER_USER=${options.perMember} MAX_CONNECTIONS(_PER_ADDRESS)=${options.connections + 64}`,
   );
   log('');
 

@@ -66,9 +66,9 @@ function row(r: LevelResult): string[] {
 function describeSetup(options: RealtimeOptions): string[] {
   return [
     `server:  node --import tsx src/main.ts as a child process on 127.0.0.1 (its pid is the server itself; RSS = VmRSS of /proc/<pid>/status)`,
-    `         PLANNER=offline PLANNER_DELAY_MS=0 LOG_LEVEL=warn RATE_LIMIT_PER_MINUTE=0 RESPONSE_VALIDATION=off`,
+    `         PLANNER=offline PLANNER_DELAY_MS=0 LOG_LEVEL=warn RATE_LIMIT_PER_MINUTE=0 MAX_CONNECTIONS_PER_ADDRESS=1000000 RESPONSE_VALIDATION=off`,
     ...deploymentsOf(options).map((kind) => `         ${describeDeployment(kind, options)}`),
-    `         rate limiting off: every user comes from 127.0.0.1, and the default 6000 requests/minute per address would answer 429 within the first level`,
+    `         rate limiting off and connections per address uncapped: every user comes from 127.0.0.1, and the default 6000 requests/minute and 256 connections per address would answer 429 within the first level`,
     `         at most ${options.generationConcurrency} generations run at once and the rest queue in the server, so start -> COMPLETED includes the wait in that queue`,
     `         a fresh server and empty database per level, so RSS per connection is not blurred by an earlier level's heap`,
     `clients: all users in this one process (@stomp/stompjs on ws), STOMP heart-beats off; setup in batches of ${options.batchSize}:`,

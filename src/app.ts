@@ -6,6 +6,8 @@ import type { OperationId } from '../generated/operations.js';
 import type { Config } from './config.js';
 import type { DatabasePort } from './db/databasePort.js';
 import { storageUnavailable } from './db/storageFailure.js';
+import { clientAddressOf } from './http/clientAddress.js';
+import { createConnectionGate, type ConnectionGate } from './http/connectionLimits.js';
 import { handleErrors } from './http/errorHandlers.js';
 import type { HttpEnv } from './http/httpEnv.js';
 import { useMiddlewareStack } from './http/middlewareStack.js';
@@ -26,6 +28,8 @@ export interface App {
   services: Services;
   checker: ResponseChecker;
   stomp: StompEndpoint;
+  /** the connection caps of the HTTP server this app is served by (server.ts counts its sockets here) */
+  connections: ConnectionGate;
   worker: Services['worker'];
   chat: Services['chat'];
   publishers: Services['publishers'];
@@ -43,23 +47,45 @@ export async function createApp(config: Config, database: DatabasePort, ports: P
   const disabled = new Set<OperationId>([
     ...(config.devLoginEnabled ? [] : (['devLogin'] as const)),
     ...(config.oidc ? [] : (['startOidcSignIn', 'completeOidcSignIn', 'exchangeOidcSignInCode'] as const)),
-    // Off, or without a token on a non-loopback HOST: not exposed (404).
+    // Off, or without a token on a non-loopback HOST or behind a proxy: not exposed (404).
     ...(config.metrics.served ? [] : (['getMetrics'] as const)),
   ]);
   const { metrics } = services;
 
+  const behindProxies = config.trustProxyHops > 0;
+  const connections = createConnectionGate({
+    ...config.connections,
+    behindProxies,
+    ...(metrics && {
+      onOpen: () => metrics.connectionsOpen.inc(),
+      onClose: () => metrics.connectionsOpen.dec(),
+      onRefused: (refusal) => metrics.connectionsRefused.inc({ reason: refusal === 'address' ? 'per_address' : 'instance' }),
+    }),
+  });
+
   const hono = new Hono<HttpEnv>();
   if (metrics) hono.use('*', requestMetrics(metrics, disabled));
-  useMiddlewareStack(hono, config, log, services.clock, services.rateLimitStore ?? undefined, metrics ? () => metrics.rateLimitRejections.inc() : undefined);
+  useMiddlewareStack(
+    hono,
+    config,
+    log,
+    services.clock,
+    services.rateLimitStore ?? undefined,
+    metrics ? () => metrics.rateLimitRejections.inc() : undefined,
+    connections,
+  );
   registerSwaggerUiAssets(hono);
   registerAsyncapiAssets(hono);
   registerDashboardAssets(hono);
-  const stomp = registerStompEndpoint(hono, stompEndpointDeps(services), log);
+  // Behind proxies the sockets are the proxies': a WebSocket is counted by the client address they forwarded.
+  const clientAddress = clientAddressOf(config.trustProxyHops);
+  const stomp = registerStompEndpoint(hono, stompEndpointDeps(services), log, behindProxies ? (c) => connections.holdWebSocket(clientAddress(c)) : undefined);
   registerOperations(hono, {
     handlers: operationHandlers(services),
     authenticate: (authorization) => services.auth.authenticate(authorization),
     checker,
     disabled,
+    clientAddress: clientAddressOf(config.trustProxyHops),
   });
   handleErrors(hono, { log, checker, disabled, storageUnavailable });
 
@@ -68,6 +94,7 @@ export async function createApp(config: Config, database: DatabasePort, ports: P
     services,
     checker,
     stomp,
+    connections,
     worker,
     chat,
     publishers,
@@ -79,7 +106,7 @@ export async function createApp(config: Config, database: DatabasePort, ports: P
       await sessionPurge.idle();
       // Generations first: their AI002 reaches clients whose connections are still open.
       await worker.stop();
-      await chat.idle();
+      await chat.stop();
       await publishers.settled();
       stomp.closeAll();
       await planLog.close();

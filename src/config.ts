@@ -3,6 +3,7 @@
 // `settings` below is the one table of settings: loadConfig validates against it, and
 // `npm start -- --help` (and the README's configuration table, checked by a test) print it. A bad
 // value is refused with one line naming the setting, the value and what is accepted.
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { routes } from '../generated/routes.js';
@@ -23,10 +24,14 @@ export interface Config {
    * shares the plan logs, the control channel and the rate limit through this Redis.
    */
   redis: { url: string; instanceCountHint: number } | null;
+  /** how long GET /readyz waits for the database (and Redis) before it answers 503 */
+  readinessTimeoutMs: number;
   /** null: generate one and keep it in dataDir (development and test only) */
   jwtSecret: string | null;
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
+  /** how long after a rotation the rotated refresh token still gets the pair it was rotated to (two tabs); 0: never */
+  refreshReuseGraceSeconds: number;
   devLoginEnabled: boolean;
   /** lower-case e-mail addresses whose real sign-ins get the ADMIN role (never dev-login) */
   adminEmails: string[];
@@ -42,6 +47,12 @@ export interface Config {
   rateLimitWindowSeconds: number;
   /** proxies in front of the service whose X-Forwarded-For entries the rate limit trusts */
   trustProxyHops: number;
+  /** open connections (HTTP and WebSocket) this instance holds: in all, and per client address (httpConnectionLimits.ts) */
+  connections: { maxTotal: number; maxPerAddress: number };
+  /** node's HTTP server: time for a request's headers, for the whole request, and an idle keep-alive connection */
+  httpTimeouts: { headersMs: number; requestMs: number; keepAliveMs: number };
+  /** chat messages (STOMP SEND) one member may send a minute, over every instance; 0: no limit */
+  chatMessagesPerMinute: number;
   logLevel: LogLevel;
   /** OpenTelemetry traces over OTLP/HTTP; null (the default): off, and none of the SDK is loaded */
   tracing: TracingSettings | null;
@@ -67,12 +78,15 @@ export interface Config {
     maxConnectionsPerUser: number;
     /** bytes sent and not yet read by the client beyond which it is disconnected as a slow consumer */
     maxPendingBytes: number;
+    /** time from the WebSocket opening to its CONNECT frame (WS109 beyond) */
+    connectTimeoutMs: number;
   };
   /** the plan logs behind the STOMP channels (asyncapi.yaml, replay): what each keeps, and how long */
   realtime: { historySize: number; historyTtlSeconds: number };
   /**
    * Prometheus metrics: `enabled` false records nothing and serves no /metrics. `served`: /metrics
-   * answers (with a token, or without one on a loopback HOST only); else it is absent (404).
+   * answers (with a token, or without one on a loopback HOST with no proxy in front only); else it
+   * is absent (404).
    */
   metrics: { enabled: boolean; token: string | null; served: boolean };
 }
@@ -91,6 +105,10 @@ export interface OidcSettings {
   requireVerifiedEmail: boolean;
   /** plain http to the issuer (development and test only: production refuses an http issuer) */
   allowInsecureIssuer: boolean;
+  /** how long one request to the provider (discovery, token, keys, userinfo) may take */
+  timeoutMs: number;
+  /** sign-ins started and not yet completed (each kept 10 minutes at most): per client address, and of all clients */
+  pendingSignIns: { perAddress: number; total: number };
 }
 
 export interface TracingSettings {
@@ -115,6 +133,25 @@ export interface GenerationJobSettings {
 }
 
 export class ConfigError extends Error {}
+
+/** MAX_CONNECTIONS when the open-files limit leaves room for it. */
+const DEFAULT_MAX_CONNECTIONS = 10_000;
+/** Open files MAX_CONNECTIONS leaves to the rest: the connections refused beyond the caps, the database, Redis, files. */
+const RESERVED_FILES = 256;
+
+/** The soft limit of open files (`ulimit -n`) of this process; null when it is unknown (not Linux) or unlimited. */
+export function openFilesLimit(): number | null {
+  try {
+    const line = fs
+      .readFileSync('/proc/self/limits', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Max open files'));
+    const soft = line?.slice('Max open files'.length).trim().split(/\s+/)[0];
+    return soft !== undefined && /^[0-9]+$/.test(soft) ? Number(soft) : null;
+  } catch {
+    return null;
+  }
+}
 
 /** How a setting's text becomes a value; `undefined` means the text is not accepted. */
 interface Parser<T> {
@@ -326,6 +363,12 @@ export const settings = {
     '1',
     'how many instances share REDIS_URL: while Redis is away, each allows RATE_LIMIT_PER_MINUTE / this per client address on its own',
   ),
+  READINESS_TIMEOUT_MS: setting(
+    'READINESS_TIMEOUT_MS',
+    integer(50, 60_000),
+    '1000',
+    'how long GET /readyz waits for the database (and Redis, with REDIS_URL) before it answers 503; one probe at a time, a call meanwhile waits for the one under way',
+  ),
   JWT_SECRET: setting(
     'JWT_SECRET',
     text(4096, 32),
@@ -340,11 +383,17 @@ export const settings = {
     '2592000',
     'lifetime of a refresh token (and its session, renewed on reissue)',
   ),
+  REFRESH_REUSE_GRACE_SECONDS: setting(
+    'REFRESH_REUSE_GRACE_SECONDS',
+    integer(0, 300),
+    '10',
+    'seconds after a reissue in which the refresh token it rotated gets the same new pair again (two tabs reissuing at once); a reuse after them ends the session (0: at once)',
+  ),
   AUTH_DEV_LOGIN: setting(
     'AUTH_DEV_LOGIN',
     flag,
-    '`true` in development on a loopback HOST, else `false`',
-    'POST /api/v1/auth/dev-login (always role MEMBER); refused in production, warned about off loopback',
+    '`true` in development on a loopback HOST with TRUST_PROXY_HOPS 0, else `false`',
+    'POST /api/v1/auth/dev-login (always role MEMBER); refused in production, warned about off loopback or behind a proxy',
   ),
   ADMIN_EMAILS: setting(
     'ADMIN_EMAILS',
@@ -364,14 +413,14 @@ export const settings = {
     'OIDC_REDIRECT_URI',
     redirectUri,
     'none',
-    "this service's callback as the provider knows it, ending in /api/v1/auth/oidc/callback",
+    "this service's callback as the provider knows it, ending in /api/v1/auth/oidc/callback; https in production",
   ),
   OIDC_SCOPES: setting('OIDC_SCOPES', scopes, '`openid email profile`', 'scopes asked for at sign-in (space-separated, with openid)'),
   OIDC_RETURN_TO_ORIGINS: setting(
     'OIDC_RETURN_TO_ORIGINS',
     list(origin, 'comma-separated origins like https://app.example.com'),
     'the origin of OIDC_REDIRECT_URI',
-    'further origins a sign-in may return to (`returnTo`)',
+    'further origins a sign-in may return to (`returnTo`); https in production',
   ),
   OIDC_ADMIN_CLAIM: setting(
     'OIDC_ADMIN_CLAIM',
@@ -380,6 +429,24 @@ export const settings = {
     'ID-token claim granting ADMIN when it is true, "admin" or a list containing "admin"',
   ),
   OIDC_REQUIRE_VERIFIED_EMAIL: setting('OIDC_REQUIRE_VERIFIED_EMAIL', flag, 'true', 'refuse sign-ins whose e-mail the provider has not verified (403 AUTH025)'),
+  OIDC_TIMEOUT_MS: setting(
+    'OIDC_TIMEOUT_MS',
+    integer(100, 60_000),
+    '5000',
+    'how long one request to the provider (discovery, token, keys, userinfo) may take; the sign-in answers 503 AUTH021 beyond',
+  ),
+  OIDC_PENDING_SIGN_INS_PER_ADDRESS: setting(
+    'OIDC_PENDING_SIGN_INS_PER_ADDRESS',
+    integer(1, 10_000),
+    '20',
+    'sign-ins one client address may have started and not completed (each kept 10 minutes at most); 429 COMMON429 beyond',
+  ),
+  OIDC_PENDING_SIGN_INS_MAX: setting(
+    'OIDC_PENDING_SIGN_INS_MAX',
+    integer(1, 1_000_000),
+    '10000',
+    'sign-ins all clients together may have started and not completed; 503 AUTH030 beyond',
+  ),
   SESSION_RETENTION_DAYS: setting('SESSION_RETENTION_DAYS', integer(0, 3650), '30', 'days an expired or revoked session is kept before it is deleted'),
   SESSION_PURGE_INTERVAL_MINUTES: setting(
     'SESSION_PURGE_INTERVAL_MINUTES',
@@ -404,6 +471,36 @@ export const settings = {
     integer(0, 10),
     '0',
     'how many proxies (load balancers) stand in front of the service: the rate limit then counts per client address as the outermost of them wrote it into X-Forwarded-For; 0: per connecting address, X-Forwarded-For ignored',
+  ),
+  MAX_CONNECTIONS: setting(
+    'MAX_CONNECTIONS',
+    integer(1, 1_000_000),
+    `${DEFAULT_MAX_CONNECTIONS} (fewer when the open-files limit is lower: that limit less ${RESERVED_FILES})`,
+    `open connections (HTTP and WebSocket) this instance holds; beyond, a request is answered 503 COMMON503 and its connection closed (/healthz, /readyz, /metrics still answered); at most the open-files limit (ulimit -n) less ${RESERVED_FILES}`,
+  ),
+  MAX_CONNECTIONS_PER_ADDRESS: setting(
+    'MAX_CONNECTIONS_PER_ADDRESS',
+    integer(1, 1_000_000),
+    '256',
+    'open connections one client address may hold on this instance; beyond, 429 COMMON429 and closed; with TRUST_PROXY_HOPS only WebSockets count, by the forwarded client address',
+  ),
+  HTTP_HEADERS_TIMEOUT_MS: setting(
+    'HTTP_HEADERS_TIMEOUT_MS',
+    integer(100, 600_000),
+    '10000',
+    "time for a request's headers to arrive (a new connection's first request included); 408 and closed beyond",
+  ),
+  HTTP_REQUEST_TIMEOUT_MS: setting(
+    'HTTP_REQUEST_TIMEOUT_MS',
+    integer(100, 3_600_000),
+    '30000 (HTTP_HEADERS_TIMEOUT_MS when that is longer)',
+    'time for a whole request (headers and body) to arrive, at least HTTP_HEADERS_TIMEOUT_MS; 408 and closed beyond',
+  ),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: setting(
+    'HTTP_KEEP_ALIVE_TIMEOUT_MS',
+    integer(100, 600_000),
+    '5000',
+    "how long an idle keep-alive connection stays open (behind a load balancer: longer than the balancer's idle timeout)",
   ),
   BODY_LIMIT_BYTES: setting('BODY_LIMIT_BYTES', integer(1, 1_073_741_824), '1048576', 'largest request body; 413 COMMON413 beyond'),
   CORS_ORIGINS: setting(
@@ -452,15 +549,20 @@ export const settings = {
     'GENERATION_LEASE_MS',
     integer(100, 3_600_000),
     '30000',
-    'how long a generation is held by its instance without a heartbeat; after it, the sweeper takes over',
+    "how long a generation, or a chat room's turn to be answered, is held by its instance without a heartbeat; after it, the sweeper takes over",
   ),
   GENERATION_HEARTBEAT_MS: setting(
     'GENERATION_HEARTBEAT_MS',
     integer(10, 3_600_000),
     '10000',
-    'how often a running generation renews its lease (less than GENERATION_LEASE_MS) and sees a cancel made elsewhere',
+    "how often a running generation renews its lease (less than GENERATION_LEASE_MS) and sees a cancel made elsewhere; a chat room's turn is renewed as often",
   ),
-  GENERATION_SWEEP_MS: setting('GENERATION_SWEEP_MS', integer(10, 3_600_000), '5000', 'how often each instance looks for generations whose lease ran out'),
+  GENERATION_SWEEP_MS: setting(
+    'GENERATION_SWEEP_MS',
+    integer(10, 3_600_000),
+    '5000',
+    'how often each instance looks for generations, and chat rooms with waiting messages, whose lease ran out',
+  ),
   GENERATION_POLL_MS: setting(
     'GENERATION_POLL_MS',
     integer(10, 3_600_000),
@@ -509,6 +611,18 @@ export const settings = {
     '8388608',
     'bytes waiting to be sent to a STOMP client before it is disconnected as a slow consumer (ERROR WS108)',
   ),
+  STOMP_CONNECT_TIMEOUT_MS: setting(
+    'STOMP_CONNECT_TIMEOUT_MS',
+    integer(100, 600_000),
+    '10000',
+    'time from a WebSocket opening to its CONNECT frame; ERROR WS109 and closed beyond',
+  ),
+  CHAT_MESSAGES_PER_MINUTE: setting(
+    'CHAT_MESSAGES_PER_MINUTE',
+    integer(0, 100_000),
+    '20 (0 under test)',
+    'chat messages (STOMP SEND) one member may send a minute, counted over every instance with REDIS_URL (0: no limit); CHAT103 on the errors channel beyond, the message not stored',
+  ),
   REALTIME_HISTORY_SIZE: setting(
     'REALTIME_HISTORY_SIZE',
     integer(1, 100_000),
@@ -523,8 +637,8 @@ export const settings = {
       accepted: '16 to 4096 visible ASCII characters without spaces (e.g. `openssl rand -hex 32`)',
       parse: (raw) => (/^[\x21-\x7e]{16,4096}$/.test(raw) ? raw : undefined),
     },
-    'none (GET /metrics open on a loopback HOST, absent (404) on any other)',
-    'GET /metrics then needs `Authorization: Bearer <token>` (401 AUTH028 otherwise); needed to serve metrics on a non-loopback HOST',
+    'none (GET /metrics open on a loopback HOST with TRUST_PROXY_HOPS 0, absent (404) otherwise)',
+    'GET /metrics then needs `Authorization: Bearer <token>` (401 AUTH028 otherwise); needed to serve metrics on a non-loopback HOST or behind a proxy',
     true,
   ),
 };
@@ -557,6 +671,15 @@ export function isLoopback(address: string): boolean {
   return bare === 'localhost' || bare === '::1' || (net.isIPv4(bare) && bare.startsWith('127.'));
 }
 
+/**
+ * Whether only this machine can reach the service: a loopback HOST with no proxy in front. A proxy
+ * on the same machine (TRUST_PROXY_HOPS of 1 or more) forwards anyone's request from a loopback
+ * address, so what is open to loopback alone (dev-login by default, /metrics without a token) is not.
+ */
+export function reachableOnlyFromThisMachine(host: string, trustProxyHops: number): boolean {
+  return isLoopback(host) && trustProxyHops === 0;
+}
+
 function readGenerationJobs(env: NodeJS.ProcessEnv): GenerationJobSettings {
   const s = settings;
   const leaseMs = read(env, s.GENERATION_LEASE_MS) ?? 30_000;
@@ -575,6 +698,35 @@ function readGenerationJobs(env: NodeJS.ProcessEnv): GenerationJobSettings {
     takeover: read(env, s.GENERATION_TAKEOVER) ?? 'fail',
     maxAttempts: read(env, s.GENERATION_MAX_ATTEMPTS) ?? 2,
   };
+}
+
+// Every connection is an open file: past the limit, accept() fails and nothing is answered, /healthz neither.
+function readConnections(env: NodeJS.ProcessEnv, openFiles: number | null): Config['connections'] {
+  const ceiling = openFiles === null ? null : Math.max(1, openFiles - RESERVED_FILES);
+  const maxTotal = read(env, settings.MAX_CONNECTIONS);
+  if (maxTotal !== undefined && ceiling !== null && maxTotal > ceiling) {
+    throw refuse(
+      settings.MAX_CONNECTIONS,
+      env.MAX_CONNECTIONS!,
+      `at most ${ceiling}: the open-files limit (ulimit -n) is ${openFiles}, and ${RESERVED_FILES} of them are kept for the database, Redis, files and refused connections; raise the limit or lower the setting`,
+    );
+  }
+  return {
+    maxTotal: maxTotal ?? Math.min(DEFAULT_MAX_CONNECTIONS, ceiling ?? DEFAULT_MAX_CONNECTIONS),
+    maxPerAddress: read(env, settings.MAX_CONNECTIONS_PER_ADDRESS) ?? 256,
+  };
+}
+
+function readHttpTimeouts(env: NodeJS.ProcessEnv): Config['httpTimeouts'] {
+  const headersMs = read(env, settings.HTTP_HEADERS_TIMEOUT_MS) ?? 10_000;
+  const requestMs = read(env, settings.HTTP_REQUEST_TIMEOUT_MS) ?? Math.max(30_000, headersMs);
+  // The headers are part of the request (node refuses the opposite).
+  if (requestMs < headersMs) {
+    throw new ConfigError(
+      `HTTP_REQUEST_TIMEOUT_MS=${requestMs} is not accepted with HTTP_HEADERS_TIMEOUT_MS=${headersMs}; expected at least the headers' time (the headers are part of the request).`,
+    );
+  }
+  return { headersMs, requestMs, keepAliveMs: read(env, settings.HTTP_KEEP_ALIVE_TIMEOUT_MS) ?? 5000 };
 }
 
 function readTracing(env: NodeJS.ProcessEnv): TracingSettings | null {
@@ -602,20 +754,34 @@ function readOidc(env: NodeJS.ProcessEnv, nodeEnv: Environment): OidcSettings | 
   const issuer = read(env, s.OIDC_ISSUER)!;
   if (nodeEnv === 'production' && new URL(issuer).protocol !== 'https:') throw refuse(s.OIDC_ISSUER, issuer, 'an https:// URL when NODE_ENV=production');
   const redirectUri = read(env, s.OIDC_REDIRECT_URI)!;
+  const returnToOrigins = read(env, s.OIDC_RETURN_TO_ORIGINS) ?? [];
+  // The one-time sign-in code (and the cookie of the pending sign-in) must not cross the network in
+  // clear; production means production, a loopback host included.
+  if (nodeEnv === 'production' && new URL(redirectUri).protocol !== 'https:')
+    throw refuse(s.OIDC_REDIRECT_URI, redirectUri, 'an https:// URL when NODE_ENV=production (the sign-in code and cookie would travel in clear)');
+  if (nodeEnv === 'production' && returnToOrigins.some((origin) => new URL(origin).protocol !== 'https:'))
+    throw refuse(
+      s.OIDC_RETURN_TO_ORIGINS,
+      env.OIDC_RETURN_TO_ORIGINS!,
+      'https:// origins only when NODE_ENV=production (the sign-in code would travel in clear)',
+    );
   return {
     issuer,
     clientId: read(env, s.OIDC_CLIENT_ID)!,
     clientSecret: read(env, s.OIDC_CLIENT_SECRET) ?? null,
     redirectUri,
     scopes: read(env, s.OIDC_SCOPES) ?? 'openid email profile',
-    returnToOrigins: [...new Set([new URL(redirectUri).origin, ...(read(env, s.OIDC_RETURN_TO_ORIGINS) ?? [])])],
+    returnToOrigins: [...new Set([new URL(redirectUri).origin, ...returnToOrigins])],
     adminClaim: read(env, s.OIDC_ADMIN_CLAIM) ?? null,
     requireVerifiedEmail: read(env, s.OIDC_REQUIRE_VERIFIED_EMAIL) ?? true,
     allowInsecureIssuer: nodeEnv !== 'production' && new URL(issuer).protocol === 'http:',
+    timeoutMs: read(env, s.OIDC_TIMEOUT_MS) ?? 5000,
+    pendingSignIns: { perAddress: read(env, s.OIDC_PENDING_SIGN_INS_PER_ADDRESS) ?? 20, total: read(env, s.OIDC_PENDING_SIGN_INS_MAX) ?? 10_000 },
   };
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/** `openFiles`: the open-files limit MAX_CONNECTIONS must stay under (null: unknown). */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, openFiles: number | null = openFilesLimit()): Config {
   const s = settings;
   const nodeEnv: Environment = read(env, s.NODE_ENV) ?? (env.VITEST ? 'test' : 'development');
   const host = read(env, s.HOST) ?? '127.0.0.1';
@@ -635,7 +801,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Instances on one Redis must share one database too, and a SQLite file cannot be shared by hosts.
   if (redisLocation !== null && database.engine === 'sqlite')
     throw new ConfigError('REDIS_URL needs a PostgreSQL DATABASE_URL: instances sharing Redis must share their database, and a SQLite file cannot be shared.');
-  const devLoginEnabled = read(env, s.AUTH_DEV_LOGIN) ?? (nodeEnv === 'development' && isLoopback(host));
+  const trustProxyHops = read(env, s.TRUST_PROXY_HOPS) ?? 0;
+  const onlyThisMachine = reachableOnlyFromThisMachine(host, trustProxyHops);
+  const devLoginEnabled = read(env, s.AUTH_DEV_LOGIN) ?? (nodeEnv === 'development' && onlyThisMachine);
   if (nodeEnv === 'production' && devLoginEnabled)
     throw refuse(s.AUTH_DEV_LOGIN, env.AUTH_DEV_LOGIN!, 'false when NODE_ENV=production (dev-login signs anyone in)');
   const planner = read(env, s.PLANNER) ?? 'offline';
@@ -657,9 +825,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     database,
     redis: redisLocation === null ? null : { url: redisLocation, instanceCountHint: read(env, s.INSTANCE_COUNT_HINT) ?? 1 },
+    readinessTimeoutMs: read(env, s.READINESS_TIMEOUT_MS) ?? 1000,
     jwtSecret,
     accessTokenTtlSeconds: read(env, s.ACCESS_TOKEN_TTL_SECONDS) ?? 3600,
     refreshTokenTtlSeconds: read(env, s.REFRESH_TOKEN_TTL_SECONDS) ?? 30 * 24 * 3600,
+    refreshReuseGraceSeconds: read(env, s.REFRESH_REUSE_GRACE_SECONDS) ?? 10,
     devLoginEnabled,
     adminEmails: read(env, s.ADMIN_EMAILS) ?? [],
     oidc: readOidc(env, nodeEnv),
@@ -669,7 +839,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: read(env, s.BODY_LIMIT_BYTES) ?? 1024 * 1024,
     rateLimitPerWindow: read(env, s.RATE_LIMIT_PER_MINUTE) ?? (nodeEnv === 'test' ? 0 : 6000),
     rateLimitWindowSeconds: 60,
-    trustProxyHops: read(env, s.TRUST_PROXY_HOPS) ?? 0,
+    trustProxyHops,
+    connections: readConnections(env, openFiles),
+    httpTimeouts: readHttpTimeouts(env),
+    chatMessagesPerMinute: read(env, s.CHAT_MESSAGES_PER_MINUTE) ?? (nodeEnv === 'test' ? 0 : 20),
     logLevel: read(env, s.LOG_LEVEL) ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     tracing: readTracing(env),
     corsOrigins: read(env, s.CORS_ORIGINS) ?? ['*'],
@@ -686,12 +859,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxSubscriptionsPerConnection: read(env, s.STOMP_MAX_SUBSCRIPTIONS_PER_CONNECTION) ?? 100,
       maxConnectionsPerUser: read(env, s.STOMP_MAX_CONNECTIONS_PER_USER) ?? 20,
       maxPendingBytes: read(env, s.STOMP_MAX_PENDING_BYTES) ?? 8 * 1024 * 1024,
+      connectTimeoutMs: read(env, s.STOMP_CONNECT_TIMEOUT_MS) ?? 10_000,
     },
     realtime: {
       historySize: read(env, s.REALTIME_HISTORY_SIZE) ?? 1000,
       historyTtlSeconds: read(env, s.REALTIME_HISTORY_TTL_SECONDS) ?? 86_400,
     },
     // Without a token, metrics (which name operations, loads and failures) stay on this machine.
-    metrics: { enabled: metricsEnabled, token: metricsToken, served: metricsEnabled && (metricsToken !== null || isLoopback(host)) },
+    metrics: { enabled: metricsEnabled, token: metricsToken, served: metricsEnabled && (metricsToken !== null || onlyThisMachine) },
   };
 }

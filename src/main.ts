@@ -4,7 +4,7 @@
 import path from 'node:path';
 import type { App } from './app.js';
 import { staleBuildInput } from './buildFreshness.js';
-import { ConfigError, describeDatabase, isLoopback, loadConfig, settings, type Config } from './config.js';
+import { ConfigError, describeDatabase, isLoopback, loadConfig, reachableOnlyFromThisMachine, settings, type Config } from './config.js';
 import { settingsHelp, settingsMarkdown } from './configHelp.js';
 import { checkDataPaths } from './dataPaths.js';
 import type { RunningServer } from './server.js';
@@ -136,11 +136,13 @@ log.info(
   `listening on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${listening.port} (docs: /docs, STOMP: ${stompServerPath})`,
 );
 if (config.metrics.enabled && !config.metrics.served) {
-  log.info({ host: config.host }, `GET /metrics is not served on ${config.host} without METRICS_TOKEN (404); set METRICS_TOKEN to let Prometheus scrape it.`);
+  const where = config.trustProxyHops > 0 ? `${config.host} behind TRUST_PROXY_HOPS=${config.trustProxyHops} proxies` : config.host;
+  log.info({ host: config.host }, `GET /metrics is not served on ${where} without METRICS_TOKEN (404); set METRICS_TOKEN to let Prometheus scrape it.`);
 }
-if (config.devLoginEnabled && !isLoopback(config.host)) {
+if (config.devLoginEnabled && !reachableOnlyFromThisMachine(config.host, config.trustProxyHops)) {
+  const where = isLoopback(config.host) ? `${config.host} behind TRUST_PROXY_HOPS=${config.trustProxyHops} proxies` : config.host;
   log.warn(
-    { host: config.host },
-    `dev-login is on at ${config.host}: anyone who reaches this port can sign in as any e-mail (role MEMBER). Set AUTH_DEV_LOGIN=false unless this is a private test deployment.`,
+    { host: config.host, trustProxyHops: config.trustProxyHops },
+    `dev-login is on at ${where}: anyone who reaches this port can sign in as any e-mail (role MEMBER). Set AUTH_DEV_LOGIN=false unless this is a private test deployment.`,
   );
 }

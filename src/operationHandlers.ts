@@ -28,6 +28,7 @@ export function operationHandlers(services: Services): Handlers<RequestContext> 
       documents: loadSpecDocuments(),
       database: services.database,
       redis: services.redis,
+      readinessTimeoutMs: services.config.readinessTimeoutMs,
       signInPath: services.oidc ? operationPath('startOidcSignIn', {}) : null,
     }),
     ...metricsHandler(services),

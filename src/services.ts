@@ -23,7 +23,7 @@ import type { Planner } from './generation/planner.js';
 import { countGenerationsWithoutLiveLease } from './generation/generationSweep.js';
 import { createChatAgent, createPlanner, createPlannerRegions } from './generation/plannerFactory.js';
 import { tracedPlanner } from './generation/tracedPlanner.js';
-import type { RateLimitStore } from './http/rateLimitStore.js';
+import { createMemoryRateLimitStore, type RateLimitStore } from './http/rateLimitStore.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics, type Metrics, type RedisConnectionName } from './metrics/metricsRegistry.js';
 import { createInProcessBroker, type Broker } from './realtime/broker.js';
@@ -113,7 +113,7 @@ async function redisParts(
   starts: LogStarts,
   metrics: Metrics | null,
 ) {
-  const [{ createRedisPlanLog }, { createRedisEventBus }, { createRedisSessionRevocations }, { createRedisRateLimitStore }] = await Promise.all([
+  const [{ createRedisPlanLog }, { createRedisEventBus }, { createRedisSessionRevocations }, { createRedisRateLimits }] = await Promise.all([
     import('./realtime/redisPlanLog.js'),
     import('./events/redisEventBus.js'),
     import('./auth/redisSessionRevocations.js'),
@@ -149,26 +149,32 @@ async function redisParts(
     onBusError: warn('control channel (logouts)'),
     onReconnecting: reconnects('session_revocations'),
   });
+  // One connection for both limits: requests per client address, and chat messages per member.
+  const limits =
+    config.rateLimitPerWindow > 0 || config.chatMessagesPerMinute > 0
+      ? createRedisRateLimits({ url, instances: redis.instanceCountHint, onRedisError: warn('rate limit'), onReconnecting: reconnects('rate_limit') })
+      : null;
   const rateLimitStore =
-    config.rateLimitPerWindow > 0
-      ? createRedisRateLimitStore({
-          url,
-          limit: config.rateLimitPerWindow,
-          windowSeconds: config.rateLimitWindowSeconds,
-          instances: redis.instanceCountHint,
-          onRedisError: warn('rate limit'),
-          onReconnecting: reconnects('rate_limit'),
-        })
+    limits && config.rateLimitPerWindow > 0 ? limits.store({ limit: config.rateLimitPerWindow, windowSeconds: config.rateLimitWindowSeconds }) : null;
+  // Member ids are this database's, like plan ids: keyed by its identity too.
+  const chatMessageLimit =
+    limits && config.chatMessagesPerMinute > 0
+      ? limits.store({ limit: config.chatMessagesPerMinute, windowSeconds: 60, keyPrefix: `${keyPrefix}chat:` })
       : null;
   return {
     planLog,
     events,
     revocations,
     rateLimitStore,
-    ready: () => planLog.ready(),
+    chatMessageLimit,
+    ready: async () => {
+      await planLog.ready();
+      // Without it the limits count alone (the insurance's share), not with the other instances.
+      if (limits && !limits.isConnected()) throw new Error('the connection of the rate limits is not up');
+    },
     // The plan log is closed by the app after the last publish; these are the rest.
     async close() {
-      await Promise.all([events.close(), revocations.close(), rateLimitStore?.close()]);
+      await Promise.all([events.close(), revocations.close(), limits?.close()]);
     },
   };
 }
@@ -213,6 +219,7 @@ export async function createServices(config: Config, database: DatabasePort, por
     clock,
     accessTtlSeconds: config.accessTokenTtlSeconds,
     refreshTtlSeconds: config.refreshTokenTtlSeconds,
+    refreshReuseGraceSeconds: config.refreshReuseGraceSeconds,
     revocations,
   });
   const { oidcProvider, oidc } = config.oidc
@@ -247,7 +254,22 @@ export async function createServices(config: Config, database: DatabasePort, por
     failWaitingOnStop: db.dialect === 'sqlite',
     metrics,
   });
-  const chat = createChatService({ db, agent: chatAgent, publishers, log, clock });
+  // A room's turn is leased like a generation: an instance that stopped holds it at most that long.
+  const { leaseMs, heartbeatMs, sweepMs } = config.generationJobs;
+  const chatMessageLimit =
+    config.chatMessagesPerMinute > 0
+      ? (redis?.chatMessageLimit ?? createMemoryRateLimitStore({ limit: config.chatMessagesPerMinute, windowSeconds: 60, clock }))
+      : null;
+  const chat = createChatService({
+    db,
+    agent: chatAgent,
+    publishers,
+    log,
+    clock,
+    turns: { leaseMs, heartbeatMs, sweepMs },
+    messageLimit: chatMessageLimit && { store: chatMessageLimit, perMinute: config.chatMessagesPerMinute },
+    onMessageLimited: metrics ? () => metrics.chatMessagesRefused.inc() : undefined,
+  });
   return {
     config,
     database: db,

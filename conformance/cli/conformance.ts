@@ -1,16 +1,22 @@
 // `trip-conformance --base-url URL [--openapi FILE] [--asyncapi FILE] [--ws-url URL] [--login dev|token]
-//  [--token T --other-token T] [--seed N] [--max-examples N] [--phases a,b] [--junit FILE]`
+//  [--token T --other-token T] [--seed N] [--max-examples N] [--phases a,b] [--junit FILE]
+//  [--timeout-ms N] [--deadline-ms N] [--max-document-bytes N] [--max-body-bytes N]`
 // Checks a running server against its specs: the openapi.yaml and asyncapi.yaml it serves, or the
-// given files. Exit code 0 only when no check failed.
+// given files. Exit code 0 only when no check failed. Whatever the server or its specs do, the run
+// ends by its deadline and reads no more than the size limits.
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { PhaseName } from '../runner/checks.js';
 import { printPhase, printSummary } from '../runner/printReport.js';
 import { toJunitXml } from '../runner/junit.js';
+import { defaultMaxBodyBytes } from '../runner/httpProbe.js';
 import { allPhases, runConformance } from '../runner/runner.js';
 import { SetupError } from '../runner/runContext.js';
 import { readSpecs } from '../runner/specSource.js';
+import { defaultMaxDocumentBytes } from '../specModel/index.js';
 import { wsUrl } from '../stomp/stompOverWs.js';
+
+const defaultDeadlineMs = 30 * 60 * 1000;
 
 const usage = `usage: trip-conformance --base-url http://localhost:8080 [options]
   --openapi FILE        the OpenAPI document to check against (default: GET <base-url>/openapi.yaml)
@@ -22,9 +28,12 @@ const usage = `usage: trip-conformance --base-url http://localhost:8080 [options
   --max-examples N      generated requests per operation and phase (default 25)
   --phases LIST         comma-separated subset of ${allPhases.join(',')}
   --junit FILE          write JUnit XML
-  --timeout-ms N        per request (default 10000); generations wait up to 12x this
-Exit codes: 0 every check held; 1 a check failed; 2 the run could not start (server unreachable,
-specs unreadable, sign-in refused); 64 a usage error.
+  --timeout-ms N        per request, its body read and checked (default 10000); generations wait up to 12x this
+  --deadline-ms N       the whole run (default ${defaultDeadlineMs}); past it the run stops and reports what it has
+  --max-document-bytes N  the largest spec document read (default ${defaultMaxDocumentBytes})
+  --max-body-bytes N    the largest response body or STOMP frame read (default ${defaultMaxBodyBytes})
+Exit codes: 0 every check held; 1 a check failed (or the deadline stopped the run); 2 the run could not
+start (server unreachable, specs unreadable or too large, sign-in refused); 64 a usage error.
 `;
 
 function readArguments() {
@@ -42,9 +51,25 @@ function readArguments() {
       phases: { type: 'string' },
       junit: { type: 'string' },
       'timeout-ms': { type: 'string', default: '10000' },
+      'deadline-ms': { type: 'string', default: String(defaultDeadlineMs) },
+      'max-document-bytes': { type: 'string', default: String(defaultMaxDocumentBytes) },
+      'max-body-bytes': { type: 'string', default: String(defaultMaxBodyBytes) },
       help: { type: 'boolean', default: false },
     },
   }).values;
+}
+
+/** The time and size limits, or what is wrong with them. */
+function readLimits(values: ReturnType<typeof readArguments>) {
+  const names = ['timeout-ms', 'deadline-ms', 'max-document-bytes', 'max-body-bytes'] as const;
+  const wrong = names.filter((name) => !/^[1-9][0-9]*$/.test(values[name]));
+  if (wrong.length > 0) return `${wrong.map((name) => `--${name}`).join(', ')} must be a positive whole number`;
+  return {
+    timeoutMs: Number(values['timeout-ms']),
+    deadlineMs: Number(values['deadline-ms']),
+    maxDocumentBytes: Number(values['max-document-bytes']),
+    maxBodyBytes: Number(values['max-body-bytes']),
+  };
 }
 
 async function main(): Promise<number> {
@@ -67,8 +92,21 @@ async function main(): Promise<number> {
     process.stderr.write(`unknown phase(s) ${unknown.join(', ')} or login ${values.login}\n${usage}`);
     return 64;
   }
-  const timeoutMs = Number(values['timeout-ms']);
-  const { spec, openapiSource, asyncapiSource } = await readSpecs({ baseUrl, openapiFile: values.openapi, asyncapiFile: values.asyncapi, timeoutMs });
+  const limits = readLimits(values);
+  if (typeof limits === 'string') {
+    process.stderr.write(`${limits}\n${usage}`);
+    return 64;
+  }
+  const { timeoutMs, deadlineMs, maxDocumentBytes, maxBodyBytes } = limits;
+  const deadlineAt = Date.now() + deadlineMs;
+  const { spec, openapiSource, asyncapiSource } = await readSpecs({
+    baseUrl,
+    openapiFile: values.openapi,
+    asyncapiFile: values.asyncapi,
+    timeoutMs,
+    maxDocumentBytes,
+    deadlineAt,
+  });
   process.stdout.write(
     `conformance: ${baseUrl} against ${openapiSource} (${spec.operations.length} operations) and ${asyncapiSource} (${spec.channels.length} channels), seed ${values.seed}, max ${values['max-examples']} examples\n`,
   );
@@ -83,6 +121,8 @@ async function main(): Promise<number> {
       maxExamples: Number(values['max-examples']),
       timeoutMs,
       generationTimeoutMs: timeoutMs * 12,
+      maxBodyBytes,
+      deadlineMs: Math.max(0, deadlineAt - Date.now()),
     },
     phases,
     printPhase,

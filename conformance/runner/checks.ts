@@ -15,6 +15,9 @@ export type CheckName =
   | 'message_order'
   | 'stomp_error_frame'
   | 'message_replay'
+  // every response and frame, and the run as a whole: what the runner reads and how long it runs are bounded
+  | 'response_size'
+  | 'run_deadline'
   // phase "robustness" (issue 9): hostile but bounded inputs
   | 'size_limit'
   | 'error_body_size'

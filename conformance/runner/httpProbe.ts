@@ -1,9 +1,11 @@
 // Sends one HTTP request to the server under test and applies the checks every response gets:
 // not a 5xx, status documented for the operation, content type documented, body valid against the
-// documented schema, required headers present. Failures carry a curl line to replay them.
+// documented schema, required headers present, body within the size limit. Failures carry a curl
+// line to replay them.
 import { mediaTypeSatisfies } from './mediaType.js';
-import { jsonAt, type Json } from '../specModel/index.js';
+import { BodyTooLargeError, jsonAt, readTextWithin, type Json } from '../specModel/index.js';
 import type { PhaseRecorder } from './checks.js';
+import type { SchemaProblem, SchemaVerdict } from './sandbox/sandbox.js';
 import type { SpecIndex } from './specIndex.js';
 
 export interface ProbeRequest {
@@ -27,14 +29,47 @@ export interface ProbeResponse {
   text: string;
   /** the parsed body when its content type is JSON and it parses */
   json: Json | undefined;
+  /** set when the body was over the target's maxBodyBytes (text is then empty): what was refused */
+  oversized?: string;
 }
+
+/** The start of the body for a message, or what was refused when it was over the limit. */
+export const excerpt = (response: ProbeResponse, characters: number): string => response.oversized ?? response.text.slice(0, characters);
 
 /** What the envelope's `data` holds under a path (e.g. `dataAt(res, 'code')`), or undefined. */
 export const dataAt = (response: ProbeResponse, ...path: (string | number)[]): Json | undefined => jsonAt(response.json, 'data', ...path);
 
 export interface HttpTarget {
   baseUrl: string;
+  /** the longest a request may take, its whole body read */
   timeoutMs: number;
+  /** the largest body read (default 4 MiB); a longer one is not read on */
+  maxBodyBytes?: number;
+}
+
+/** The largest response body (and STOMP frame) the runner reads unless told otherwise: 4 MiB. */
+export const defaultMaxBodyBytes = 4 * 1024 * 1024;
+
+/** The response's text and JSON, or what was refused when the body is over the limit. */
+export async function readProbeBody(res: Response, maxBytes: number): Promise<Pick<ProbeResponse, 'text' | 'json' | 'oversized'>> {
+  let text: string;
+  try {
+    text = await readTextWithin(res, maxBytes);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) return { text: '', json: undefined, oversized: error.message };
+    throw error;
+  }
+  return { text, json: parseJsonBody(res.headers.get('content-type'), text) };
+}
+
+/** The body as JSON when the content type says JSON and it parses; else undefined. */
+export function parseJsonBody(contentType: string | null, text: string): Json | undefined {
+  if (!(contentType ?? '').includes('json')) return undefined;
+  try {
+    return JSON.parse(text) as Json;
+  } catch {
+    return undefined;
+  }
 }
 
 function urlOf(target: HttpTarget, request: ProbeRequest): string {
@@ -80,31 +115,40 @@ async function sendOnce(target: HttpTarget, request: ProbeRequest): Promise<Prob
   if (request.token) headers.authorization = `Bearer ${request.token}`;
   const body = bodyOf(request);
   if (body !== undefined) headers['content-type'] = request.contentType ?? 'application/json';
+  // The signal bounds the whole exchange, the body's last byte included.
   const res = await fetch(urlOf(target, request), { method: request.method, headers, body, signal: AbortSignal.timeout(target.timeoutMs) });
-  const text = await res.text();
-  let json: Json | undefined;
-  if ((res.headers.get('content-type') ?? '').includes('json')) {
-    try {
-      json = JSON.parse(text) as Json;
-    } catch {
-      json = undefined;
-    }
-  }
-  return { status: res.status, headers: res.headers, text, json };
+  return { status: res.status, headers: res.headers, ...(await readProbeBody(res, target.maxBodyBytes ?? defaultMaxBodyBytes)) };
+}
+
+const problemText = ({ instancePath, message, params }: SchemaProblem) =>
+  `${instancePath || '/'} ${message}${'additionalProperty' in params ? ` (${String(params.additionalProperty)})` : ''}${'unevaluatedProperty' in params ? ` (${String(params.unevaluatedProperty)})` : ''}`;
+
+/** Why a body is not valid against the schema of its status. */
+function bodyProblem(status: number, verdict: SchemaVerdict | undefined): string {
+  if (verdict === undefined) return 'the body is not JSON';
+  if (verdict.undecided !== undefined) return `the ${status} body was not checked: ${verdict.undecided}`;
+  return `body does not match the ${status} schema: ${verdict.problems.slice(0, 5).map(problemText).join('; ')}`;
 }
 
 /** The checks of every response. Returns false when any failed. */
 export function checkResponse(recorder: PhaseRecorder, spec: SpecIndex, target: HttpTarget, request: ProbeRequest, response: ProbeResponse): boolean {
   const replay = curlOf(target, request);
   const id = request.operationId;
-  let ok = recorder.check(response.status < 500, 'not_5xx', id, `answered ${response.status}: ${response.text.slice(0, 300)}`, replay);
+  let ok = recorder.check(response.status < 500, 'not_5xx', id, `answered ${response.status}: ${excerpt(response, 300)}`, replay);
   const documented = spec.operation(id).responses.find((r) => r.status === response.status);
   ok = recorder.check(Boolean(documented), 'status_documented', id, `status ${response.status} is not documented for ${id}`, replay) && ok;
+  ok = recorder.check(response.oversized === undefined, 'response_size', id, `status ${response.status}: ${response.oversized}`, replay) && ok;
   if (!documented) return false;
   const contentType = response.headers.get('content-type');
   if (documented.contentType === null) {
     ok =
-      recorder.check(response.text === '', 'content_type', id, `status ${response.status} must have no body, got ${response.text.length} bytes`, replay) && ok;
+      recorder.check(
+        response.text === '' && response.oversized === undefined,
+        'content_type',
+        id,
+        `status ${response.status} must have no body, got ${response.oversized === undefined ? `${response.text.length} bytes` : 'one over the limit'}`,
+        replay,
+      ) && ok;
   } else {
     ok =
       recorder.check(
@@ -115,23 +159,11 @@ export function checkResponse(recorder: PhaseRecorder, spec: SpecIndex, target: 
         replay,
       ) && ok;
     const validate = spec.responseValidator(id, response.status);
-    if (validate) {
+    // A body over the limit was not read: response_size has said what there is to say about it.
+    if (validate && response.oversized === undefined) {
       const value = documented.contentType.includes('json') ? response.json : response.text;
-      const valid = value !== undefined && validate(value);
-      const problems = (validate.errors ?? [])
-        .slice(0, 5)
-        .map(
-          (e) =>
-            `${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${e.params.additionalProperty})` : ''}${e.params && 'unevaluatedProperty' in e.params ? ` (${e.params.unevaluatedProperty})` : ''}`,
-        );
-      ok =
-        recorder.check(
-          valid,
-          'body_valid',
-          id,
-          value === undefined ? 'the body is not JSON' : `body does not match the ${response.status} schema: ${problems.join('; ')}`,
-          replay,
-        ) && ok;
+      const verdict = value === undefined ? undefined : validate(value);
+      ok = recorder.check(verdict?.valid === true, 'body_valid', id, bodyProblem(response.status, verdict), replay) && ok;
     }
   }
   const missing = documented.requiredHeaders.filter((h) => !response.headers.has(h));

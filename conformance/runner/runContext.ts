@@ -2,7 +2,7 @@
 // each (so operations can be called on real ids, and on someone else's ids).
 import { fillTemplate, jsonAt, numberOrUndefined, objectOrEmpty, type JsonObject, type OperationFact } from '../specModel/index.js';
 import type { PhaseRecorder } from './checks.js';
-import { checkResponse, dataAt, send, type HttpTarget, type ProbeRequest, type ProbeResponse } from './httpProbe.js';
+import { checkResponse, dataAt, excerpt, send, type HttpTarget, type ProbeRequest, type ProbeResponse } from './httpProbe.js';
 import type { SpecIndex } from './specIndex.js';
 
 export interface RunOptions {
@@ -13,9 +13,14 @@ export interface RunOptions {
   tokens?: [string, string];
   seed: number;
   maxExamples: number;
+  /** the longest one request may take, its body read and checked */
   timeoutMs: number;
   /** how long the async and stateful phases wait for a generation */
   generationTimeoutMs: number;
+  /** the largest response body or STOMP frame read (default 4 MiB); a larger one fails response_size */
+  maxBodyBytes?: number;
+  /** the longest the whole run may take (default: no limit); past it the run stops with a run_deadline failure */
+  deadlineMs?: number;
 }
 
 export interface Member {
@@ -39,10 +44,9 @@ export class SetupError extends Error {}
 async function signIn(spec: SpecIndex, target: HttpTarget, email: string): Promise<string> {
   const op = spec.operation('devLogin');
   const res = await send(target, { operationId: op.operationId, method: 'POST', path: op.path, body: { email } });
-  if (res.status !== 200)
-    throw new SetupError(`dev-login answered ${res.status}; use --login token with --token and --other-token (${res.text.slice(0, 200)})`);
+  if (res.status !== 200) throw new SetupError(`dev-login answered ${res.status}; use --login token with --token and --other-token (${excerpt(res, 200)})`);
   const accessToken = dataAt(res, 'accessToken');
-  if (typeof accessToken !== 'string') throw new SetupError(`dev-login answered 200 without data.accessToken (${res.text.slice(0, 200)})`);
+  if (typeof accessToken !== 'string') throw new SetupError(`dev-login answered 200 without data.accessToken (${excerpt(res, 200)})`);
   return accessToken;
 }
 
@@ -53,15 +57,15 @@ export async function createTripPlan(
 ): Promise<{ tripPlanId: number; chatRoomId: number }> {
   const op = ctx.spec.operation('createTripPlanSession');
   const res = await send(ctx.target, { operationId: op.operationId, method: 'POST', path: op.path, token, body });
-  if (res.status !== 201) throw new SetupError(`createTripPlanSession answered ${res.status}: ${res.text.slice(0, 300)}`);
+  if (res.status !== 201) throw new SetupError(`createTripPlanSession answered ${res.status}: ${excerpt(res, 300)}`);
   const [tripPlanId, chatRoomId] = [dataAt(res, 'tripPlanId'), dataAt(res, 'chatRoomId')];
   if (typeof tripPlanId !== 'number' || typeof chatRoomId !== 'number')
-    throw new SetupError(`createTripPlanSession answered 201 without data.tripPlanId and data.chatRoomId: ${res.text.slice(0, 300)}`);
+    throw new SetupError(`createTripPlanSession answered 201 without data.tripPlanId and data.chatRoomId: ${excerpt(res, 300)}`);
   return { tripPlanId, chatRoomId };
 }
 
 export async function createRunContext(spec: SpecIndex, options: RunOptions): Promise<RunContext> {
-  const target: HttpTarget = { baseUrl: options.baseUrl, timeoutMs: options.timeoutMs };
+  const target: HttpTarget = { baseUrl: options.baseUrl, timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes };
   const tripExample = objectOrEmpty(structuredClone(spec.operation('createTripPlanSession').body!.examples[0]!.value));
   let tokens: [string, string];
   if (options.login === 'dev') {

@@ -1,6 +1,8 @@
 // Runs the conformance phases in order against a server and returns the reports. Usable from the
-// CLI (npm run conformance) and in-process from tests.
+// CLI (npm run conformance) and in-process from tests. With a deadline, a phase still running when
+// it passes is reported as stopped there, and the phases after it do not run.
 import { PhaseRecorder, type PhaseName, type PhaseReport } from './checks.js';
+import { beforeDeadline, deadlinePassed } from './deadline.js';
 import { runAsyncPhase } from './phases/async.js';
 import { runAuthPhase } from './phases/auth.js';
 import { runExamplesPhase } from './phases/examples.js';
@@ -8,7 +10,7 @@ import { runNegativePhase } from './phases/negative.js';
 import { runPositivePhase } from './phases/positive.js';
 import { runRobustnessPhase } from './phases/robustness.js';
 import { runStatefulPhase } from './phases/stateful.js';
-import { createRunContext, type RunContext, type RunOptions } from './runContext.js';
+import { createRunContext, SetupError, type RunContext, type RunOptions } from './runContext.js';
 import type { SpecIndex } from './specIndex.js';
 
 // robustness last: on a server that fails it, its hostile inputs cannot disturb the other phases.
@@ -31,35 +33,44 @@ export interface ConformanceResult {
   failed: boolean;
 }
 
+/** A phase's recorder: what it found, or a failure saying why it stopped (an error, the deadline). */
+async function runPhase(phase: PhaseName, ctx: RunContext, deadlineAt: number | undefined, notRun: PhaseName[]): Promise<PhaseRecorder> {
+  try {
+    const finished = await beforeDeadline(runners[phase](ctx), deadlineAt);
+    if (finished !== deadlinePassed) return finished;
+    const recorder = new PhaseRecorder(phase);
+    const rest = notRun.length > 0 ? `; not run: ${notRun.join(', ')}` : '';
+    recorder.check(false, 'run_deadline', phase, `the run's deadline passed during this phase, and the run stopped here${rest}`, '');
+    return recorder;
+  } catch (error) {
+    // A phase that cannot finish (the server hung up, a setup call failed) is a failure, not a crash.
+    const recorder = new PhaseRecorder(phase);
+    const message = `the phase stopped: ${error instanceof Error ? error.message : String(error)}`;
+    recorder.check(false, phase === 'async' ? 'stomp_error_frame' : 'not_5xx', phase, message, '');
+    return recorder;
+  }
+}
+
 export async function runConformance(
   spec: SpecIndex,
   options: RunOptions,
   phases: PhaseName[] = allPhases,
   onPhase: (report: PhaseReport) => void = () => undefined,
 ): Promise<ConformanceResult> {
-  const ctx = await createRunContext(spec, options);
+  const deadlineAt = options.deadlineMs === undefined ? undefined : Date.now() + options.deadlineMs;
+  const ctx = await beforeDeadline(createRunContext(spec, options), deadlineAt);
+  if (ctx === deadlinePassed) throw new SetupError(`the run's deadline (${options.deadlineMs} ms) passed while signing in and creating its trip plans`);
   const reports: PhaseReport[] = [];
   const cases = new Map<string, Set<string>>();
-  for (const phase of allPhases.filter((p) => phases.includes(p))) {
+  const selected = allPhases.filter((p) => phases.includes(p));
+  for (const [index, phase] of selected.entries()) {
     const started = performance.now();
-    let recorder: PhaseRecorder;
-    try {
-      recorder = await runners[phase](ctx);
-    } catch (error) {
-      // A phase that cannot finish (the server hung up, a setup call failed) is a failure, not a crash.
-      recorder = new PhaseRecorder(phase);
-      recorder.check(
-        false,
-        phase === 'async' ? 'stomp_error_frame' : 'not_5xx',
-        phase,
-        `the phase stopped: ${error instanceof Error ? error.message : String(error)}`,
-        '',
-      );
-    }
+    const recorder = await runPhase(phase, ctx, deadlineAt, selected.slice(index + 1));
     recorder.report.ms = Math.round(performance.now() - started);
     reports.push(recorder.report);
     cases.set(phase, recorder.cases);
     onPhase(recorder.report);
+    if (recorder.report.tally.run_deadline) break;
   }
   return { reports, cases, failed: reports.some((r) => r.failures.length > 0) };
 }

@@ -11,12 +11,22 @@ export interface ArbitraryOptions {
   resolve(ref: string): Schema;
   /** values for integer fields that name resources, e.g. known ids of the caller */
   idPool?: number[];
+  /**
+   * Whether a text matches a schema's pattern, undefined when that cannot be decided in time: the
+   * spec index's sandbox, as a spec's pattern may backtrack catastrophically.
+   */
+  matches: (pattern: string, text: string) => boolean | undefined;
 }
 
 const MAX_STRING = 60;
 const MAX_ARRAY = 5;
 
-function stringArbitrary(schema: Schema): fc.Arbitrary<string> {
+// fast-check writes out every repetition a pattern asks for: `x{100000000}` would be a string of a
+// hundred million characters per sample. A pattern with a larger count gets plain strings instead.
+const MAX_PATTERN_REPETITIONS = 1000;
+const generatable = (pattern: string) => [...pattern.matchAll(/\{(\d+)/g)].every(([, count]) => Number(count) <= MAX_PATTERN_REPETITIONS);
+
+function stringArbitrary(schema: Schema, options: ArbitraryOptions): fc.Arbitrary<string> {
   const minLength = numberOrUndefined(schema.minLength) ?? 0;
   const declaredMaxLength = numberOrUndefined(schema.maxLength);
   const maxLength = Math.min(declaredMaxLength ?? MAX_STRING, Math.max(minLength, MAX_STRING));
@@ -40,9 +50,13 @@ function stringArbitrary(schema: Schema): fc.Arbitrary<string> {
       arb = fc.webUrl();
       break;
     default:
-      arb = pattern ? fc.stringMatching(new RegExp(pattern)).map((s) => s.slice(0, maxLength)) : fc.string({ minLength, maxLength, unit: 'grapheme' });
+      arb =
+        pattern && generatable(pattern)
+          ? fc.stringMatching(new RegExp(pattern)).map((s) => s.slice(0, maxLength))
+          : fc.string({ minLength, maxLength, unit: 'grapheme' });
   }
-  return arb.filter((s) => s.length >= minLength && s.length <= (declaredMaxLength ?? Infinity) && (!pattern || new RegExp(pattern, 'u').test(s)));
+  // A string whose match cannot be decided in time is kept; the server's answer to it is judged as usual.
+  return arb.filter((s) => s.length >= minLength && s.length <= (declaredMaxLength ?? Infinity) && (!pattern || options.matches(pattern, s) !== false));
 }
 
 function integerArbitrary(schema: Schema, options: ArbitraryOptions): fc.Arbitrary<number> {
@@ -91,7 +105,7 @@ export function schemaArbitrary(input: Json | undefined, options: ArbitraryOptio
           noDefaultInfinity: true,
         });
       case 'string':
-        return stringArbitrary(schema);
+        return stringArbitrary(schema, options);
       case 'array': {
         const item = schema.items ? schemaArbitrary(schema.items, options, depth + 1) : fc.constant(null);
         const minLength = numberOrUndefined(schema.minItems) ?? 0;

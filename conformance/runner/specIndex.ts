@@ -1,29 +1,24 @@
 // The specs as the runner sees them: operations with their documented responses, and response and
 // message validators compiled at run time from the documents themselves (as the server under test
 // serves them, or as files; never generated code), so the runner judges any server against the
-// documents as published.
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import {
-  addSpecFormats,
-  bundle,
-  jsonAt,
-  readChannels,
-  readOperations,
-  readYaml,
-  rebaseRefs,
-  templatePattern,
-  type JsonObject,
-  type OperationFact,
-} from '../specModel/index.js';
+// documents as published. Validation and pattern matching run in the sandbox (sandbox/), so a
+// schema of a hostile spec cannot hold the runner past its time bounds.
+import { bundle, jsonAt, readChannels, readOperations, readYaml, templatePattern, type JsonObject, type OperationFact } from '../specModel/index.js';
+import { createSandbox, type SandboxLimits, type SchemaVerdict } from './sandbox/sandbox.js';
+
+/** Checks a value against one schema. */
+export type SchemaCheck = (value: unknown) => SchemaVerdict;
 
 export interface SpecIndex {
   openapi: JsonObject;
   asyncapi: JsonObject;
   operations: OperationFact[];
   operation(operationId: string): OperationFact;
-  responseValidator(operationId: string, status: number): ValidateFunction | null;
-  schemaValidator(document: 'openapi' | 'asyncapi', schema: unknown): ValidateFunction;
-  messageValidator(messageName: string): ValidateFunction;
+  responseValidator(operationId: string, status: number): SchemaCheck | null;
+  schemaValidator(document: 'openapi' | 'asyncapi', schema: unknown): SchemaCheck;
+  messageValidator(messageName: string): SchemaCheck;
+  /** Whether `text` matches a schema's `pattern` (read as ajv reads it); undefined when that could not be decided in time. */
+  matchesPattern: (pattern: string, text: string) => boolean | undefined;
   /** channel name -> address, direction and message names */
   channels: ChannelInfo[];
   /** the channel whose address template matches a concrete destination */
@@ -37,27 +32,22 @@ export interface ChannelInfo {
   messages: string[];
 }
 
+/** How long one validation or pattern match may take at most, unless told otherwise: as long as a request. */
+export const defaultSandboxLimits: SandboxLimits = { timeoutMs: 10_000 };
+
 /** The index of two spec files (asyncapi.yaml bundled against the files its refs name). */
-export function loadSpecIndex(openapiFile: string, asyncapiFile: string): SpecIndex {
-  return createSpecIndex(readYaml(openapiFile), bundle(asyncapiFile));
+export function loadSpecIndex(openapiFile: string, asyncapiFile: string, limits: SandboxLimits = defaultSandboxLimits): SpecIndex {
+  return createSpecIndex(readYaml(openapiFile), bundle(asyncapiFile), limits);
 }
 
 /** The index of two documents; the AsyncAPI one must be self-contained (bundled). */
-export function createSpecIndex(openapi: JsonObject, asyncapi: JsonObject): SpecIndex {
+export function createSpecIndex(openapi: JsonObject, asyncapi: JsonObject, limits: SandboxLimits = defaultSandboxLimits): SpecIndex {
   const operations = readOperations(openapi);
-  const ajv = new Ajv2020({ strict: false, allErrors: true, allowUnionTypes: true });
-  addSpecFormats(ajv);
-  ajv.addSchema({ $id: 'urn:conformance:openapi', components: { schemas: jsonAt(openapi, 'components', 'schemas') } });
-  ajv.addSchema({ $id: 'urn:conformance:asyncapi', components: { schemas: jsonAt(asyncapi, 'components', 'schemas') } });
-  const cache = new Map<unknown, ValidateFunction>();
-  const compile = (document: 'openapi' | 'asyncapi', schema: unknown) => {
-    let validate = cache.get(schema);
-    if (!validate) {
-      validate = ajv.compile(rebaseRefs(schema, `urn:conformance:${document}`) as object);
-      cache.set(schema, validate);
-    }
-    return validate;
-  };
+  const sandbox = createSandbox(openapi, asyncapi, limits);
+  const compile =
+    (document: 'openapi' | 'asyncapi', schema: unknown): SchemaCheck =>
+    (value) =>
+      sandbox.validate(document, schema, value);
   const byId = new Map(operations.map((op) => [op.operationId, op]));
   // Destinations only: the channel of the connection's own frames (CONNECT, RECEIPT, ...) has address null.
   const channelList: ChannelInfo[] = readChannels(asyncapi)
@@ -81,9 +71,11 @@ export function createSpecIndex(openapi: JsonObject, asyncapi: JsonObject): Spec
     messageValidator(messageName) {
       return compile('asyncapi', jsonAt(asyncapi, 'components', 'messages', messageName, 'payload'));
     },
+    matchesPattern: (pattern, text) => sandbox.matches(pattern, 'u', text),
     channels: channelList,
     channelFor(destination) {
-      return channelList.find((c) => new RegExp(templatePattern(c.address)).test(destination)) ?? null;
+      // An address is the spec's text too: two placeholders in one segment backtrack quadratically.
+      return channelList.find((c) => sandbox.matches(templatePattern(c.address), '', destination) === true) ?? null;
     },
   };
 }

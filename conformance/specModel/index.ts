@@ -1,7 +1,8 @@
 // The spec model: the one way this project reads OpenAPI 3.1 and AsyncAPI 3 documents. Codegen, the
 // conformance runner, spec diff, spec lint, the mock and the docs pages import it from here, never
 // from the files beside it.
-export { parseYaml, readYaml, fetchYaml } from './yamlDocument.js';
+export { parseYaml, readYaml, fetchYaml, defaultMaxDocumentBytes } from './yamlDocument.js';
+export { BodyTooLargeError, readTextWithin } from './boundedText.js';
 export { arrayOrEmpty, isJsonObject, jsonAt, jsonText, numberOrUndefined, objectOrEmpty, stringOrUndefined, type Json, type JsonObject } from './json.js';
 export { bundle, crossFileRefs } from './bundle.js';
 export { loadSpecFolder, specFolderFiles, specFolderLayout, type SpecFolder, type SpecFolderFiles } from './specFolder.js';

@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 
+import { readTextWithin } from './boundedText.js';
 import { isJsonObject, type JsonObject } from './json.js';
 
 const require = createRequire(import.meta.url);
@@ -22,10 +23,18 @@ export function readYaml(file: string): JsonObject {
   return parseYaml(fs.readFileSync(file, 'utf8'));
 }
 
-/** GET of a served document (e.g. a server's /openapi.yaml); anything but a 200 throws, naming the URL. */
-export async function fetchYaml(url: string, timeoutMs: number): Promise<JsonObject> {
+/** The largest served document fetchYaml reads unless told otherwise: 10 MiB (this project's specs are some 200 KiB). */
+export const defaultMaxDocumentBytes = 10 * 1024 * 1024;
+
+/**
+ * GET of a served document (e.g. a server's /openapi.yaml); anything but a 200 throws, naming the
+ * URL, and so does a document over `maxBytes` (BodyTooLargeError), read no further than that.
+ */
+export async function fetchYaml(url: string, timeoutMs: number, maxBytes = defaultMaxDocumentBytes): Promise<JsonObject> {
   const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}`);
-  return parseYaml(text);
+  if (response.status !== 200) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new Error(`GET ${url} answered ${response.status}`);
+  }
+  return parseYaml(await readTextWithin(response, maxBytes));
 }

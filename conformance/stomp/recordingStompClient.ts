@@ -23,6 +23,10 @@ export interface RecordingStompOptions {
   connectTimeoutMs?: number;
   /** every WebSocket message the server sends, as bytes (to read the frames yourself) */
   onData?: (data: Uint8Array) => void;
+  /** the largest WebSocket message read (default: ws's 100 MiB); a larger one closes the connection */
+  maxFrameBytes?: number;
+  /** the most bytes the connection reads in all (default: no limit); past it the connection is closed */
+  maxConnectionBytes?: number;
 }
 
 export interface RecordingStompClient {
@@ -33,6 +37,8 @@ export interface RecordingStompClient {
   messages: ReceivedMessage[];
   errors: IFrame[];
   closed: Promise<{ code: number }>;
+  /** why the connection was closed for a size limit (maxFrameBytes, maxConnectionBytes); null when it was not */
+  overLimit: string | null;
   /**
    * Subscribes and resolves with the subscription id once the server's RECEIPT arrived; rejects when
    * an ERROR frame or the close comes first, or after `timeoutMs` (default: no limit).
@@ -76,7 +82,15 @@ export function connectRecordingStomp(url: string, token: string | null, options
   let closeCode: number | null = null;
   let resolveClosed!: (value: { code: number }) => void;
   const closed = new Promise<{ code: number }>((resolve) => (resolveClosed = resolve));
-  const client = createStompClient(url, { token, heartbeatMs: options.heartbeatMs ?? 0, upgradeToken: options.upgradeToken, onData: options.onData });
+  const client = createStompClient(url, {
+    token,
+    heartbeatMs: options.heartbeatMs ?? 0,
+    upgradeToken: options.upgradeToken,
+    onData: options.onData,
+    maxFrameBytes: options.maxFrameBytes,
+    maxConnectionBytes: options.maxConnectionBytes,
+    onOverLimit: (reason) => (api.overLimit = reason),
+  });
 
   /** Resolves with what `find` finds, once it finds something; rejects when it throws, or after `timeoutMs`. */
   const until = <T>(find: () => T | undefined, timeoutMs: number | undefined, timedOut: () => string): Promise<T> =>
@@ -135,6 +149,7 @@ export function connectRecordingStomp(url: string, token: string | null, options
     messages,
     errors,
     closed,
+    overLimit: null,
     async subscribe(destination, { timeoutMs } = {}) {
       const id = `sub-${++subscriptionCounter}`;
       await withReceipt((receipt) => client.subscribe(destination, record(destination), { id, receipt }), `SUBSCRIBE ${destination}`, timeoutMs);

@@ -19,17 +19,43 @@ export interface StompClientOptions {
   upgradeToken?: string | undefined;
   /** every WebSocket message the server sends, as bytes (to read the frames yourself) */
   onData?: ((data: Uint8Array) => void) | undefined;
+  /** the largest WebSocket message read (default: ws's 100 MiB); a larger one closes the connection (1009) */
+  maxFrameBytes?: number | undefined;
+  /** the most bytes the connection reads in all (default: no limit); past it the connection is closed */
+  maxConnectionBytes?: number | undefined;
+  /** told, once, why the connection was closed for a limit above */
+  onOverLimit?: ((reason: string) => void) | undefined;
 }
+
+const byteLength = (data: Buffer | ArrayBuffer | Buffer[]) => (Array.isArray(data) ? data.reduce((sum, b) => sum + b.byteLength, 0) : data.byteLength);
 
 /**
  * A client that is not activated yet and connects once: no reconnecting, so a broken connection is
  * reported instead of silently missing the messages sent in between.
  */
-export function createStompClient(url: string, { token, heartbeatMs, upgradeToken, onData }: StompClientOptions): Client {
+export function createStompClient(url: string, options: StompClientOptions): Client {
+  const { token, heartbeatMs, upgradeToken, onData, maxFrameBytes, maxConnectionBytes, onOverLimit } = options;
   return new Client({
     webSocketFactory: () => {
       const headers = upgradeToken ? { Authorization: `Bearer ${upgradeToken}` } : {};
-      const socket = new WebSocket(url, STOMP_SUBPROTOCOLS, { headers });
+      const socket = new WebSocket(url, STOMP_SUBPROTOCOLS, { headers, ...(maxFrameBytes !== undefined && { maxPayload: maxFrameBytes }) });
+      let overLimit = false;
+      const close = (reason: string) => {
+        if (overLimit) return;
+        overLimit = true;
+        onOverLimit?.(reason);
+        socket.terminate();
+      };
+      // ws refuses a message over maxPayload before reading it, with this error, and closes 1009.
+      socket.on('error', (error: Error & { code?: string }) => {
+        if (error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') close(`a WebSocket message over ${maxFrameBytes} bytes`);
+      });
+      // A frame split over many messages, or an endless stream of them: stompjs would keep it all.
+      let received = 0;
+      socket.on('message', (data: Buffer | ArrayBuffer | Buffer[]) => {
+        received += byteLength(data);
+        if (maxConnectionBytes !== undefined && received > maxConnectionBytes) close(`over ${maxConnectionBytes} bytes on one connection`);
+      });
       // stompjs sets binaryType to arraybuffer, so `ws` hands listeners an ArrayBuffer (a Buffer before that).
       if (onData) socket.on('message', (data: Buffer | ArrayBuffer | Buffer[]) => onData(Array.isArray(data) ? Buffer.concat(data) : new Uint8Array(data)));
       return socket;

@@ -83,7 +83,7 @@ async function measureEngine(opts: Options, databaseUrl: string): Promise<{ resu
 export async function httpReport(opts: Options): Promise<void> {
   const { out } = opts;
   out(
-    `server:  node --import tsx src/main.ts on 127.0.0.1 with NODE_ENV=production AUTH_DEV_LOGIN=false LOG_LEVEL=warn RATE_LIMIT_PER_MINUTE=0 RESPONSE_VALIDATION=off`,
+    `server:  node --import tsx src/main.ts on 127.0.0.1 with NODE_ENV=production AUTH_DEV_LOGIN=false LOG_LEVEL=warn RATE_LIMIT_PER_MINUTE=0 MAX_CONNECTIONS_PER_ADDRESS=1000000 RESPONSE_VALIDATION=off`,
   );
   out(`         rate limiting off: the default 6000 requests/minute per client would answer 429 to a benchmark within a few seconds`);
   out(`         response validation off (production's default); development's default "log" checks every response body and is not measured here`);

@@ -101,6 +101,9 @@ async function startTarget(target: ConnectionTarget, options: IdleOptions, tmpDi
       RATE_LIMIT_PER_MINUTE: '0',
       RESPONSE_VALIDATION: 'off',
       STOMP_MAX_CONNECTIONS_PER_USER: String(options.perMember),
+      // Every connection comes from this process: room for all of them (and the seeding's), from one address.
+      MAX_CONNECTIONS: String(options.connections + 64),
+      MAX_CONNECTIONS_PER_ADDRESS: String(options.connections + 64),
     },
   });
 }

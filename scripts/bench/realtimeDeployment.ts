@@ -35,6 +35,8 @@ const commonEnv = (generationConcurrency: number) => ({
   PLANNER_DELAY_MS: '0',
   LOG_LEVEL: 'warn',
   RATE_LIMIT_PER_MINUTE: '0',
+  // Every user comes from 127.0.0.1: one address with a WebSocket and HTTP sockets per user.
+  MAX_CONNECTIONS_PER_ADDRESS: '1000000',
   RESPONSE_VALIDATION: 'off',
   GENERATION_CONCURRENCY: String(generationConcurrency),
 });

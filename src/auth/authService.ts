@@ -1,4 +1,11 @@
 // Sign-in, token rotation with reuse detection, logout, and the per-request authentication.
+//
+// Reuse grace: two tabs of one browser share a refresh token, and may both reissue with it at once;
+// the one that comes second finds it rotated. Within refreshReuseGraceSeconds of that rotation it
+// gets the same pair the first got, on any instance: a pair is a function of the session's row
+// (member, session, refresh jti, the instant it was issued), so the row's refreshJti and rotatedAt
+// are enough to sign it again, and no token is stored. After the grace, or for a token older than
+// the one rotated last, a reuse is theft as before and ends the session.
 import crypto from 'node:crypto';
 import type { components } from '../../generated/openapi.js';
 import type { DatabasePort } from '../db/databasePort.js';
@@ -39,21 +46,30 @@ export interface AuthService {
   isSessionLive(sessionId: string): Promise<boolean>;
 }
 
+/** The access token's jti, derived from its refresh token's, so that signing a pair again gives the same access token. */
+function accessJtiOf(refreshJti: string): string {
+  return crypto.createHash('sha256').update(`access:${refreshJti}`).digest('base64url').slice(0, 32);
+}
+
 export function createAuthService(deps: {
   db: DatabasePort;
   signer: TokenSigner;
   clock: () => number;
   accessTtlSeconds: number;
   refreshTtlSeconds: number;
+  /** seconds after a rotation in which the rotated refresh token gets the same new pair (default 0: none) */
+  refreshReuseGraceSeconds?: number;
   /** told about every logout and revocation, so live connections of the session end at once */
   revocations?: SessionRevocations;
 }): AuthService {
   const { db, signer, clock } = deps;
 
-  async function pair(memberId: number, sessionId: string, refreshJti: string): Promise<TokenResponse> {
-    const now = clock();
-    const access = await signer.issue(memberId, sessionId, 'access', now);
-    const refresh = await signer.issue(memberId, sessionId, 'refresh', now, refreshJti);
+  const graceMs = (deps.refreshReuseGraceSeconds ?? 0) * 1000;
+
+  /** The pair of a session's refresh jti issued at `issuedAtMs`: the same tokens whenever it is signed (HS256 is deterministic). */
+  async function pair(memberId: number, sessionId: string, refreshJti: string, issuedAtMs: number): Promise<TokenResponse> {
+    const access = await signer.issue(memberId, sessionId, 'access', issuedAtMs, accessJtiOf(refreshJti));
+    const refresh = await signer.issue(memberId, sessionId, 'refresh', issuedAtMs, refreshJti);
     return { accessToken: access.token, refreshToken: refresh.token, accessTokenExpiresIn: deps.accessTtlSeconds };
   }
 
@@ -77,13 +93,13 @@ export function createAuthService(deps: {
         { id: sessionId, refreshJti, role: input.role ?? 'MEMBER', createdAt: now, expiresAt: now + deps.refreshTtlSeconds * 1000 },
         now,
       );
-      return { member, sessionId, tokens: await pair(member.id, sessionId, refreshJti) };
+      return { member, sessionId, tokens: await pair(member.id, sessionId, refreshJti, now) };
     },
 
     async tokensOfNewSession(sessionId) {
       const session = await findLiveSession(db, sessionId, clock());
       if (!session) throw new AppError('AUTH027');
-      return pair(session.memberId, session.id, session.refreshJti);
+      return pair(session.memberId, session.id, session.refreshJti, clock());
     },
 
     async reissue(refreshToken) {
@@ -92,14 +108,25 @@ export function createAuthService(deps: {
       const session = await findSession(db, claims.sid);
       if (!session || session.revokedAt !== null || String(session.memberId) !== claims.sub) throw new AppError('AUTH004');
       const nextJti = crypto.randomUUID();
-      if (!(await rotateRefreshToken(db, session.id, claims.jti, nextJti, now + deps.refreshTtlSeconds * 1000))) {
-        // A validly signed refresh token of this session that is no longer current: it was rotated
-        // before, so someone is replaying it. End the whole session.
-        await revokeSession(db, session.id, 'refresh-token-reuse', now);
-        deps.revocations?.publish({ sessionId: session.id, reason: 'refresh-token-reuse' });
-        throw new AppError('AUTH004');
+      if (await rotateRefreshToken(db, session.id, claims.jti, nextJti, now, now + deps.refreshTtlSeconds * 1000)) {
+        return pair(session.memberId, session.id, nextJti, now);
       }
-      return pair(session.memberId, session.id, nextJti);
+      // A validly signed refresh token of this session that is no longer current. Rotated last, and
+      // a moment ago: another tab's reissue with the same token won, and this one gets its pair.
+      const rotated = await findSession(db, session.id);
+      if (
+        rotated &&
+        rotated.revokedAt === null &&
+        rotated.previousRefreshJti === claims.jti &&
+        rotated.rotatedAt !== null &&
+        now - rotated.rotatedAt < graceMs
+      ) {
+        return pair(rotated.memberId, rotated.id, rotated.refreshJti, rotated.rotatedAt);
+      }
+      // Otherwise someone is replaying it: end the whole session.
+      await revokeSession(db, session.id, 'refresh-token-reuse', now);
+      deps.revocations?.publish({ sessionId: session.id, reason: 'refresh-token-reuse' });
+      throw new AppError('AUTH004');
     },
 
     async logout(principal) {

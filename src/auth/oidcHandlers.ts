@@ -12,8 +12,8 @@ export function createOidcHandlers({ oidc }: { oidc: OidcSignIn | null }): OidcH
     return oidc;
   };
   return {
-    async startOidcSignIn({ query }) {
-      const { location, setCookie } = await signIn().start(query.returnTo);
+    async startOidcSignIn({ query }, ctx) {
+      const { location, setCookie } = await signIn().start(query, ctx.clientAddress());
       return { status: 302, headers: { Location: location, 'Set-Cookie': setCookie, 'Cache-Control': 'no-store' } };
     },
 
@@ -22,8 +22,9 @@ export function createOidcHandlers({ oidc }: { oidc: OidcSignIn | null }): OidcH
       return { status: 302, headers: { Location: location, 'Set-Cookie': setCookie, 'Cache-Control': 'no-store' } };
     },
 
-    async exchangeOidcSignInCode({ body }) {
-      return { status: 200, body: await signIn().exchange(body.code), headers: { 'Cache-Control': 'no-store' } };
+    async exchangeOidcSignInCode({ body }, ctx) {
+      const { tokens, setCookie } = await signIn().exchange(body, ctx.cookie(signIn().loginCookie));
+      return { status: 200, body: tokens, headers: { 'Set-Cookie': setCookie, 'Cache-Control': 'no-store' } };
     },
   };
 }

@@ -1,7 +1,9 @@
 // The OpenID Connect provider as openid-client knows it after discovery. Discovery starts with the
 // service and is retried in the background (1 s, 2 s, 4 s ... at most a minute apart) while the
 // issuer cannot be reached: the service serves everything else meanwhile, and a sign-in asks once
-// more itself before answering 503 AUTH021.
+// more itself before answering 503 AUTH021. Every request to the provider (discovery, and through
+// the configuration the token, keys and userinfo requests) ends after OIDC_TIMEOUT_MS, so a provider
+// that accepts connections and never answers holds no request longer than that.
 import * as client from 'openid-client';
 import type { OidcSettings } from '../config.js';
 import { AppError } from '../http/appError.js';
@@ -17,6 +19,8 @@ export interface OidcProvider {
 
 const FIRST_RETRY_MS = 1000;
 const LAST_RETRY_MS = 60_000;
+/** Seconds the ID token's times (exp, nbf, iat) may be off from this machine's clock. */
+export const ID_TOKEN_CLOCK_TOLERANCE_S = 60;
 
 export function startOidcProvider(settings: OidcSettings, log: Logger, fetchImpl?: typeof fetch): OidcProvider {
   let discovered: client.Configuration | null = null;
@@ -31,11 +35,15 @@ export function startOidcProvider(settings: OidcSettings, log: Logger, fetchImpl
         const options: client.DiscoveryRequestOptions = {
           // Plain http only in development and test (config.ts refuses an http issuer in production).
           execute: settings.allowInsecureIssuer ? [client.allowInsecureRequests] : [],
-          timeout: 10,
+          // In seconds; openid-client gives the discovered configuration the same timeout for
+          // every later request (token, keys, userinfo).
+          timeout: settings.timeoutMs / 1000,
         };
         if (fetchImpl) options[client.customFetch] = (url, init) => fetchImpl(url, init);
         const authentication = settings.clientSecret ? client.ClientSecretPost(settings.clientSecret) : client.None();
-        const configuration = await client.discovery(new URL(settings.issuer), settings.clientId, settings.clientSecret ?? undefined, authentication, options);
+        const metadata: Partial<client.ClientMetadata> = { [client.clockTolerance]: ID_TOKEN_CLOCK_TOLERANCE_S };
+        if (settings.clientSecret) metadata.client_secret = settings.clientSecret;
+        const configuration = await client.discovery(new URL(settings.issuer), settings.clientId, metadata, authentication, options);
         // Also check the ID token's signature against the provider's keys (openid-client skips it
         // by default for a token that came straight from the token endpoint over TLS).
         client.enableNonRepudiationChecks(configuration);

@@ -4,6 +4,9 @@
 import type { OidcSettings } from '../config.js';
 import { invalidField } from '../http/appError.js';
 
+/** The longest returnTo kept with a pending sign-in, once resolved and percent-encoded (it is stored per sign-in). */
+export const RETURN_TO_MAX_LENGTH = 2048;
+
 /** The absolute URL to return to; throws COMMON001 on `query.returnTo` otherwise. */
 export function resolveReturnTo(returnTo: string | undefined, settings: OidcSettings): string {
   const home = new URL(settings.redirectUri).origin;
@@ -23,5 +26,6 @@ export function resolveReturnTo(returnTo: string | undefined, settings: OidcSett
   }
   if (!settings.returnToOrigins.includes(url.origin)) throw refused(`must be on one of the allowed origins: ${settings.returnToOrigins.join(', ')}`);
   if (url.hash) throw refused('must not have a fragment (the sign-in code goes there)');
+  if (url.href.length > RETURN_TO_MAX_LENGTH) throw refused(`must be at most ${RETURN_TO_MAX_LENGTH} characters once resolved and percent-encoded`);
   return url.href;
 }

@@ -1,8 +1,11 @@
 // OpenID Connect sign-in, authorization code + PKCE (openapi.yaml: startOidcSignIn,
 // completeOidcSignIn, exchangeOidcSignInCode). The pending sign-in (state, nonce, PKCE verifier,
 // returnTo) is a database row found by the hash of a random cookie, so any instance can complete it
-// and only the browser that started it can. The tokens never travel in a URL: the callback hands
-// the browser a one-time code in the fragment, which it exchanges for the token pair by POST.
+// and only the browser that started it can; anyone may start one, so they are bounded per client
+// address and in total. The tokens never travel in a URL: the callback hands the browser a one-time
+// code in the fragment, which it exchanges for the token pair by POST. That code is bound to the
+// page that started the sign-in (the verifier of its codeChallenge, or else the browser's cookie):
+// someone else's code, put into a link, signs nobody in as them (login CSRF).
 import crypto from 'node:crypto';
 import path from 'node:path';
 import * as client from 'openid-client';
@@ -15,8 +18,8 @@ import { operationPath } from '../http/operationPath.js';
 import type { Logger } from '../logger.js';
 import type { AuthService } from './authService.js';
 import { signInFailure } from './oidcFailures.js';
-import { savePendingLogin, takePendingLogin } from './oidcPendingLoginRepository.js';
-import type { OidcProvider } from './oidcProvider.js';
+import { savePendingLogin, takePendingLogin, type PendingLoginRefusal } from './oidcPendingLoginRepository.js';
+import { ID_TOKEN_CLOCK_TOLERANCE_S, type OidcProvider } from './oidcProvider.js';
 import { resolveReturnTo } from './oidcReturnTo.js';
 import { saveSignInCode, takeSignInCode } from './oidcSignInCodeRepository.js';
 import { roleForOidcSignIn } from './roles.js';
@@ -24,7 +27,7 @@ import { roleForOidcSignIn } from './roles.js';
 type TokenResponse = components['schemas']['TokenResponse'];
 
 export const OIDC_LOGIN_COOKIE = 'oidc_login';
-// The pending sign-in's cookie goes only to the sign-in operations (start and callback share this folder).
+// The pending sign-in's cookie goes only to the sign-in operations (start, callback and exchange share this folder).
 const COOKIE_PATH = path.posix.dirname(operationPath('completeOidcSignIn', {}));
 const PENDING_LOGIN_MS = 10 * 60_000;
 const SIGN_IN_CODE_MS = 60_000;
@@ -41,12 +44,18 @@ export interface CallbackParameters {
 export interface OidcSignIn {
   /** the name of the cookie that ties a pending sign-in to the browser (the callback reads it) */
   readonly loginCookie: string;
-  /** the provider's authorization URL and the cookie tying the pending sign-in to the browser */
-  start(returnTo: string | undefined): Promise<{ location: string; setCookie: string }>;
-  /** signs the member in; the URL to send the browser to (returnTo#oidcCode=…) and the cookie's removal */
+  /**
+   * The provider's authorization URL and the cookie tying the pending sign-in to the browser;
+   * 429 COMMON429 when `clientAddress` has too many sign-ins pending, 503 AUTH030 when everyone has.
+   */
+  start(request: { returnTo?: string; codeChallenge?: string }, clientAddress: string): Promise<{ location: string; setCookie: string }>;
+  /** signs the member in; the URL to send the browser to (returnTo#oidcCode=…) and the cookie, kept for the exchange */
   complete(cookie: string | undefined, parameters: CallbackParameters, log: Logger): Promise<{ location: string; setCookie: string }>;
-  /** the token pair of a one-time code; AUTH027 when it is unknown, used or expired */
-  exchange(code: string): Promise<TokenResponse>;
+  /**
+   * The token pair of a one-time code and the cookie's removal; AUTH027 when the code is unknown,
+   * used or expired, AUTH029 when neither `codeVerifier` nor `cookie` is what it is bound to.
+   */
+  exchange(request: { code: string; codeVerifier?: string }, cookie: string | undefined): Promise<{ tokens: TokenResponse; setCookie: string }>;
 }
 
 const sha256 = (value: string) => crypto.createHash('sha256').update(value).digest('base64url');
@@ -64,9 +73,10 @@ export function createOidcSignIn(deps: {
   const cookie = (value: string, maxAgeSeconds: number) =>
     `${OIDC_LOGIN_COOKIE}=${value}; Path=${COOKIE_PATH}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
 
+  // Only a callback with the sign-in's state takes it: a forged one leaves it for the real callback.
   async function takeLogin(cookieValue: string | undefined, state: string | undefined) {
-    const login = cookieValue ? await takePendingLogin(db, sha256(cookieValue)) : undefined;
-    if (!login || login.expiresAt <= clock() || state !== login.state) throw new AppError('AUTH022');
+    const login = cookieValue && state ? await takePendingLogin(db, sha256(cookieValue), state) : undefined;
+    if (!login || login.expiresAt <= clock()) throw new AppError('AUTH022');
     return login;
   }
 
@@ -80,6 +90,11 @@ export function createOidcSignIn(deps: {
       idTokenExpected: true,
     });
     const claims = tokens.claims()!;
+    // openid-client checks exp and nbf, not an iat in the future: a token from a provider whose clock
+    // is ahead (or one minted to be used later). Checked against the clock openid-client checks with.
+    if (claims.iat > Date.now() / 1000 + ID_TOKEN_CLOCK_TOLERANCE_S) {
+      throw new AppError('AUTH024', 'The ID token of the identity provider was issued in the future.');
+    }
     // Providers put e-mail and name in the ID token only when asked; userinfo always has them.
     const userinfo = configuration.serverMetadata().userinfo_endpoint ? await client.fetchUserInfo(configuration, tokens.access_token, claims.sub) : {};
     return { claims: claims as Record<string, unknown> & { iss: string; sub: string }, profile: { ...claims, ...userinfo } as Record<string, unknown> };
@@ -87,7 +102,7 @@ export function createOidcSignIn(deps: {
 
   return {
     loginCookie: OIDC_LOGIN_COOKIE,
-    async start(returnTo) {
+    async start({ returnTo, codeChallenge }, clientAddress) {
       const back = resolveReturnTo(returnTo, settings);
       const configuration = await provider.configuration();
       const browserKey = crypto.randomBytes(32).toString('base64url');
@@ -97,6 +112,8 @@ export function createOidcSignIn(deps: {
         nonce: client.randomNonce(),
         codeVerifier: client.randomPKCECodeVerifier(),
         returnTo: back,
+        clientKey: sha256(clientAddress).slice(0, 22),
+        codeChallenge: codeChallenge ?? null,
         createdAt: clock(),
         expiresAt: clock() + PENDING_LOGIN_MS,
       };
@@ -109,7 +126,8 @@ export function createOidcSignIn(deps: {
         state: login.state,
         nonce: login.nonce,
       });
-      await savePendingLogin(db, login, clock());
+      const refusal = await savePendingLogin(db, login, { perClient: settings.pendingSignIns.perAddress, total: settings.pendingSignIns.total }, clock());
+      if (refusal) throw tooManyPending(refusal, clock());
       return { location: location.href, setCookie: cookie(browserKey, PENDING_LOGIN_MS / 1000) };
     },
 
@@ -144,17 +162,37 @@ export function createOidcSignIn(deps: {
       });
 
       const code = crypto.randomBytes(32).toString('base64url');
-      await saveSignInCode(db, { id: sha256(code), sessionId, createdAt: clock(), expiresAt: clock() + SIGN_IN_CODE_MS }, clock());
+      const binding = { codeChallenge: login.codeChallenge, browserKeyHash: login.id };
+      await saveSignInCode(db, { id: sha256(code), sessionId, ...binding, createdAt: clock(), expiresAt: clock() + SIGN_IN_CODE_MS }, clock());
       log.info({ memberId: member.id, role, issuer: claims.iss }, 'signed in with OpenID Connect');
-      return { location: `${login.returnTo}#oidcCode=${code}`, setCookie: cookie('', 0) };
+      // The pending sign-in is used up; its cookie now ties the code to this browser until the exchange.
+      return { location: `${login.returnTo}#oidcCode=${code}`, setCookie: cookie(cookieValue!, SIGN_IN_CODE_MS / 1000) };
     },
 
-    async exchange(code) {
-      const entry = await takeSignInCode(db, sha256(code));
-      if (!entry || entry.expiresAt <= clock()) throw new AppError('AUTH027');
-      return auth.tokensOfNewSession(entry.sessionId);
+    async exchange({ code, codeVerifier }, cookieValue) {
+      const entry = await takeSignInCode(
+        db,
+        sha256(code),
+        {
+          codeChallenge: codeVerifier === undefined ? null : sha256(codeVerifier),
+          browserKeyHash: cookieValue ? sha256(cookieValue) : null,
+        },
+        clock(),
+      );
+      if (entry === 'unknown') throw new AppError('AUTH027');
+      if (entry === 'not-bound') throw new AppError('AUTH029');
+      return { tokens: await auth.tokensOfNewSession(entry.sessionId), setCookie: cookie('', 0) };
     },
   };
+}
+
+/** 429 COMMON429 (this client) or 503 AUTH030 (everyone), with the seconds until a place frees up. */
+function tooManyPending(refusal: PendingLoginRefusal, nowMs: number): AppError {
+  const retryAfter = String(Math.min(Math.max(1, Math.ceil((refusal.oldestExpiresAt - nowMs) / 1000)), PENDING_LOGIN_MS / 1000));
+  if (refusal.refused === 'total') return new AppError('AUTH030', undefined, { headers: { 'Retry-After': retryAfter } });
+  return new AppError('COMMON429', `Too many sign-ins started from this address are pending; retry in ${retryAfter} seconds.`, {
+    headers: { 'Retry-After': retryAfter },
+  });
 }
 
 /** The spec's rule for a member's e-mail (format and length, as dev-login checks it), so getMe can answer with it. */

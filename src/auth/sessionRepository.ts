@@ -1,5 +1,6 @@
 // Sessions: one per sign-in. Logout or refresh-token reuse revokes it, which ends its access tokens
-// too; reissue moves `refreshJti` to the newly issued refresh token.
+// too; reissue moves `refreshJti` to the newly issued refresh token, and keeps the one it replaced
+// and when (`previousRefreshJti`, `rotatedAt`) for the reuse grace of authService.ts.
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { DatabasePort } from '../db/databasePort.js';
 import { prepared } from '../db/preparedStatements.js';
@@ -44,13 +45,20 @@ export function findSession(db: DatabasePort, sessionId: string): Promise<Sessio
   return db.run(async (q) => (await q.select().from(authSessions).where(eq(authSessions.id, sessionId)))[0]);
 }
 
-/** Moves the session to a new refresh token, only if `expectedJti` is still the current one. */
-export function rotateRefreshToken(db: DatabasePort, sessionId: string, expectedJti: string, nextJti: string, expiresAt: number): Promise<boolean> {
+/** Moves the session to a new refresh token at `nowMs`, only if `expectedJti` is still the current one. */
+export function rotateRefreshToken(
+  db: DatabasePort,
+  sessionId: string,
+  expectedJti: string,
+  nextJti: string,
+  nowMs: number,
+  expiresAt: number,
+): Promise<boolean> {
   const { authSessions } = db.t;
   return db.run(async (q) => {
     const moved = await q
       .update(authSessions)
-      .set({ refreshJti: nextJti, expiresAt })
+      .set({ refreshJti: nextJti, previousRefreshJti: expectedJti, rotatedAt: nowMs, expiresAt })
       .where(and(eq(authSessions.id, sessionId), eq(authSessions.refreshJti, expectedJti), isNull(authSessions.revokedAt)))
       .returning({ id: authSessions.id });
     return moved.length === 1;

@@ -1,7 +1,7 @@
 // The catalogue's places in the database (the `place` table): mirrored from the bundled files at
 // start, so itineraries reference places by a stable id, and read back by region.
 import { asc, eq, inArray } from 'drizzle-orm';
-import type { DatabasePort } from '../db/databasePort.js';
+import type { DatabasePort, PgQueries } from '../db/databasePort.js';
 import type { places } from '../db/schema.pg.js';
 import { catalogueRegions, type CataloguePlace } from './placeCatalogue.js';
 import { forgetKeptPlaces } from './placeCache.js';
@@ -84,8 +84,13 @@ export async function syncCatalogue(db: DatabasePort): Promise<{ inserted: numbe
 
 /** The places of a region as stored, ordered by key so callers see the same order on every database. */
 export function placesOfRegion(db: DatabasePort, regionId: string): Promise<PlaceRow[]> {
+  return db.run((q) => placesOfRegionWith(db, q, regionId));
+}
+
+/** placesOfRegion on a transaction the caller holds. */
+export function placesOfRegionWith(db: DatabasePort, q: PgQueries, regionId: string): Promise<PlaceRow[]> {
   const { places } = db.t;
-  return db.run((q) => q.select().from(places).where(eq(places.region, regionId)).orderBy(asc(places.key)).execute());
+  return q.select().from(places).where(eq(places.region, regionId)).orderBy(asc(places.key)).execute();
 }
 
 export function placesByIds(db: DatabasePort, ids: number[]): Promise<PlaceRow[]> {

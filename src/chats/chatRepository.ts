@@ -19,6 +19,11 @@ export function findOwnChatRoom(db: DatabasePort, memberId: number, chatRoomId: 
   );
 }
 
+export function findChatRoom(db: DatabasePort, chatRoomId: number): Promise<ChatRoomRow | undefined> {
+  const { chatRooms } = db.t;
+  return db.run(async (q) => (await q.select().from(chatRooms).where(eq(chatRooms.id, chatRoomId)))[0]);
+}
+
 export function findChatMessage(db: DatabasePort, chatRoomId: number, messageId: number): Promise<ChatMessageRow | undefined> {
   const { chatMessages } = db.t;
   return db.run(

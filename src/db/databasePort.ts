@@ -153,7 +153,7 @@ export function postgresPort(database: PostgresDatabase, options: PortOptions = 
     db,
     tx: async (fn) => {
       refuseReentry(port, 'tx', guard);
-      return db.transaction(asCallbackOf(port, fn, guard));
+      return database.transaction(asCallbackOf(port, fn, guard));
     },
     run: async (fn) => {
       refuseReentry(port, 'run', guard);

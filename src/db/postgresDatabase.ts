@@ -3,28 +3,42 @@
 // open the same database at once (a rolling deploy, a scaled-up service): the migrations run under
 // a session-level advisory lock, so the first instance migrates and the others wait for it and then
 // find nothing left to apply.
+// A connection can break at any moment (a failover, a pgbouncer restart, a NAT timeout,
+// pg_terminate_backend): every connection of the pool listens for its own 'error' for its whole
+// life, also while a transaction holds it (node-postgres emits the error there too, and an 'error'
+// event nobody listens to ends the process), and a transaction gives its connection back to the
+// pool only when it left it idle; the statements of a broken one fail as storage failures
+// (storageFailure.ts: 503 COMMON503).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import { drizzle, type NodePgDatabase, type NodePgTransaction } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import type { Logger } from '../logger.js';
 import * as schema from './schema.pg.js';
 
 export type PgDb = NodePgDatabase<typeof schema> & { $client: pg.Pool };
+export type PgTransaction = NodePgTransaction<typeof schema, ExtractTablesWithRelations<typeof schema>>;
 
 export interface PostgresDatabase {
   db: PgDb;
   pool: pg.Pool;
   /** the tables (schema.pg.ts), handed to the port from here so that a SQLite start never loads pg-core */
   schema: typeof schema;
+  /**
+   * fn's statements in one transaction on a connection of the pool: committed when it resolves,
+   * rolled back when it throws; a connection the transaction did not leave idle (its BEGIN, COMMIT
+   * or ROLLBACK failed, the connection broke) is closed instead of going back to the pool
+   */
+  transaction<T>(fn: (q: PgTransaction) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
 export interface PostgresOptions {
   /** connections this instance may hold (DATABASE_POOL_MAX) */
   poolMax: number;
-  /** idle connections that fail (the server restarted, the network dropped) are reported here */
+  /** connections that fail (the server restarted, the network dropped) are reported here */
   log?: Pick<Logger, 'warn'>;
 }
 
@@ -75,9 +89,12 @@ export async function openPostgresDatabase(url: string, options: PostgresOptions
     keepAlive: true,
     ...withGenericPlans(url),
   });
-  // Without a listener, an idle connection's error (e.g. the server restarting) is thrown as an
-  // unhandled 'error' event and ends the process; the pool drops that connection by itself.
-  pool.on('error', (error) => options.log?.warn({ err: error }, 'idle PostgreSQL connection failed; the pool drops it'));
+  // pg-pool listens for a connection's 'error' only while the connection is idle in the pool (and
+  // re-emits it on the pool); a transaction's connection is checked out and has no listener then.
+  // 'connect' comes once per new connection, before the pool takes its own listener off.
+  pool.on('connect', (client) => client.on('error', reportedOnce(options.log)));
+  // The connection's own listener above has reported it; this one keeps the pool's re-emit handled.
+  pool.on('error', () => {});
   try {
     await migrateUnderLock(pool);
   } catch (error) {
@@ -85,7 +102,40 @@ export async function openPostgresDatabase(url: string, options: PostgresOptions
     throw error;
   }
   let closing: Promise<void> | undefined;
-  return { db: drizzle(pool, { schema }), pool, schema, close: () => (closing ??= pool.end()) };
+  return { db: drizzle(pool, { schema }), pool, schema, transaction: (fn) => pooledTransaction(pool, fn), close: () => (closing ??= pool.end()) };
+}
+
+/** A connection's 'error' listener: the first error is logged (a broken connection emits one or two more), the others are expected. */
+function reportedOnce(log: PostgresOptions['log']): (error: Error) => void {
+  let reported = false;
+  return (error) => {
+    if (reported) return;
+    reported = true;
+    log?.warn({ err: error }, 'a PostgreSQL connection failed; it is closed and its statements fail (503 COMMON503), the pool opens a new one');
+  };
+}
+
+/** drizzle over one pooled connection, made once per connection. */
+const handles = new WeakMap<pg.PoolClient, NodePgDatabase<typeof schema>>();
+
+async function pooledTransaction<T>(pool: pg.Pool, fn: (q: PgTransaction) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let handle = handles.get(client);
+  if (!handle) {
+    handle = drizzle(client, { schema });
+    handles.set(client, handle);
+  }
+  try {
+    // drizzle's transaction over a pooled connection would leave the connection checked out for
+    // good when BEGIN fails (a connection reset as it was taken): here the release is ours.
+    return await handle.transaction(fn);
+  } finally {
+    // 'I': idle, outside any transaction (the last ReadyForQuery said so). Anything else, a failed
+    // ROLLBACK or a connection that broke mid-way, must not serve the next caller: passing an error
+    // to release() closes the connection.
+    const idle = client.getTransactionStatus() === 'I';
+    client.release(idle ? undefined : new Error(`the transaction left its connection ${client.getTransactionStatus() ?? 'without a status'}`));
+  }
 }
 
 async function migrateUnderLock(pool: pg.Pool): Promise<void> {

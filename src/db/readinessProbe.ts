@@ -1,14 +1,20 @@
 // What /readyz asks the database: on SQLite, can it take a write right now (writeProbe.ts); on
-// PostgreSQL, does it answer a query (the port exists only once its migrations were applied).
+// PostgreSQL, does it answer a query (the port exists only once its migrations were applied): one
+// round trip on a pooled connection, given up after `timeoutMs` (the connection is then closed, so
+// a probe that timed out holds nothing on the server).
+import type { QueryConfig } from 'pg';
 import type { EnginePort } from './databasePort.js';
 import { probeWrite } from './writeProbe.js';
 
 /** Throws the engine's error when the database cannot serve requests now. */
-export async function probeReadiness(engine: EnginePort): Promise<void> {
+export async function probeReadiness(engine: EnginePort, { timeoutMs }: { timeoutMs: number }): Promise<void> {
   if (engine.dialect === 'sqlite') {
     // Through the port's mutex: the probe's own transaction must not start inside another caller's.
     await engine.run((db) => Promise.resolve(probeWrite(db.$client)));
     return;
   }
-  await engine.db.$client.query('SELECT 1');
+  // node-postgres' read timeout (a query option its types leave out): the query fails with "Query
+  // read timeout" (a storage failure), and the pool closes the connection given back with it.
+  const probe: QueryConfig & { query_timeout: number } = { text: 'SELECT 1', query_timeout: timeoutMs };
+  await engine.db.$client.query(probe);
 }

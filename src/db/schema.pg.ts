@@ -8,7 +8,7 @@
 // - JSON lists are jsonb, booleans boolean, coordinates double precision (SQLite's REAL is 8 bytes;
 //   PostgreSQL's real is 4).
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, customType, doublePrecision, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 
 /** epoch milliseconds */
 const epochMs = (name: string) => bigint(name, { mode: 'number' });
@@ -52,6 +52,12 @@ export const authSessions = pgTable(
       .references(() => members.id, { onDelete: 'cascade' }),
     /** jti of the only refresh token of this session that may still be used */
     refreshJti: text('refresh_jti').notNull(),
+    /**
+     * jti of the refresh token rotated last, and when: for REFRESH_REUSE_GRACE_SECONDS after
+     * rotatedAt it gets the pair of refreshJti again (issued at rotatedAt, so the same tokens)
+     */
+    previousRefreshJti: text('previous_refresh_jti'),
+    rotatedAt: epochMs('rotated_at'),
     /** decided at sign-in (src/auth/roles.ts); dev-login sessions are always MEMBER */
     role: text('role', { enum: ['MEMBER', 'ADMIN'] })
       .notNull()
@@ -79,6 +85,10 @@ export const oidcPendingLogins = pgTable(
     nonce: text('nonce').notNull(),
     codeVerifier: text('code_verifier').notNull(),
     returnTo: text('return_to').notNull(),
+    /** a hash of the client address that started it: pending sign-ins are bounded per address */
+    clientKey: text('client_key').notNull().default(''),
+    /** the page's codeChallenge (base64url SHA-256 of its verifier); null: the code is bound to the cookie */
+    codeChallenge: text('code_challenge'),
     createdAt: epochMs('created_at').notNull(),
     expiresAt: epochMs('expires_at').notNull(),
   },
@@ -94,6 +104,9 @@ export const oidcSignInCodes = pgTable(
     sessionId: text('session_id')
       .notNull()
       .references(() => authSessions.id, { onDelete: 'cascade' }),
+    /** who may exchange it: the page with the verifier of this challenge, or else the browser whose oidc_login cookie hashes to browserKeyHash */
+    codeChallenge: text('code_challenge'),
+    browserKeyHash: text('browser_key_hash').notNull().default(''),
     createdAt: epochMs('created_at').notNull(),
     expiresAt: epochMs('expires_at').notNull(),
   },
@@ -155,6 +168,11 @@ export const chatRooms = pgTable(
       .notNull()
       .references(() => tripPlans.id, { onDelete: 'cascade' }),
     createdAt: epochMs('created_at').notNull(),
+    // The room's turn (chats/chatTurns.ts): who answers its pending messages now, on any instance.
+    /** a random token of the claim that holds the turn; null when nobody does */
+    turnToken: text('turn_token'),
+    /** when the turn runs out unless its holder renews it */
+    turnUntil: epochMs('turn_until'),
   },
   (t) => [uniqueIndex('chat_room_trip_plan_idx').on(t.tripPlanId), index('chat_room_member_idx').on(t.memberId)],
 );
@@ -174,6 +192,23 @@ export const chatMessages = pgTable(
     createdAt: epochMs('created_at').notNull(),
   },
   (t) => [index('chat_message_room_idx').on(t.chatRoomId, t.id)],
+);
+
+/** A USER message not answered yet, with what its answer needs besides the text (chats/chatTurns.ts). */
+export const chatPendingMessages = pgTable(
+  'chat_pending_message',
+  {
+    messageId: rowId('message_id')
+      .notNull()
+      .references(() => chatMessages.id, { onDelete: 'cascade' }),
+    chatRoomId: rowId('chat_room_id')
+      .notNull()
+      .references(() => chatRooms.id, { onDelete: 'cascade' }),
+    /** the stop the client selected (ChatMessageRequest.scheduledPlaceId); no reference: the stop may be gone by the message's turn */
+    scheduledPlaceId: rowId('scheduled_place_id'),
+  },
+  // A table-level key: SQLite's INTEGER PRIMARY KEY column would make message_id optional in inserts.
+  (t) => [primaryKey({ columns: [t.messageId] }), index('chat_pending_message_room_idx').on(t.chatRoomId, t.messageId)],
 );
 
 export const places = pgTable(
@@ -210,6 +245,8 @@ export const dailyPlans = pgTable(
     date: text('date').notNull(),
     title: text('title').notNull(),
     description: text('description').notNull(),
+    /** saved by a generation whose chat summary of the day is not stored yet (a resumed run writes it) */
+    summaryPending: boolean('summary_pending').notNull().default(false),
   },
   (t) => [uniqueIndex('daily_plan_trip_day_idx').on(t.tripPlanId, t.dayNumber)],
 );

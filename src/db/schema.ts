@@ -3,7 +3,7 @@
 // schema.pg.ts is the same schema for PostgreSQL: a change here is made there too, and
 // test/types/schemaParity.ts fails to compile while their row types differ.
 import { sql } from 'drizzle-orm';
-import { blob, index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 export const members = sqliteTable(
   'member',
@@ -38,6 +38,12 @@ export const authSessions = sqliteTable(
       .references(() => members.id, { onDelete: 'cascade' }),
     /** jti of the only refresh token of this session that may still be used */
     refreshJti: text('refresh_jti').notNull(),
+    /**
+     * jti of the refresh token rotated last, and when: for REFRESH_REUSE_GRACE_SECONDS after
+     * rotatedAt it gets the pair of refreshJti again (issued at rotatedAt, so the same tokens)
+     */
+    previousRefreshJti: text('previous_refresh_jti'),
+    rotatedAt: integer('rotated_at'),
     /** decided at sign-in (src/auth/roles.ts); dev-login sessions are always MEMBER */
     role: text('role', { enum: ['MEMBER', 'ADMIN'] })
       .notNull()
@@ -65,6 +71,10 @@ export const oidcPendingLogins = sqliteTable(
     nonce: text('nonce').notNull(),
     codeVerifier: text('code_verifier').notNull(),
     returnTo: text('return_to').notNull(),
+    /** a hash of the client address that started it: pending sign-ins are bounded per address */
+    clientKey: text('client_key').notNull().default(''),
+    /** the page's codeChallenge (base64url SHA-256 of its verifier); null: the code is bound to the cookie */
+    codeChallenge: text('code_challenge'),
     createdAt: integer('created_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
   },
@@ -80,6 +90,9 @@ export const oidcSignInCodes = sqliteTable(
     sessionId: text('session_id')
       .notNull()
       .references(() => authSessions.id, { onDelete: 'cascade' }),
+    /** who may exchange it: the page with the verifier of this challenge, or else the browser whose oidc_login cookie hashes to browserKeyHash */
+    codeChallenge: text('code_challenge'),
+    browserKeyHash: text('browser_key_hash').notNull().default(''),
     createdAt: integer('created_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
   },
@@ -141,6 +154,11 @@ export const chatRooms = sqliteTable(
       .notNull()
       .references(() => tripPlans.id, { onDelete: 'cascade' }),
     createdAt: integer('created_at').notNull(),
+    // The room's turn (chats/chatTurns.ts): who answers its pending messages now.
+    /** a random token of the claim that holds the turn; null when nobody does */
+    turnToken: text('turn_token'),
+    /** when the turn runs out unless its holder renews it */
+    turnUntil: integer('turn_until'),
   },
   (t) => [uniqueIndex('chat_room_trip_plan_idx').on(t.tripPlanId), index('chat_room_member_idx').on(t.memberId)],
 );
@@ -160,6 +178,23 @@ export const chatMessages = sqliteTable(
     createdAt: integer('created_at').notNull(),
   },
   (t) => [index('chat_message_room_idx').on(t.chatRoomId, t.id)],
+);
+
+/** A USER message not answered yet, with what its answer needs besides the text (chats/chatTurns.ts). */
+export const chatPendingMessages = sqliteTable(
+  'chat_pending_message',
+  {
+    messageId: integer('message_id')
+      .notNull()
+      .references(() => chatMessages.id, { onDelete: 'cascade' }),
+    chatRoomId: integer('chat_room_id')
+      .notNull()
+      .references(() => chatRooms.id, { onDelete: 'cascade' }),
+    /** the stop the client selected (ChatMessageRequest.scheduledPlaceId); no reference: the stop may be gone by the message's turn */
+    scheduledPlaceId: integer('scheduled_place_id'),
+  },
+  // A table-level key: SQLite's INTEGER PRIMARY KEY column would make message_id optional in inserts.
+  (t) => [primaryKey({ columns: [t.messageId] }), index('chat_pending_message_room_idx').on(t.chatRoomId, t.messageId)],
 );
 
 export const places = sqliteTable(
@@ -196,6 +231,8 @@ export const dailyPlans = sqliteTable(
     date: text('date').notNull(),
     title: text('title').notNull(),
     description: text('description').notNull(),
+    /** saved by a generation whose chat summary of the day is not stored yet (a resumed run writes it) */
+    summaryPending: integer('summary_pending', { mode: 'boolean' }).notNull().default(false),
   },
   (t) => [uniqueIndex('daily_plan_trip_day_idx').on(t.tripPlanId, t.dayNumber)],
 );

@@ -59,6 +59,21 @@ export function storageFailureCode(error: unknown): string | null {
   return null;
 }
 
+// Of those, the ones a retry a few seconds later may get past: a server that cannot be reached, a
+// connection that broke, a server restarting or out of connections, a SQLite database locked by
+// another connection. A full disk, a read-only or unreadable file, a read-only server need someone
+// to act: retrying them only delays the answer.
+const TRANSIENT_PG_CODES = ['57P01', '57P02', '57P03', '53300'];
+const TRANSIENT_SQLITE_CODES = ['SQLITE_BUSY', 'SQLITE_LOCKED'];
+
+/** Whether `error` is a storage failure that may be gone when the same step is tried again shortly. */
+export function transientStorageFailure(error: unknown): boolean {
+  const code = storageFailureCode(error);
+  if (code === null) return false;
+  if (code.startsWith('SQLITE_')) return TRANSIENT_SQLITE_CODES.some((prefix) => code === prefix || code.startsWith(`${prefix}_`));
+  return code === 'PG_CONNECTION' || SOCKET_CODES.includes(code) || code.startsWith('08') || TRANSIENT_PG_CODES.includes(code);
+}
+
 /** The driver's own message of a storage failure: never drizzle's wrapper, whose text holds the query's parameters. */
 export function storageUnavailableReason(error: unknown): string {
   for (const cause of causes(error)) if (codeOf(cause)) return (cause as Error).message || String((cause as Error & { code?: string }).code);

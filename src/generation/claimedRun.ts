@@ -2,20 +2,27 @@
 // receiveScheduleUpdates): for each day, the day is saved in its own fenced transaction, then
 // schedule DAILY_PLAN_GENERATED, then the day's summary on the chat (chunks, then the full text,
 // also saved fenced); then the plan is COMPLETED and the chat says so. A resumed run (an earlier
-// attempt saved days 1..k) skips those days: they keep their ids and are not announced again.
+// attempt saved days 1..k) skips those days: they keep their ids and are not announced again; a
+// saved day whose summary that attempt did not store (it stopped in between) is summarised first,
+// from the day as saved, so the chat history holds one summary per day, in day order.
 // Every write is fenced by the lease (generationLeases.ts): a run that lost it writes nothing more,
 // publishes nothing more and ends 'lost' (whoever took the job over, or cancelled it, speaks for it).
+// A step that meets a transient storage failure is tried again while the lease holds (storageRetry.ts).
 import type { DatabasePort } from '../db/databasePort.js';
 import { storageUnavailable } from '../db/storageFailure.js';
+import type { PlannedDay } from '../itinerary/plannedDay.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics/metricsRegistry.js';
 import type { RunPublishers } from '../realtime/publishers.js';
+import { findDay, type DayWithStops } from '../trips/dailyPlanRepository.js';
 import { toDailyPlanResponse } from '../trips/tripPlanMappers.js';
 import { inDaySpan } from './generationSpans.js';
-import { saveGeneratedDay, saveRunChatMessage, type FenceAt } from './fencedRunWrites.js';
-import { finishGeneration, releaseLease, type ClaimedGeneration, type Fenced } from './generationLeases.js';
+import { saveDaySummary, saveGeneratedDay, type FenceAt } from './fencedRunWrites.js';
+import { endedByAttempt, finishGeneration, releaseLease, type ClaimedGeneration, type Fenced } from './generationLeases.js';
 import { announceFailure, STOPPED_MESSAGE } from './generationMessages.js';
+import type { LeaseTerm } from './leaseTerm.js';
 import { PlannerError, type Planner, type PlanRequest } from './planner.js';
+import { retryingWhileLeaseHolds, retryPolicyFor, StorageOutlastedLease, type RetryStep } from './storageRetry.js';
 
 export interface ClaimedRunDeps {
   port: DatabasePort;
@@ -52,8 +59,44 @@ export type RunOutcome = 'completed' | 'failed' | 'lost' | 'released';
 const UNSAVABLE_MESSAGE = 'A day could not be saved (the storage cannot take writes); please try again later.';
 const FAILED_MESSAGE = 'The itinerary could not be generated. Please try again.';
 
-/** `publishers` are the run's (its lease's run and attempt): what a superseded attempt sends is refused. */
-export async function runClaimedGeneration(deps: ClaimedRunDeps, job: ClaimedGeneration, publishers: RunPublishers, signal: AbortSignal): Promise<RunOutcome> {
+/** The day as a planner would give it, from the day as saved: what a resumed run summarises. */
+function plannedDayOf(saved: DayWithStops): PlannedDay {
+  const { dayNumber, date, title, description } = saved;
+  const stops = saved.stops.map(({ placeId, category, travelTime, travelDistance }) => ({ placeId, category, travelTime, travelDistance }));
+  return { dayNumber, date, title, description, stops };
+}
+
+/**
+ * The planner's days. A transient storage failure of the planner's own reads (the catalogue, the
+ * prompts) starts it over while the lease holds; the caller skips the days it has already saved.
+ */
+async function* plannedDays(planner: Planner, request: PlanRequest, signal: AbortSignal, retrying: RetryStep): AsyncGenerator<PlannedDay> {
+  let planning = planner.plan(request, signal)[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      const next = await retrying('planning', (retry) => {
+        if (retry > 0) planning = planner.plan(request, signal)[Symbol.asyncIterator]();
+        return planning.next();
+      });
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    await planning.return?.();
+  }
+}
+
+/**
+ * `publishers` are the run's (its lease's run and attempt): what a superseded attempt sends is
+ * refused. `term` is the lease as the run's clock sees it, moved on by every renewal that succeeds.
+ */
+export async function runClaimedGeneration(
+  deps: ClaimedRunDeps,
+  job: ClaimedGeneration,
+  publishers: RunPublishers,
+  signal: AbortSignal,
+  term: LeaseTerm,
+): Promise<RunOutcome> {
   const { port, log, clock, leaseMs, metrics } = deps;
   const { lease, event } = job;
   const { tripPlanId, memberId, chatRoomId } = event;
@@ -62,48 +105,70 @@ export async function runClaimedGeneration(deps: ClaimedRunDeps, job: ClaimedGen
   const stillOurs = () => {
     if (signal.aborted) throw signal.reason;
   };
-  const fenced = async <T>(write: (at: FenceAt) => Promise<Fenced<T>>): Promise<T> => {
-    stillOurs();
-    const result = await write({ lease, nowMs: clock(), leaseMs });
-    if (!result.held) {
-      metrics?.fencedWrites.inc();
-      throw new LeaseLost();
-    }
-    stillOurs();
-    return result.value;
+  const retrying = retryingWhileLeaseHolds({ clock, term, policy: retryPolicyFor(leaseMs), signal, log });
+  const fenced = <T>(step: string, write: (at: FenceAt) => Promise<Fenced<T>>): Promise<T> =>
+    retrying(step, async () => {
+      stillOurs();
+      const nowMs = clock();
+      const result = await write({ lease, nowMs, leaseMs });
+      if (!result.held) {
+        metrics?.fencedWrites.inc();
+        throw new LeaseLost();
+      }
+      term.renewed(nowMs);
+      stillOurs();
+      return result.value;
+    });
+  /** The day's summary on the chat (chunks, then stored, then the full text); a retried summary streams again from its start. */
+  const summarise = async (day: PlannedDay) => {
+    const summary = await retrying(`summary of day ${day.dayNumber}`, async () => {
+      let text = '';
+      for await (const chunk of deps.planner.summarize(day, request, signal)) {
+        stillOurs();
+        text += chunk;
+        publishers.chat({ message: chunk, isComplete: false, timestamp: now(), messageStreamType: 'CHAT' });
+      }
+      return text;
+    });
+    const { dayNumber } = day;
+    await fenced(`summary of day ${dayNumber} saved`, (at) => saveDaySummary(port, at, { chatRoomId, dayNumber, content: summary, createdAt: clock() }));
+    publishers.chat({ message: summary, isComplete: true, timestamp: now(), messageStreamType: 'CHAT' });
   };
   let days = job.savedDays;
   /** when the run began waiting for the planner's next day: where that day's span starts */
-  let dayAsked = new Date();
+  let dayAsked: Date;
   try {
-    for await (const day of deps.planner.plan(request, signal)) {
+    // An earlier attempt announced these days and stopped before their summaries were stored.
+    for (const dayNumber of job.unsummarisedDays) {
+      const saved = await retrying(`day ${dayNumber} read back`, () => findDay(port, tripPlanId, dayNumber));
+      if (saved) await inDaySpan(dayNumber, new Date(), () => summarise(plannedDayOf(saved)));
+    }
+    dayAsked = new Date();
+    for await (const day of plannedDays(deps.planner, request, signal, retrying)) {
       stillOurs();
-      if (day.dayNumber <= job.savedDays) {
+      // Saved by an earlier attempt, or before the planner was started over.
+      if (day.dayNumber <= days) {
         dayAsked = new Date();
         continue;
       }
       await inDaySpan(day.dayNumber, dayAsked, async () => {
-        const saved = await fenced((at) => saveGeneratedDay(port, at, day, request.transportation));
+        const saved = await fenced(`day ${day.dayNumber} saved`, (at) => saveGeneratedDay(port, at, day, request.transportation));
         days++;
         // Time to the first day: only a first attempt's, whose queue time is when its start was accepted.
         if (days === 1 && lease.attempt === 1 && job.queuedAtMs > 0) metrics?.firstDay.observe(Math.max(0, clock() - job.queuedAtMs) / 1000);
         publishers.schedule({ type: 'DAILY_PLAN_GENERATED', tripPlanId, dailyPlan: toDailyPlanResponse(saved) });
-        let summary = '';
-        for await (const chunk of deps.planner.summarize(day, request, signal)) {
-          stillOurs();
-          summary += chunk;
-          publishers.chat({ message: chunk, isComplete: false, timestamp: now(), messageStreamType: 'CHAT' });
-        }
-        await fenced((at) => saveRunChatMessage(port, at, { chatRoomId, messageType: 'ASSISTANT', content: summary, createdAt: clock() }));
-        publishers.chat({ message: summary, isComplete: true, timestamp: now(), messageStreamType: 'CHAT' });
+        await summarise(day);
       });
       dayAsked = new Date();
     }
-    stillOurs();
-    if (!(await finishGeneration(port, lease, clock(), 'COMPLETED'))) {
+    await retrying('finish', async (retry) => {
+      stillOurs();
+      if (await finishGeneration(port, lease, clock(), 'COMPLETED')) return;
+      // An earlier try may have committed and lost its answer: the run then ended, by this attempt.
+      if (retry > 0 && (await endedByAttempt(port, lease, 'COMPLETED'))) return;
       metrics?.fencedWrites.inc();
       throw new LeaseLost();
-    }
+    });
     publishers.chat({
       message: `Your ${days}-day itinerary is ready.`,
       isComplete: true,
@@ -117,6 +182,11 @@ export async function runClaimedGeneration(deps: ClaimedRunDeps, job: ClaimedGen
     if (reason instanceof Cancelled && reason.reason === 'shutdown') return stop(deps, job, publishers, days);
     if (reason instanceof Cancelled || reason instanceof LeaseLost) {
       log.info({ tripPlanId, days, why: reason.message }, 'generation ended without its lease');
+      return 'lost';
+    }
+    if (reason instanceof StorageOutlastedLease) {
+      // Its lease runs out; a sweeper (of any instance) fails the job or lets another claim resume it.
+      log.warn({ tripPlanId, days, step: reason.step }, 'generation stopped writing: the storage stayed unavailable until its lease ran out');
       return 'lost';
     }
     log.error({ err: error, tripPlanId }, 'generation failed');

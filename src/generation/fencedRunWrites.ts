@@ -1,7 +1,12 @@
 // The two writes a run makes per day, the day with its stops and the day's chat summary, each fenced
 // by the lease like fencedWrite (a runner that lost its lease writes nothing and learns it) but as
 // prepared statements of hand-written SQL: through drizzle's builder they were the generation's
-// largest cost (issue 16: drizzle 39.5% of its CPU, insertDay 36%).
+// largest cost (drizzle 39.5% of its CPU, insertDay 36%).
+// Both are idempotent, so that a run may send one again when the storage failed to answer
+// (storageRetry.ts) although it may have committed: the day is inserted unless its (plan, day
+// number) row exists, and then it is read back as saved; the day is saved with summary_pending set,
+// and the summary's insert is the statement that clears it, so a summary is stored once per day,
+// and a resumed run knows which saved day still lacks its summary.
 // - PostgreSQL: one statement, so one round trip, per write: the fence (the lease renewal, which
 //   locks the plan row until the statement commits, so a cancel waits for the write) and the inserts
 //   as data-modifying CTEs that insert only when the fence returned the plan row. The stops come as
@@ -17,7 +22,7 @@ import type { PgDb } from '../db/postgresDatabase.js';
 import { prepared } from '../db/preparedStatements.js';
 import type { PlannedDay } from '../itinerary/plannedDay.js';
 import type { Transportation } from '../itinerary/travel.js';
-import { savedDayOf, type DayWithStops } from '../trips/dailyPlanRepository.js';
+import { findDay, savedDayOf, type DayWithStops } from '../trips/dailyPlanRepository.js';
 import { fenceConditionText, type Fenced, type FenceParameter, type Lease } from './generationLeases.js';
 
 /** The lease a write is fenced by, and the instant and lease length its renewal uses. */
@@ -36,29 +41,38 @@ const pgFenceCte = `fence AS (
 
 const pgSaveDay = `WITH ${pgFenceCte},
 day AS (
-  INSERT INTO daily_plan (trip_plan_id, day_number, date, title, description)
-  SELECT id, $7::integer, $8::text, $9::text, $10::text FROM fence RETURNING id),
+  INSERT INTO daily_plan (trip_plan_id, day_number, date, title, description, summary_pending)
+  SELECT id, $7::integer, $8::text, $9::text, $10::text, TRUE FROM fence
+  ON CONFLICT (trip_plan_id, day_number) DO NOTHING RETURNING id),
 stop AS (
   INSERT INTO scheduled_place (daily_plan_id, visit_order, category, travel_time, travel_distance, transportation, place_id)
   SELECT day.id, s.visit_order, s.category, s.travel_time, s.travel_distance, $11::text, s.place_id
   FROM day CROSS JOIN unnest($12::integer[], $13::text[], $14::integer[], $15::integer[], $16::bigint[])
     AS s(visit_order, category, travel_time, travel_distance, place_id)
   RETURNING id, visit_order)
-SELECT day.id AS "dayId", COALESCE((SELECT json_agg(json_build_array(stop.visit_order, stop.id)) FROM stop), '[]'::json) AS "stops" FROM day`;
+SELECT EXISTS (SELECT 1 FROM fence) AS "held", (SELECT id FROM day) AS "dayId",
+  COALESCE((SELECT json_agg(json_build_array(stop.visit_order, stop.id)) FROM stop), '[]'::json) AS "stops"`;
 
-const pgSaveChatMessage = `WITH ${pgFenceCte}
-INSERT INTO chat_message (chat_room_id, message_type, content, content_type, created_at)
-SELECT $7::bigint, $8::text, $9::text, 'TEXT', $10::bigint FROM fence RETURNING id`;
+const pgSaveDaySummary = `WITH ${pgFenceCte},
+day AS (
+  UPDATE daily_plan SET summary_pending = FALSE FROM fence
+  WHERE daily_plan.trip_plan_id = fence.id AND daily_plan.day_number = $7::integer AND daily_plan.summary_pending RETURNING daily_plan.id),
+message AS (
+  INSERT INTO chat_message (chat_room_id, message_type, content, content_type, created_at)
+  SELECT $8::bigint, 'ASSISTANT', $9::text, 'TEXT', $10::bigint FROM day RETURNING id)
+SELECT EXISTS (SELECT 1 FROM fence) AS "held", (SELECT id FROM message) AS "id"`;
 
 const sqliteRenewal = `UPDATE trip_plan SET gen_lease_until = @leaseUntil, gen_heartbeat_at = @nowMs
   WHERE ${fenceConditionText((name) => `@${name}`)} RETURNING id`;
-const sqliteInsertDay = `INSERT INTO daily_plan (trip_plan_id, day_number, date, title, description)
-  VALUES (@tripPlanId, @dayNumber, @date, @title, @description) RETURNING id`;
+const sqliteInsertDay = `INSERT INTO daily_plan (trip_plan_id, day_number, date, title, description, summary_pending)
+  VALUES (@tripPlanId, @dayNumber, @date, @title, @description, 1) ON CONFLICT (trip_plan_id, day_number) DO NOTHING RETURNING id`;
 const sqliteInsertStops = (count: number) =>
   `INSERT INTO scheduled_place (daily_plan_id, visit_order, category, travel_time, travel_distance, transportation, place_id)
   VALUES ${Array.from({ length: count }, () => '(?, ?, ?, ?, ?, ?, ?)').join(', ')} RETURNING id, visit_order AS visitOrder`;
-const sqliteInsertChatMessage = `INSERT INTO chat_message (chat_room_id, message_type, content, content_type, created_at)
-  VALUES (@chatRoomId, @messageType, @content, 'TEXT', @createdAt) RETURNING id`;
+const sqliteSummaryStored = `UPDATE daily_plan SET summary_pending = 0
+  WHERE trip_plan_id = @tripPlanId AND day_number = @dayNumber AND summary_pending RETURNING id`;
+const sqliteInsertSummary = `INSERT INTO chat_message (chat_room_id, message_type, content, content_type, created_at)
+  VALUES (@chatRoomId, 'ASSISTANT', @content, 'TEXT', @createdAt) RETURNING id`;
 
 function fenceValues({ lease, nowMs, leaseMs }: FenceAt): unknown[] {
   return [lease.tripPlanId, lease.run, lease.attempt, lease.owner, nowMs, nowMs + leaseMs];
@@ -84,8 +98,20 @@ function sqliteFenced<T>(port: DatabasePort, at: FenceAt, write: (client: Db['$c
   });
 }
 
-/** Saves a generated day with its stops, fenced by the lease; the day as saved, or held: false. */
+/**
+ * Saves a generated day with its stops, fenced by the lease; the day as saved, or held: false. A
+ * day already saved (an earlier try committed but its answer was lost) is read back, not saved twice.
+ */
 export async function saveGeneratedDay(port: DatabasePort, at: FenceAt, day: PlannedDay, transportation: Transportation): Promise<Fenced<DayWithStops>> {
+  const inserted = await insertGeneratedDay(port, at, day, transportation);
+  if (!inserted.held || inserted.value) return inserted as Fenced<DayWithStops>;
+  const saved = await findDay(port, at.lease.tripPlanId, day.dayNumber);
+  if (!saved) throw new Error(`day ${day.dayNumber} of trip plan ${at.lease.tripPlanId} was neither inserted nor found`);
+  return { held: true, value: saved };
+}
+
+/** The day as inserted; null when a row of that day number was there already. */
+async function insertGeneratedDay(port: DatabasePort, at: FenceAt, day: PlannedDay, transportation: Transportation): Promise<Fenced<DayWithStops | null>> {
   const tripPlanId = at.lease.tripPlanId;
   const places = await keptPlacesByIds(
     port,
@@ -95,7 +121,8 @@ export async function saveGeneratedDay(port: DatabasePort, at: FenceAt, day: Pla
     return sqliteFenced(port, at, (client) => {
       const insertDay = prepared(client, 'saveGeneratedDay:day', () => client.prepare(sqliteInsertDay));
       const [row] = insertDay.all({ tripPlanId, dayNumber: day.dayNumber, date: day.date, title: day.title, description: day.description }) as { id: number }[];
-      const dayId = row!.id;
+      if (!row) return null;
+      const dayId = row.id;
       const stopIds = new Map<number, number>();
       if (day.stops.length > 0) {
         const count = day.stops.length;
@@ -103,12 +130,12 @@ export async function saveGeneratedDay(port: DatabasePort, at: FenceAt, day: Pla
         const values = day.stops.flatMap((s, i) => [dayId, i + 1, s.category, s.travelTime, s.travelDistance, transportation, s.placeId]);
         for (const { id, visitOrder } of insertStops.all(values) as { id: number; visitOrder: number }[]) stopIds.set(visitOrder, id);
       }
-      return savedDayOf(tripPlanId, dayId, day, transportation, stopIds, places);
+      return savedDayOf(tripPlanId, dayId, day, transportation, stopIds, places, { summaryPending: true });
     });
   }
   const { stops } = day;
   const result = await port.run((q) =>
-    pgPool(q).query<{ dayId: number; stops: [number, number][] }>({
+    pgPool(q).query<{ held: boolean; dayId: number | null; stops: [number, number][] }>({
       name: 'saveGeneratedDay',
       text: pgSaveDay,
       values: [
@@ -127,32 +154,41 @@ export async function saveGeneratedDay(port: DatabasePort, at: FenceAt, day: Pla
     }),
   );
   const [row] = result.rows;
-  if (!row) return { held: false };
-  return { held: true, value: savedDayOf(tripPlanId, row.dayId, day, transportation, new Map(row.stops), places) };
+  if (!row?.held) return { held: false };
+  if (row.dayId === null) return { held: true, value: null };
+  return { held: true, value: savedDayOf(tripPlanId, row.dayId, day, transportation, new Map(row.stops), places, { summaryPending: true }) };
 }
 
-export interface RunChatMessage {
+export interface DaySummary {
   chatRoomId: number;
-  messageType: 'USER' | 'ASSISTANT';
+  dayNumber: number;
   content: string;
   createdAt: number;
 }
 
-/** Saves a chat message of the run, fenced by the lease; its id, or held: false. */
-export async function saveRunChatMessage(port: DatabasePort, at: FenceAt, message: RunChatMessage): Promise<Fenced<{ id: number }>> {
+/**
+ * Stores a saved day's chat summary as the assistant's message, fenced by the lease, and marks the
+ * day's summary stored in the same statement; the message's id, null when the day's summary was
+ * stored already (an earlier try committed), or held: false.
+ */
+export async function saveDaySummary(port: DatabasePort, at: FenceAt, summary: DaySummary): Promise<Fenced<{ id: number } | null>> {
   if (port.dialect === 'sqlite') {
     return sqliteFenced(port, at, (client) => {
-      const insert = prepared(client, 'saveRunChatMessage', () => client.prepare(sqliteInsertChatMessage));
-      return (insert.all(message) as { id: number }[])[0]!;
+      const stored = prepared(client, 'saveDaySummary:stored', () => client.prepare(sqliteSummaryStored));
+      if (stored.all({ tripPlanId: at.lease.tripPlanId, dayNumber: summary.dayNumber }).length !== 1) return null;
+      const insert = prepared(client, 'saveDaySummary:message', () => client.prepare(sqliteInsertSummary));
+      const { chatRoomId, content, createdAt } = summary;
+      return (insert.all({ chatRoomId, content, createdAt }) as { id: number }[])[0]!;
     });
   }
   const result = await port.run((q) =>
-    pgPool(q).query<{ id: number }>({
-      name: 'saveRunChatMessage',
-      text: pgSaveChatMessage,
-      values: [...fenceValues(at), message.chatRoomId, message.messageType, message.content, message.createdAt],
+    pgPool(q).query<{ held: boolean; id: number | null }>({
+      name: 'saveDaySummary',
+      text: pgSaveDaySummary,
+      values: [...fenceValues(at), summary.dayNumber, summary.chatRoomId, summary.content, summary.createdAt],
     }),
   );
   const [row] = result.rows;
-  return row ? { held: true, value: row } : { held: false };
+  if (!row?.held) return { held: false };
+  return { held: true, value: row.id === null ? null : { id: row.id } };
 }

@@ -23,6 +23,10 @@ export interface ClaimedGeneration {
   event: TripPlanGenerationRequestedEvent;
   /** the highest day number an earlier attempt of this run saved (0: none); a resumed run goes on after it */
   savedDays: number;
+  /** saved days whose chat summary an earlier attempt did not store (it stopped in between), in day order */
+  unsummarisedDays: number[];
+  /** the instant the claim was made: the lease's first term starts there */
+  claimedAtMs: number;
   /** when the job started waiting for this claim (for the first attempt: when its start was accepted) */
   queuedAtMs: number;
   /** the W3C traceparent of the start request (null: not traced); every attempt continues its trace */
@@ -86,13 +90,15 @@ interface ClaimedRow {
   traceparent: string | null;
 }
 
-async function claimedGeneration(s: Statements, lease: Lease, queuedAtMs: number): Promise<ClaimedGeneration> {
+async function claimedGeneration(s: Statements, lease: Lease, queuedAtMs: number, claimedAtMs: number): Promise<ClaimedGeneration> {
   const [row] = await s.rows<ClaimedRow>(sql`
     SELECT p.id AS "tripPlanId", p.member_id AS "memberId", r.id AS "chatRoomId", p.themes, p.start_date AS "startDate",
       p.duration, p.region, p.people_count AS "peopleCount", p.transportation, p.gen_traceparent AS "traceparent",
       (SELECT COALESCE(MAX(d.day_number), 0) FROM daily_plan d WHERE d.trip_plan_id = p.id) AS "savedDays"
     FROM trip_plan p JOIN chat_room r ON r.trip_plan_id = p.id WHERE p.id = ${lease.tripPlanId}`);
   if (!row) throw new Error(`claimed trip plan ${lease.tripPlanId} has no row`);
+  const unsummarised = await s.rows<{ dayNumber: number }>(sql`
+    SELECT day_number AS "dayNumber" FROM daily_plan WHERE trip_plan_id = ${lease.tripPlanId} AND summary_pending ORDER BY day_number`);
   // jsonb arrives parsed, SQLite's JSON text does not.
   const themes = (typeof row.themes === 'string' ? JSON.parse(row.themes) : row.themes) as TripPlanGenerationRequestedEvent['request']['themes'];
   const { tripPlanId, memberId, chatRoomId, startDate, duration, region, peopleCount, transportation } = row;
@@ -100,6 +106,8 @@ async function claimedGeneration(s: Statements, lease: Lease, queuedAtMs: number
     lease,
     event: { tripPlanId, memberId, chatRoomId, request: { themes, startDate, duration, region, peopleCount, transportation } },
     savedDays: Number(row.savedDays),
+    unsummarisedDays: unsummarised.map((d) => d.dayNumber),
+    claimedAtMs,
     queuedAtMs,
     traceparent: row.traceparent,
   };
@@ -139,7 +147,7 @@ export function claimGeneration(port: DatabasePort, rules: ClaimRules): Promise<
         WHERE id = (SELECT id FROM trip_plan WHERE id = ${tripPlanId} AND generation_status = 'GENERATING' AND gen_owner IS NULL
                     ${onPostgres(port, sql`FOR UPDATE SKIP LOCKED`)})
         RETURNING gen_run AS "run", gen_attempt AS "attempt"`);
-      if (claimed) return claimedGeneration(s, { tripPlanId, run: claimed.run, attempt: claimed.attempt, owner: rules.owner }, Number(queuedAt));
+      if (claimed) return claimedGeneration(s, { tripPlanId, run: claimed.run, attempt: claimed.attempt, owner: rules.owner }, Number(queuedAt), rules.nowMs);
       // Claimed, cancelled or deleted by someone else meanwhile.
       waiting = waiting.filter((w) => w.tripPlanId !== tripPlanId);
     }
@@ -189,6 +197,18 @@ export function finishGeneration(port: DatabasePort, lease: Lease, nowMs: number
       WHERE ${fenced(lease, nowMs)} RETURNING id`);
     return rows.length === 1;
   });
+}
+
+/**
+ * Whether this lease's attempt ended the run with `status`: a finish whose answer was lost may
+ * have committed (the fence no longer matches a run that ended), and a retry asks this.
+ */
+export async function endedByAttempt(port: DatabasePort, lease: Lease, status: 'COMPLETED' | 'FAILED'): Promise<boolean> {
+  const rows = await outsideTransaction(port, (s) =>
+    s.rows(sql`
+      SELECT id FROM trip_plan WHERE id = ${lease.tripPlanId} AND gen_run = ${lease.run} AND gen_attempt = ${lease.attempt} AND generation_status = ${status}`),
+  );
+  return rows.length === 1;
 }
 
 /** Gives a job back (a stopping instance, GENERATION_TAKEOVER=resume): it waits for the next claim at once. */

@@ -1,7 +1,8 @@
 // Runs the generation jobs of the plan rows (../shared/design/SCALEOUT.md §4): the same runner on
 // every instance and both engines. It claims waiting jobs (fairness: nextGeneration.ts) when a start
 // on this instance wakes it, when a run of its own ends, and every GENERATION_POLL_MS; it renews the
-// leases of its runs every GENERATION_HEARTBEAT_MS (a lost lease aborts the run); and it sweeps
+// leases of its runs every GENERATION_HEARTBEAT_MS (a lost lease aborts the run, and so does a lease
+// that ran out by the run's own clock while the database did not answer); and it sweeps
 // expired leases of any instance every GENERATION_SWEEP_MS (fail with AI002, or re-queue to resume).
 // A cancel or delete made on this instance aborts the run here at once, or, when the job waits or
 // runs elsewhere, is announced from here (that run stops at its next fenced write or heartbeat).
@@ -19,6 +20,7 @@ import { Cancelled, LeaseLost, runClaimedGeneration, type ClaimedRunDeps, type R
 import { claimGeneration, membersGenerating, renewLease, type ClaimedGeneration } from './generationLeases.js';
 import { announceCancelled, announceFailure, LEASE_EXPIRED_MESSAGE, STOPPED_MESSAGE } from './generationMessages.js';
 import { startGenerationSpan } from './generationSpans.js';
+import { leaseTerm, type LeaseTerm } from './leaseTerm.js';
 import { countWaitingGenerations, failWaitingGenerations, sweepExpiredLeases, type FailedGeneration } from './generationSweep.js';
 import type { Planner } from './planner.js';
 
@@ -58,6 +60,8 @@ export interface GenerationRunner {
 
 interface LocalRun {
   job: ClaimedGeneration;
+  /** the lease by this instance's clock: the heartbeat and the run's fenced writes move it on */
+  term: LeaseTerm;
   controller: AbortController;
   done: Promise<void>;
 }
@@ -86,6 +90,8 @@ export function startGenerationRunner(deps: GenerationRunnerDeps): GenerationRun
   let starts = 0;
   let stopped = false;
   let heartbeatsPaused = false;
+  /** a heartbeat's renewals are under way: the next one waits rather than queue more on a database that does not answer */
+  let renewing = false;
   let passing: Promise<void> | null = null;
   let passAgain = false;
   /** the latest claim pass ended (nothing more to claim, or no free slot) with no wake since */
@@ -115,6 +121,7 @@ export function startGenerationRunner(deps: GenerationRunnerDeps): GenerationRun
     const { tripPlanId, memberId } = job.event;
     lastStartedByMember.set(memberId, ++starts);
     const controller = new AbortController();
+    const term = leaseTerm(job.claimedAtMs, jobs.leaseMs);
     const { run, attempt } = job.lease;
     const runPublishers = publishers.forRun(job.event, { run, attempt });
     // The run's span continues the start request's trace (a no-op with tracing off); its ids are in
@@ -122,7 +129,7 @@ export function startGenerationRunner(deps: GenerationRunnerDeps): GenerationRun
     const span = startGenerationSpan(job, owner);
     const runLog = withTraceIds(log, span.context);
     const done = context
-      .with(span.context, () => runClaimedGeneration({ ...runDeps, log: runLog }, job, runPublishers, controller.signal))
+      .with(span.context, () => runClaimedGeneration({ ...runDeps, log: runLog }, job, runPublishers, controller.signal, term))
       .catch((error: unknown): RunOutcome => {
         runLog.error({ err: error, tripPlanId }, 'generation run failed unexpectedly');
         return 'lost';
@@ -141,7 +148,7 @@ export function startGenerationRunner(deps: GenerationRunnerDeps): GenerationRun
         if (counted) metrics?.generations.inc({ outcome: counted });
         wake();
       });
-    running.set(tripPlanId, { job, controller, done });
+    running.set(tripPlanId, { job, term, controller, done });
     metrics?.generationsRunning.inc();
   }
 
@@ -193,13 +200,26 @@ export function startGenerationRunner(deps: GenerationRunnerDeps): GenerationRun
 
   async function heartbeat(): Promise<void> {
     if (heartbeatsPaused) return;
-    for (const run of [...running.values()]) {
-      try {
-        if (!(await renewLease(port, run.job.lease, clock(), jobs.leaseMs))) run.controller.abort(new LeaseLost());
-      } catch (error) {
-        // The database does not answer: the run's own writes fail too; the lease runs out meanwhile.
-        log.warn({ err: error, tripPlanId: run.job.lease.tripPlanId }, 'could not renew a generation lease');
+    // A lease this instance could not renew in time is over: the sweepers of other instances see it
+    // run out too, and the run's next write would be refused anyway.
+    for (const run of running.values()) if (clock() > run.term.endsAtMs()) run.controller.abort(new LeaseLost());
+    if (renewing) return;
+    renewing = true;
+    try {
+      for (const run of [...running.values()]) {
+        if (run.controller.signal.aborted) continue;
+        const sentAtMs = clock();
+        try {
+          if (await renewLease(port, run.job.lease, sentAtMs, jobs.leaseMs)) run.term.renewed(sentAtMs);
+          else run.controller.abort(new LeaseLost());
+        } catch (error) {
+          // The database does not answer: the run retries its own steps while the lease holds, and
+          // the next heartbeat tries again.
+          log.warn({ err: error, tripPlanId: run.job.lease.tripPlanId }, 'could not renew a generation lease');
+        }
       }
+    } finally {
+      renewing = false;
     }
   }
 

@@ -1,4 +1,5 @@
-// The address a request came from, for the rate limit. Behind a load balancer every request comes
+// The address a request came from, for the rate limit (and the bound on the OpenID Connect sign-ins
+// one address may have pending). Behind a load balancer every request comes
 // from the balancer's address, so one limit would count the whole world together; with
 // TRUST_PROXY_HOPS = n the client is the address the n-th proxy from us saw, which that proxy
 // appended to X-Forwarded-For. Entries left of it were written by the client and are not trusted.

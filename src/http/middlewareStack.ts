@@ -1,12 +1,13 @@
 // What every request passes through before its route, in order: its span (with tracing on), a
-// request id and a child logger (one log line per request), CORS, the rate limit per client
-// address, and the body size limit.
+// request id and a child logger (one log line per request), CORS, the answer of a connection taken
+// beyond the connection caps, the rate limit per client address, and the body size limit.
 import type { Context, Hono, Next } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { AppError } from './appError.js';
 import { clientAddressOf } from './clientAddress.js';
+import { refuseBeyondCaps, type ConnectionGate } from './connectionLimits.js';
 import { corsHeaders } from './corsHeaders.js';
 import type { HttpEnv } from './httpEnv.js';
 import { rateLimit } from './rateLimit.js';
@@ -14,7 +15,10 @@ import type { RateLimitStore } from './rateLimitStore.js';
 import { requestLogging } from './requestLogging.js';
 import { requestTracing } from './requestTracing.js';
 
-/** `rateLimitStore`: where the rate limit counts (default: this instance's memory); `onRateLimited`: told of each 429. */
+/**
+ * `rateLimitStore`: where the rate limit counts (default: this instance's memory); `onRateLimited`:
+ * told of each 429; `connections`: the server's connection caps (none: requests without a socket).
+ */
 export function useMiddlewareStack(
   app: Hono<HttpEnv>,
   config: Config,
@@ -22,6 +26,7 @@ export function useMiddlewareStack(
   clock: () => number,
   rateLimitStore?: RateLimitStore,
   onRateLimited?: () => void,
+  connections?: ConnectionGate,
 ): void {
   // Outermost, so the request's span covers everything and its ids are in every log line.
   if (config.tracing) app.use('*', requestTracing());
@@ -36,6 +41,8 @@ export function useMiddlewareStack(
       maxAge: 600,
     }),
   );
+  // Before the rate limit: a refused connection costs no count of it.
+  if (connections) app.use('*', refuseBeyondCaps(connections));
   if (config.rateLimitPerWindow > 0) {
     app.use(
       '*',

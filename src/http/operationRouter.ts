@@ -8,6 +8,7 @@ import { routes, type RouteDefinition } from '../../generated/routes.js';
 import { responseSerializers } from '../../generated/serializers.js';
 import { operationValidators, type ValidateFunction } from '../../generated/validators.js';
 import { AppError } from './appError.js';
+import { clientAddressOf } from './clientAddress.js';
 import { envelope } from './envelope.js';
 import type { HttpEnv } from './httpEnv.js';
 import type { Principal } from './principal.js';
@@ -29,12 +30,16 @@ export interface OperationRouterOptions {
   checker: ResponseChecker;
   /** operations left out of this server (e.g. devLogin when AUTH_DEV_LOGIN is off) */
   disabled: ReadonlySet<OperationId>;
+  /** who a request comes from (default: the connecting address, no proxy trusted) */
+  clientAddress?: (c: Context) => string;
 }
 
 /** Throws COMMON001 with every failing field when `value` fails `validator`. */
 function validate(validator: ValidateFunction, value: unknown, prefix: string): void {
   if (!validator(value)) throw new AppError('COMMON001', undefined, { fieldErrors: toFieldErrors(validator.errors, value, prefix) });
 }
+
+const connectingAddress = clientAddressOf(0);
 
 async function runOperation(c: Context<HttpEnv>, route: RouteDefinition, options: OperationRouterOptions): Promise<Response> {
   c.set('route', route);
@@ -53,6 +58,7 @@ async function runOperation(c: Context<HttpEnv>, route: RouteDefinition, options
     origin: () => requestOrigin(c),
     cookie: (name) => getCookie(c, name),
     header: (name) => c.req.header(name),
+    clientAddress: () => (options.clientAddress ?? connectingAddress)(c),
   };
   const handler = handlers[route.operationId] as unknown as AnyHandler;
   const result = await handler({ path, query, body }, ctx);

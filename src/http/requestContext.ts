@@ -20,4 +20,6 @@ export interface RequestContext {
   cookie(name: string): string | undefined;
   /** a header of the request (GET /metrics reads its own bearer token, not an access token) */
   header(name: string): string | undefined;
+  /** the client's address as the rate limit counts it (clientAddress.ts: behind TRUST_PROXY_HOPS proxies, the one they vouch for) */
+  clientAddress(): string;
 }

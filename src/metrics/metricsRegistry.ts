@@ -16,6 +16,8 @@ export interface ScrapeSources {
 export type StompChannelKind = 'schedule' | 'errors' | 'chat';
 export type GenerationOutcome = 'completed' | 'failed' | 'cancelled' | 'taken_over';
 export type RedisConnectionName = 'plan_log' | 'events' | 'session_revocations' | 'rate_limit';
+/** Which cap a refused connection met: its client address's (MAX_CONNECTIONS_PER_ADDRESS) or the instance's (MAX_CONNECTIONS). */
+export type ConnectionRefusalReason = 'per_address' | 'instance';
 
 // Request durations: from sub-millisecond reads to slow writes; first days take seconds to minutes.
 const REQUEST_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -43,6 +45,22 @@ export function createMetrics(sources: ScrapeSources) {
     rateLimitRejections: new Counter({
       name: 'trip_rate_limit_rejections_total',
       help: 'Requests refused by the rate limit (429 COMMON429).',
+      registers,
+    }),
+    connectionsOpen: new Gauge({
+      name: 'trip_connections_open',
+      help: 'Open HTTP and WebSocket connections of this instance within its caps (MAX_CONNECTIONS).',
+      registers,
+    }),
+    connectionsRefused: new Counter({
+      name: 'trip_connections_refused_total',
+      help: 'Connections refused by a cap: per_address (MAX_CONNECTIONS_PER_ADDRESS, 429) or instance (MAX_CONNECTIONS, 503).',
+      labelNames: ['reason'] as const,
+      registers,
+    }),
+    chatMessagesRefused: new Counter({
+      name: 'trip_chat_messages_refused_total',
+      help: 'Chat messages refused because their member sent more than CHAT_MESSAGES_PER_MINUTE (CHAT103).',
       registers,
     }),
     stompConnections: new Gauge({ name: 'trip_stomp_connections', help: 'Open STOMP (WebSocket) connections on this instance.', registers }),

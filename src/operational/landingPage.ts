@@ -27,9 +27,13 @@ export function landingPageData(info: ApiInfo): LandingPageResponse {
 const link = (target: { href: string; title: string }) => `<a href="${target.href}">${escapeHtml(target.title)}</a>`;
 
 /**
- * "Sign in" when OpenID Connect is configured: the link starts the sign-in; back here, the script
- * exchanges the one-time code of the fragment for tokens (kept in sessionStorage for this tab),
- * shows who is signed in (getMe) and offers to sign out (logout).
+ * "Sign in" when OpenID Connect is configured: the link starts the sign-in with a code challenge
+ * whose verifier this tab keeps (sessionStorage); back here, the script exchanges the one-time code
+ * of the fragment for tokens (kept in sessionStorage for this tab) only for a sign-in this tab
+ * started, with that verifier, so a code someone else's sign-in ended with, sent in a link, signs
+ * nobody in as them. It shows who is signed in (getMe) and offers to sign out (logout).
+ * crypto.subtle exists only in secure contexts (https, loopback): elsewhere the sign-in is started
+ * without a challenge and the code is bound to the browser's cookie instead.
  */
 function signInSection(signInPath: string): string {
   return `<h2>Sign in</h2>
@@ -40,13 +44,32 @@ function signInSection(signInPath: string): string {
     const status = document.getElementById('sign-in-status');
     const signIn = document.getElementById('sign-in');
     const signOut = document.getElementById('sign-out');
+    const base64url = (bytes) => btoa(String.fromCharCode(...bytes)).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+    signIn.addEventListener('click', async (event) => {
+      event.preventDefault();
+      const start = new URL(signIn.href);
+      const started = {};
+      if (crypto.subtle) {
+        started.verifier = base64url(crypto.getRandomValues(new Uint8Array(32)));
+        const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(started.verifier));
+        start.searchParams.set('codeChallenge', base64url(new Uint8Array(digest)));
+      }
+      sessionStorage.setItem('oidcSignIn', JSON.stringify(started));
+      location.assign(start.href);
+    });
     const code = new URLSearchParams(location.hash.slice(1)).get('oidcCode');
     if (code) {
       history.replaceState(null, '', location.pathname + location.search);
-      const exchanged = await fetch(${JSON.stringify(operationPath('exchangeOidcSignInCode', {}))}, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
-      const answer = await exchanged.json();
-      if (!exchanged.ok) { status.textContent = 'Sign-in failed: ' + answer.data.code + ' ' + answer.data.message; return; }
-      sessionStorage.setItem('accessToken', answer.data.accessToken);
+      const started = JSON.parse(sessionStorage.getItem('oidcSignIn') ?? 'null');
+      sessionStorage.removeItem('oidcSignIn');
+      if (!started) {
+        status.textContent = 'Ignored a sign-in code of a sign-in not started here.';
+      } else {
+        const exchanged = await fetch(${JSON.stringify(operationPath('exchangeOidcSignInCode', {}))}, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code, codeVerifier: started.verifier }) });
+        const answer = await exchanged.json();
+        if (!exchanged.ok) { status.textContent = 'Sign-in failed: ' + answer.data.code + ' ' + answer.data.message; return; }
+        sessionStorage.setItem('accessToken', answer.data.accessToken);
+      }
     }
     const token = sessionStorage.getItem('accessToken');
     if (!token) return;

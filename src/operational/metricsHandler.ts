@@ -1,7 +1,8 @@
 // GET /metrics (openapi.yaml, getMetrics): the registry of this instance in the Prometheus text
 // format. With METRICS_TOKEN the request must carry it as a bearer token (401 AUTH028), compared in
 // constant time so the answer's timing tells nothing about the token. Whether the route exists at
-// all (a token, or a loopback HOST) is app.ts's business: an absent route answers 404.
+// all (a token, or a loopback HOST with no proxy in front) is app.ts's business: an absent route
+// answers 404.
 import crypto from 'node:crypto';
 import type { Handlers } from '../../generated/operations.js';
 import { AppError } from '../http/appError.js';

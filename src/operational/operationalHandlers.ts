@@ -4,6 +4,7 @@ import { storageFailureCode, storageUnavailableReason } from '../db/storageFailu
 import { probeReadiness } from '../db/readinessProbe.js';
 import { AppError } from '../http/appError.js';
 import type { DatabasePort } from '../db/databasePort.js';
+import { boundedReadiness, type ReadinessProbe } from './boundedReadiness.js';
 import type { RequestContext } from '../http/requestContext.js';
 import { preferredMediaType } from '../http/mediaType.js';
 import { renderAsyncapiPage } from './asyncapiPage.js';
@@ -24,16 +25,43 @@ type OperationalHandlers = Pick<
   'getLandingPage' | 'getHealth' | 'getReadiness' | 'getOpenApiDocument' | 'getAsyncApiDocument' | 'getApiDocs' | 'getAsyncApiDocs' | 'getMetricsDashboard'
 >;
 
+/** What /readyz asks: the database, and Redis with REDIS_URL; each failure in the words of the documented 503. */
+function readinessProbes(database: DatabasePort, redis: { ready(): Promise<void> } | null, timeoutMs: number): ReadinessProbe[] {
+  const probes: ReadinessProbe[] = [
+    {
+      run: () => probeReadiness(database.engine, { timeoutMs }),
+      failure(error) {
+        if (!storageFailureCode(error)) return 'The database is not reachable.';
+        // SQLite: the write probe failed; PostgreSQL: the server did not answer.
+        const what = database.dialect === 'sqlite' ? 'does not take writes' : 'does not answer';
+        return `The database ${what} (${storageUnavailableReason(error)}).`;
+      },
+      tooSlow: (ms) => `The database did not answer within ${ms} ms (READINESS_TIMEOUT_MS).`,
+    },
+  ];
+  if (redis) {
+    probes.push({
+      run: () => redis.ready(),
+      failure: (error) => `Redis (REDIS_URL) does not answer (${error instanceof Error ? error.message : String(error)}).`,
+      tooSlow: (ms) => `Redis (REDIS_URL) did not answer within ${ms} ms (READINESS_TIMEOUT_MS).`,
+    });
+  }
+  return probes;
+}
+
 export function createOperationalHandlers({
   documents,
   database,
   redis,
+  readinessTimeoutMs,
   signInPath = null,
 }: {
   documents: SpecDocuments;
   database: DatabasePort;
   /** with REDIS_URL: resolves when Redis answers */
   redis?: { ready(): Promise<void> } | null;
+  /** READINESS_TIMEOUT_MS: /readyz answers 503 when the probes have not answered by then */
+  readinessTimeoutMs: number;
   /** the OpenID Connect sign-in's start, when configured: the landing page then shows "Sign in" */
   signInPath?: string | null;
 }): OperationalHandlers {
@@ -46,6 +74,7 @@ export function createOperationalHandlers({
     return { data: landingPageData(info), html: renderLandingPage(info, signInPath) };
   });
   const openapiFor = once(() => servedOpenapi(documents.openapiYaml));
+  const readiness = boundedReadiness(readinessProbes(database, redis ?? null, readinessTimeoutMs), readinessTimeoutMs);
   return {
     getLandingPage: (_request, ctx) =>
       preferredMediaType(ctx.accept, ['application/json', 'text/html']) === 'text/html'
@@ -53,21 +82,10 @@ export function createOperationalHandlers({
         : { status: 200, body: landing().data, headers: { Vary: 'Accept' } },
     getHealth: () => ({ status: 200, body: { status: 'UP' } }),
     async getReadiness(_request, ctx) {
-      try {
-        await probeReadiness(database.engine);
-      } catch (error) {
-        const code = storageFailureCode(error);
-        ctx.log.warn({ err: error, code }, 'readiness: the database cannot serve requests');
-        if (!code) throw new AppError('COMMON503', 'The database is not reachable.');
-        // SQLite: the write probe failed; PostgreSQL: the server did not answer.
-        const what = database.dialect === 'sqlite' ? 'does not take writes' : 'does not answer';
-        throw new AppError('COMMON503', `The database ${what} (${storageUnavailableReason(error)}).`);
-      }
-      try {
-        await redis?.ready();
-      } catch (error) {
-        ctx.log.warn({ err: error }, 'readiness: Redis does not answer');
-        throw new AppError('COMMON503', `Redis (REDIS_URL) does not answer (${error instanceof Error ? error.message : String(error)}).`);
+      const verdict = await readiness();
+      if (!verdict.ready) {
+        ctx.log.warn({ err: verdict.error, code: storageFailureCode(verdict.error) }, `readiness: ${verdict.message}`);
+        throw new AppError('COMMON503', verdict.message);
       }
       return { status: 200, body: { status: 'UP' } };
     },

@@ -13,7 +13,7 @@ import { createStompConnections, type StompConnections } from './stompConnection
 import { encodeTextFrame } from './stompFrame.js';
 import { createConnectionWatches } from './stompConnectionWatch.js';
 import { createStompSession, type StompSession, type StompSessionDeps, type StompTransport } from './stompSession.js';
-import { handleUpgrades, stompUpgradeRoute, type AppFetch } from './stompUpgrade.js';
+import { handleUpgrades, stompUpgradeRoute, type AppFetch, type UpgradeHold } from './stompUpgrade.js';
 
 const SUBPROTOCOLS = ['v12.stomp', 'v11.stomp', 'v10.stomp'];
 /** The last frame a slow consumer gets (asyncapi.yaml, Limits: WS108); its headers need no escaping. */
@@ -65,10 +65,12 @@ export interface StompEndpoint {
   closeAll(): void;
 }
 
+/** `holdUpgrade`: counts each WebSocket against its client before the upgrade (the connection caps behind proxies). */
 export function registerStompEndpoint<E extends Env>(
   app: Hono<E>,
   deps: Omit<StompSessionDeps, 'connections' | 'watches'> & { revocations: SessionRevocations },
   log: Logger,
+  holdUpgrade?: UpgradeHold,
 ): StompEndpoint {
   const live = createStompConnections(deps.settings.maxConnectionsPerUser);
   const watches = createConnectionWatches({ clock: deps.clock, sessionCheckMs: deps.settings.sessionCheckMs, log });
@@ -118,7 +120,7 @@ export function registerStompEndpoint<E extends Env>(
     ws.on('error', onError);
   }
 
-  app.get(stompServerPath, stompUpgradeRoute);
+  app.get(stompServerPath, stompUpgradeRoute(holdUpgrade));
 
   return {
     attach(server, fetch) {

@@ -104,6 +104,8 @@ class Session implements StompSession, LiveConnection, WatchedConnection {
   private watched = false;
   private registered = false;
   private messageCounter = 0;
+  /** until CONNECT arrives: a WebSocket that never sends it is closed (WS109) instead of held forever */
+  private connectDeadline: NodeJS.Timeout | null;
   // Frames are handled one after another even though CONNECT awaits authentication.
   private queue: Promise<void> = DONE;
   lastReceivedAt: number;
@@ -116,6 +118,17 @@ class Session implements StompSession, LiveConnection, WatchedConnection {
     private readonly upgradeAuthorization: string | undefined,
   ) {
     this.lastReceivedAt = deps.clock();
+    this.connectDeadline = setTimeout(() => this.connectTimedOut(), deps.settings.connectTimeoutMs).unref();
+  }
+
+  private connectTimedOut(): void {
+    this.connectDeadline = null;
+    this.fail('WS109', `No CONNECT within ${this.deps.settings.connectTimeoutMs} ms of the WebSocket opening.`);
+  }
+
+  private clearConnectDeadline(): void {
+    if (this.connectDeadline) clearTimeout(this.connectDeadline);
+    this.connectDeadline = null;
   }
 
   get principal(): Principal | null {
@@ -190,6 +203,7 @@ class Session implements StompSession, LiveConnection, WatchedConnection {
     if (!this.open) return;
     this.open = false;
     this.parser = null;
+    this.clearConnectDeadline();
     if (this.watched) this.deps.watches.unwatch(this);
     if (this.subscriptions) {
       for (const { end } of this.subscriptions) end();
@@ -319,6 +333,7 @@ class Session implements StompSession, LiveConnection, WatchedConnection {
 
   private async handle(frame: StompFrame): Promise<void> {
     if (frame.command === 'CONNECT' || frame.command === 'STOMP') {
+      this.clearConnectDeadline();
       if (this.who) return this.fail('WS102', 'Already connected.', frame);
       return this.connect(frame);
     }

@@ -2,14 +2,16 @@
 // built-in upgrade, which keeps the upgrade request's whole Hono context (Request, Headers, URL,
 // variables, several closures) alive for as long as the WebSocket is open: about 20 KiB per idle
 // connection. Here the upgrade request still passes through the app exactly like any other request
-// (request id, log line, metrics, rate limit, and whatever middleware comes later), and its
-// /ws-stomp route only says "admitted"; then `ws` takes the socket, and nothing of the request is
-// kept but the `Authorization` header (the token's fallback, asyncapi.yaml bearerAuth).
+// (request id, log line, metrics, rate limit, connection caps, and whatever middleware comes later),
+// and its /ws-stomp route only says "admitted" (having counted the WebSocket for its client, when
+// the caps count it there); then `ws` takes the socket, and nothing of the request is kept but the
+// `Authorization` header (the token's fallback, asyncapi.yaml bearerAuth).
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { STATUS_CODES } from 'node:http';
 import type { Context, Next } from 'hono';
 import type { WebSocket, WebSocketServer } from 'ws';
+import { AppError } from '../http/appError.js';
 import type { Logger } from '../logger.js';
 
 const ADMITTED = Symbol('stompUpgradeAdmitted');
@@ -18,22 +20,36 @@ const ADMITTED = Symbol('stompUpgradeAdmitted');
 export interface UpgradeBindings {
   incoming: IncomingMessage;
   outgoing: undefined;
-  /** set by the /ws-stomp route (stompUpgradeRoute) when the request reached it */
-  [ADMITTED]?: true;
+  /** set by the /ws-stomp route (stompUpgradeRoute) when the request reached it: what to call once the socket closes */
+  [ADMITTED]?: () => void;
 }
+
+/**
+ * Counts the WebSocket a request asks for against its client (the connection caps behind proxies):
+ * returns what releases it, or null when the client holds as many as it may.
+ */
+export type UpgradeHold = (c: Context) => (() => void) | null;
+
+const NOTHING_HELD = (): void => undefined;
 
 export type AppFetch = (request: Request, env: UpgradeBindings) => Response | Promise<Response>;
 
 /**
- * The /ws-stomp route: marks an upgrade request that got through every middleware as admitted.
- * Anything else (a plain GET, or the app called without the upgrade bindings) goes on to the next
- * handler, which answers 404 as for any unknown path.
+ * The /ws-stomp route: marks an upgrade request that got through every middleware as admitted,
+ * or refuses it (429 COMMON429) when `hold` says its client holds too many WebSockets. Anything
+ * else (a plain GET, or the app called without the upgrade bindings) goes on to the next handler,
+ * which answers 404 as for any unknown path.
  */
-export function stompUpgradeRoute(c: Context, next: Next): Response | Promise<void> {
-  const env = c.env as Partial<UpgradeBindings> | undefined;
-  if (!env?.incoming || c.req.header('upgrade')?.toLowerCase() !== 'websocket') return next();
-  env[ADMITTED] = true;
-  return c.body(null, 200);
+export function stompUpgradeRoute(hold?: UpgradeHold): (c: Context, next: Next) => Response | Promise<void> {
+  return (c, next) => {
+    const env = c.env as Partial<UpgradeBindings> | undefined;
+    if (!env?.incoming || c.req.header('upgrade')?.toLowerCase() !== 'websocket') return next();
+    const release = hold ? hold(c) : NOTHING_HELD;
+    if (release === null)
+      throw new AppError('COMMON429', 'Too many open connections from this address; close one or retry in 5 seconds.', { headers: { 'Retry-After': '5' } });
+    env[ADMITTED] = release;
+    return c.body(null, 200);
+  };
 }
 
 // What the app's answer may not add to a 101 (hop-by-hop, and what `ws` writes itself).
@@ -101,8 +117,11 @@ export function handleUpgrades(
     }
     Promise.resolve(fetch(request, env)).then(
       (response) => {
-        if (socket.destroyed) return;
-        if (!env[ADMITTED]) return refuse(socket, response.status, headerLines(response.headers));
+        const release = env[ADMITTED];
+        if (socket.destroyed) return release?.();
+        if (!release) return refuse(socket, response.status, headerLines(response.headers));
+        // Whatever becomes of the upgrade, the socket closes once (nothing to listen for when nothing is held).
+        if (release !== NOTHING_HELD) socket.once('close', release);
         extraHeaders = headerLines(response.headers);
         try {
           wss.handleUpgrade(req, socket, head, (ws) => {

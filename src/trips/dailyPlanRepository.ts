@@ -39,7 +39,8 @@ export function listDays(db: DatabasePort, tripPlanId: number): Promise<DayWithS
   });
 }
 
-async function findDayWith(db: DatabasePort, q: PgQueries, tripPlanId: number, dayNumber: number): Promise<DayWithStops | undefined> {
+/** findDay on a transaction the caller holds. */
+export async function findDayWith(db: DatabasePort, q: PgQueries, tripPlanId: number, dayNumber: number): Promise<DayWithStops | undefined> {
   const { dailyPlans } = db.t;
   const [day] = await q
     .select()
@@ -70,6 +71,7 @@ export function savedDayOf(
   transportation: Transportation,
   stopIds: ReadonlyMap<number, number>,
   places: ReadonlyMap<number, PlaceRow>,
+  { summaryPending }: Pick<DailyPlanRow, 'summaryPending'> = { summaryPending: false },
 ): DayWithStops {
   const stops = day.stops.map((stop, i): StopWithPlace => {
     const visitOrder = i + 1;
@@ -80,7 +82,7 @@ export function savedDayOf(
     return { id, dailyPlanId: dayId, visitOrder, category, travelTime, travelDistance, transportation, placeId, place };
   });
   const { dayNumber, date, title, description } = day;
-  return { id: dayId, tripPlanId, dayNumber, date, title, description, stops };
+  return { id: dayId, tripPlanId, dayNumber, date, title, description, summaryPending, stops };
 }
 
 /** insertDay's statements on a transaction the caller holds (the generation runs use fencedRunWrites.ts). */
@@ -110,40 +112,60 @@ export async function insertDayWith(
   return savedDayOf(tripPlanId, dayId, day, transportation, stopIds, new Map(placeRows.map((p) => [p.id, p])));
 }
 
-/**
- * Rewrites a day's stops in place and its description with them, in one transaction: each listed
- * stop gets its new visit order, place and travel; stops of the day that are not listed are
- * deleted; `describe` writes the description of the day as saved. Visit orders only move down (a
- * removal) or stay, so renumbering in ascending order never collides with the (day, visit order)
- * unique index.
- */
-export function rewriteDay(db: DatabasePort, day: DailyPlanRow, stops: ResequencedStop[], describe: (edited: DayWithStops) => string): Promise<DayWithStops> {
-  const { scheduledPlaces, dailyPlans } = db.t;
-  return db.tx(async (q) => {
-    const keep = stops.map((s) => s.id);
-    await q.delete(scheduledPlaces).where(and(eq(scheduledPlaces.dailyPlanId, day.id), keep.length > 0 ? notInArray(scheduledPlaces.id, keep) : undefined));
-    for (const stop of [...stops].sort((a, b) => a.visitOrder - b.visitOrder)) {
-      await q
-        .update(scheduledPlaces)
-        .set({ visitOrder: stop.visitOrder, placeId: stop.placeId, travelTime: stop.travelTime, travelDistance: stop.travelDistance })
-        .where(and(eq(scheduledPlaces.id, stop.id), eq(scheduledPlaces.dailyPlanId, day.id)));
-    }
-    const edited = (await findDayWith(db, q, day.tripPlanId, day.dayNumber))!;
-    const description = describe(edited);
-    await q.update(dailyPlans).set({ description }).where(eq(dailyPlans.id, edited.id));
-    return { ...edited, description };
-  });
+function changes(before: StopWithPlace | undefined, after: ResequencedStop): boolean {
+  return (
+    !before ||
+    before.visitOrder !== after.visitOrder ||
+    before.placeId !== after.placeId ||
+    before.travelTime !== after.travelTime ||
+    before.travelDistance !== after.travelDistance
+  );
 }
 
-/** Ids of the places already used anywhere in the plan (a trip never repeats a place). */
-export function placeIdsOfPlan(db: DatabasePort, tripPlanId: number): Promise<Set<number>> {
+/**
+ * Rewrites a day's stops in place and its description with them, on a transaction the caller holds
+ * with the plan row locked (trips/savedDayEdits.ts), so `day` is the day as saved and nobody else
+ * writes it meanwhile: each listed stop gets its new visit order, place and travel; stops of the
+ * day that are not listed are deleted; `describe` writes the description of the day as saved.
+ * Only the stops that change are written, in ascending id order. A stop whose visit order changes
+ * is first parked at minus its id (no other stop holds that), so no step of the renumbering meets
+ * the (day, visit order) unique index, whatever the new order is.
+ */
+export async function rewriteDayWith(
+  db: DatabasePort,
+  q: PgQueries,
+  day: DayWithStops,
+  stops: ResequencedStop[],
+  describe: (edited: DayWithStops) => string,
+): Promise<DayWithStops> {
   const { scheduledPlaces, dailyPlans } = db.t;
-  return db.run(async (q) => {
-    const rows = await q
-      .select({ placeId: scheduledPlaces.placeId })
-      .from(scheduledPlaces)
-      .innerJoin(dailyPlans, eq(dailyPlans.id, scheduledPlaces.dailyPlanId))
-      .where(eq(dailyPlans.tripPlanId, tripPlanId));
-    return new Set(rows.map((r) => r.placeId));
-  });
+  const keep = stops.map((s) => s.id);
+  await q.delete(scheduledPlaces).where(and(eq(scheduledPlaces.dailyPlanId, day.id), keep.length > 0 ? notInArray(scheduledPlaces.id, keep) : undefined));
+  const before = new Map(day.stops.map((s) => [s.id, s]));
+  const changed = stops.filter((stop) => changes(before.get(stop.id), stop)).sort((a, b) => a.id - b.id);
+  const ofThisDay = (id: number) => and(eq(scheduledPlaces.id, id), eq(scheduledPlaces.dailyPlanId, day.id));
+  for (const stop of changed.filter((s) => before.get(s.id)?.visitOrder !== s.visitOrder)) {
+    await q.update(scheduledPlaces).set({ visitOrder: -stop.id }).where(ofThisDay(stop.id));
+  }
+  for (const stop of changed) {
+    await q
+      .update(scheduledPlaces)
+      .set({ visitOrder: stop.visitOrder, placeId: stop.placeId, travelTime: stop.travelTime, travelDistance: stop.travelDistance })
+      .where(ofThisDay(stop.id));
+  }
+  const edited = (await findDayWith(db, q, day.tripPlanId, day.dayNumber))!;
+  const description = describe(edited);
+  await q.update(dailyPlans).set({ description }).where(eq(dailyPlans.id, edited.id));
+  return { ...edited, description };
+}
+
+/** Ids of the places already used anywhere in the plan (a trip never repeats a place), on the caller's transaction. */
+export async function placeIdsOfPlanWith(db: DatabasePort, q: PgQueries, tripPlanId: number): Promise<Set<number>> {
+  const { scheduledPlaces, dailyPlans } = db.t;
+  const rows = await q
+    .select({ placeId: scheduledPlaces.placeId })
+    .from(scheduledPlaces)
+    .innerJoin(dailyPlans, eq(dailyPlans.id, scheduledPlaces.dailyPlanId))
+    .where(eq(dailyPlans.tripPlanId, tripPlanId));
+  return new Set(rows.map((r) => r.placeId));
 }

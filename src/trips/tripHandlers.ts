@@ -178,9 +178,10 @@ export function createTripHandlers({ db, clock, events, regions, publishers }: T
       const plan = await ownPlan(db, ctx, path.tripPlanId);
       if (body.chatRoomId !== plan.chatRoomId) throw new AppError('TRIP101', 'Trip plan not found for this chat room.');
       if (body.visitOrderA === body.visitOrderB) throw invalidField('body.visitOrderB', body.visitOrderB, 'must differ from visitOrderA');
-      // The itinerary belongs to the generator until the run ends (openapi.yaml, swapScheduledPlaces).
-      if (plan.generationStatus === 'GENERATING') throw new AppError('TRIP106', 'The itinerary is being generated; swap its stops once it is complete.');
-      const edit = await applyDayEdit(db, plan, { kind: 'swap', dayNumber: path.dayNumber, visitOrderA: body.visitOrderA, visitOrderB: body.visitOrderB });
+      // One transaction holding the plan row: TRIP106 while it is GENERATING (the itinerary belongs
+      // to the generator until the run ends), and concurrent edits of the day one after the other
+      // (openapi.yaml, swapScheduledPlaces).
+      const edit = await applyDayEdit(db, plan.id, { kind: 'swap', dayNumber: path.dayNumber, visitOrderA: body.visitOrderA, visitOrderB: body.visitOrderB });
       announceDayEdit(publishers, clock, plan, edit);
       return { status: 204 };
     },

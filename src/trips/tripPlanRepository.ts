@@ -51,6 +51,32 @@ export function findTripPlanById(db: DatabasePort, tripPlanId: number): Promise<
   );
 }
 
+/** What an edit of a plan's itinerary reads of the plan row once it holds it. */
+export interface PlanHeldForEdit {
+  generationStatus: string;
+  region: string;
+  themes: string[];
+}
+
+/**
+ * Takes the plan row for an edit of its itinerary, first thing on the caller's transaction: an
+ * UPDATE that changes nothing, so PostgreSQL holds the row's lock until the transaction ends (on
+ * SQLite, BEGIN IMMEDIATE and the port's mutex already let one writer in at a time; the same
+ * statement runs there). Every writer of a plan's days takes this row before anything else: day
+ * edits here, a generation's start and its fenced writes (they update the row), a delete (it removes
+ * it); so they run one after another, in one lock order, and an edit reads the day as the writer
+ * before it left it. Undefined when the plan does not exist.
+ */
+export async function holdPlanForEdit(db: DatabasePort, q: PgQueries, tripPlanId: number): Promise<PlanHeldForEdit | undefined> {
+  const { tripPlans } = db.t;
+  const [plan] = await q
+    .update(tripPlans)
+    .set({ generationStatus: sql`generation_status` })
+    .where(eq(tripPlans.id, tripPlanId))
+    .returning({ generationStatus: tripPlans.generationStatus, region: tripPlans.region, themes: tripPlans.themes });
+  return plan;
+}
+
 /** The keyset position of one of the member's plans, for paging after it. */
 export function findOwnListCursor(db: DatabasePort, memberId: number, tripPlanId: number): Promise<ListCursor | undefined> {
   const { tripPlans } = db.t;

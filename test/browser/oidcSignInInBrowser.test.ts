@@ -1,6 +1,7 @@
 // The OpenID Connect sign-in as a person does it, in Debian's chromium (playwright-core, headless):
 // the landing page's "Sign in", the local provider's login and consent pages (oidc-provider,
-// scripts/idp), back on the landing page signed in, then "Sign out" revokes the token. Nothing
+// scripts/idp), back on the landing page signed in, then "Sign out" revokes the token; and a link
+// carrying the one-time code of someone else's sign-in signs nobody in (login CSRF). Nothing
 // leaves 127.0.0.1 (the provider's development pages ask for a web font: blocked, and not held
 // against the service); a console error, a page error or an outside request of the service's own
 // page fails the test.
@@ -10,6 +11,7 @@ import { chromiumAvailable, launchHeadlessChromium } from '../support/headlessCh
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { startOidcHarness, type OidcHarness } from '../support/oidcHarness.js';
+import { scriptedBrowser } from '../support/scriptedBrowser.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 
 const haveChromium = chromiumAvailable('test/browser/oidcSignInInBrowser');
@@ -53,7 +55,9 @@ describe.skipIf(!haveChromium)('signing in with the identity provider in a brows
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
 
     await page.goto(`${harness.origin}/`);
+    const started = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/v1/auth/oidc/login');
     await page.getByRole('link', { name: 'Sign in' }).click();
+    expect(new URL((await started).url()).searchParams.get('codeChallenge'), 'the page binds the code to a verifier it keeps').toMatch(/^[\w-]{43}$/);
 
     await page.waitForURL((url) => url.origin === harness.idp.issuer);
     await page.locator('input[name="login"]').fill('alice');
@@ -72,6 +76,32 @@ describe.skipIf(!haveChromium)('signing in with the identity provider in a brows
     await expect.poll(() => page.locator('#sign-in-status').textContent(), { timeout: 30_000 }).toBe('Signed out.');
     expect((await t.request('GET', '/api/v1/members/me', { token })).status).toBe(401);
     expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("a link with the one-time code of the attacker's sign-in signs the victim in as nobody: ignored, or refused (AUTH029) while the victim's own sign-in is pending", async () => {
+    const attackersCode = async () => {
+      const attacker = scriptedBrowser(harness.origin, (pathAndQuery, init) => fetch(`${harness.origin}${pathAndQuery}`, { ...init, redirect: 'manual' }));
+      const done = await attacker.open(await attacker.signInAtProvider('alice'));
+      return new URLSearchParams(new URL(done.headers.get('location')!).hash.slice(1)).get('oidcCode')!;
+    };
+    const context = await browser.newContext();
+    context.setDefaultTimeout(30_000);
+    await context.route('**/*', (route) => (new URL(route.request().url()).hostname === '127.0.0.1' ? route.continue() : route.abort('blockedbyclient')));
+    const page = await context.newPage();
+    const status = () => page.locator('#sign-in-status').textContent();
+
+    await page.goto(`${harness.origin}/#oidcCode=${await attackersCode()}`);
+    await expect.poll(status, { timeout: 30_000 }).toBe('Ignored a sign-in code of a sign-in not started here.');
+    expect(await page.evaluate('sessionStorage.getItem("accessToken")')).toBeNull();
+
+    // The victim started a sign-in of their own (the page keeps its verifier), then follows the link.
+    await page.goto(`${harness.origin}/`);
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => url.origin === harness.idp.issuer);
+    await page.goto(`${harness.origin}/#oidcCode=${await attackersCode()}`);
+    await expect.poll(status, { timeout: 30_000 }).toMatch(/^Sign-in failed: AUTH029 /);
+    expect(await page.evaluate('sessionStorage.getItem("accessToken")')).toBeNull();
     await context.close();
   });
 });

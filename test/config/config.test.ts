@@ -92,6 +92,9 @@ describe('configuration', () => {
       [{ HOST: '::' }, false],
       [{ HOST: '192.168.1.20' }, false],
       [{ HOST: '0.0.0.0', AUTH_DEV_LOGIN: 'true' }, true],
+      // A proxy on the same machine forwards the world's requests from a loopback address.
+      [{ HOST: '127.0.0.1', TRUST_PROXY_HOPS: '1' }, false],
+      [{ HOST: '127.0.0.1', TRUST_PROXY_HOPS: '1', AUTH_DEV_LOGIN: 'true' }, true],
       [{ NODE_ENV: 'test' }, false],
       [{ NODE_ENV: 'test', AUTH_DEV_LOGIN: 'true' }, true],
       [{ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), HOST: '127.0.0.1' }, false],

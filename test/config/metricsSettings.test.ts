@@ -12,6 +12,9 @@ describe('metrics settings', () => {
     for (const host of ['127.0.0.1', '::1', 'localhost', '127.0.0.2']) expect(loadConfig({ HOST: host }).metrics.served, host).toBe(true);
     for (const host of ['0.0.0.0', '::', '10.0.0.5']) expect(loadConfig({ HOST: host }).metrics.served, host).toBe(false);
     expect(loadConfig({ HOST: '0.0.0.0', METRICS_TOKEN: token }).metrics).toEqual({ enabled: true, token, served: true });
+    // Behind a proxy on the same machine every request arrives from loopback: only the token protects it.
+    expect(loadConfig({ HOST: '127.0.0.1', TRUST_PROXY_HOPS: '1' }).metrics.served).toBe(false);
+    expect(loadConfig({ HOST: '127.0.0.1', TRUST_PROXY_HOPS: '1', METRICS_TOKEN: token }).metrics.served).toBe(true);
     expect(loadConfig({ METRICS_ENABLED: 'false', METRICS_TOKEN: token }).metrics.served).toBe(false);
   });
 

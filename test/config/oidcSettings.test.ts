@@ -34,6 +34,8 @@ describe('OIDC settings', () => {
       adminClaim: null,
       requireVerifiedEmail: true,
       allowInsecureIssuer: false,
+      timeoutMs: 5000,
+      pendingSignIns: { perAddress: 20, total: 10_000 },
     });
   });
 
@@ -46,6 +48,9 @@ describe('OIDC settings', () => {
       OIDC_RETURN_TO_ORIGINS: 'https://app.example.com',
       OIDC_ADMIN_CLAIM: 'groups',
       OIDC_REQUIRE_VERIFIED_EMAIL: 'false',
+      OIDC_TIMEOUT_MS: '2500',
+      OIDC_PENDING_SIGN_INS_PER_ADDRESS: '5',
+      OIDC_PENDING_SIGN_INS_MAX: '500',
     }).oidc;
     expect(config).toMatchObject({
       clientSecret: 'shh',
@@ -53,6 +58,8 @@ describe('OIDC settings', () => {
       returnToOrigins: ['https://trip.example.com', 'https://app.example.com'],
       adminClaim: 'groups',
       requireVerifiedEmail: false,
+      timeoutMs: 2500,
+      pendingSignIns: { perAddress: 5, total: 500 },
     });
   });
 
@@ -65,11 +72,32 @@ describe('OIDC settings', () => {
     [{ ...oidc, OIDC_ISSUER: 'ftp://issuer.example.com' }, /^OIDC_ISSUER="ftp:\/\/issuer.example.com" is not accepted/],
     [{ ...oidc, OIDC_RETURN_TO_ORIGINS: 'https://app.example.com/path' }, /^OIDC_RETURN_TO_ORIGINS=/],
     [{ ...oidc, OIDC_CLIENT_SECRET: 'secret-value', OIDC_ADMIN_CLAIM: 'bad claim' }, /^OIDC_ADMIN_CLAIM="bad claim" is not accepted/],
+    [{ ...oidc, OIDC_TIMEOUT_MS: '99' }, /^OIDC_TIMEOUT_MS="99" is not accepted; expected an integer from 100 to 60000/],
+    [{ ...oidc, OIDC_PENDING_SIGN_INS_PER_ADDRESS: '0' }, /^OIDC_PENDING_SIGN_INS_PER_ADDRESS="0" is not accepted/],
+    [{ ...oidc, OIDC_PENDING_SIGN_INS_MAX: 'many' }, /^OIDC_PENDING_SIGN_INS_MAX="many" is not accepted/],
   ])('refuses %j', (env, message) => {
     const defined = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
     const text = refusal(defined);
     expect(text).toMatch(message);
     expect(text).not.toContain('secret-value');
+  });
+
+  it('production refuses a plain-http redirect URI or return origin, loopback included; development and test allow them', () => {
+    const production = { ...oidc, NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40) };
+    for (const redirect of ['http://trip.example.com/api/v1/auth/oidc/callback', 'http://127.0.0.1:8080/api/v1/auth/oidc/callback']) {
+      expect(refusal({ ...production, OIDC_REDIRECT_URI: redirect })).toBe(
+        `OIDC_REDIRECT_URI="${redirect}" is not accepted; expected an https:// URL when NODE_ENV=production (the sign-in code and cookie would travel in clear).`,
+      );
+    }
+    expect(refusal({ ...production, OIDC_RETURN_TO_ORIGINS: 'https://app.example.com,http://localhost:3000' })).toBe(
+      'OIDC_RETURN_TO_ORIGINS="https://app.example.com,http://localhost:3000" is not accepted; expected https:// origins only when NODE_ENV=production (the sign-in code would travel in clear).',
+    );
+    expect(loadConfig({ ...production, OIDC_RETURN_TO_ORIGINS: 'https://app.example.com' }).oidc?.returnToOrigins).toEqual([
+      'https://trip.example.com',
+      'https://app.example.com',
+    ]);
+    const local = { OIDC_REDIRECT_URI: 'http://127.0.0.1:8080/api/v1/auth/oidc/callback', OIDC_RETURN_TO_ORIGINS: 'http://localhost:3000' };
+    expect(loadConfig({ ...base, ...oidc, ...local }).oidc?.returnToOrigins).toEqual(['http://127.0.0.1:8080', 'http://localhost:3000']);
   });
 
   it('production refuses a plain-http issuer; development and test allow it (local providers)', () => {

@@ -50,6 +50,27 @@ describe.concurrent('a bad setting refuses to start with one line naming it', { 
       { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), AUTH_DEV_LOGIN: 'true' },
       /AUTH_DEV_LOGIN="true" is not accepted; expected false when NODE_ENV=production/,
     ],
+    [
+      {
+        NODE_ENV: 'production',
+        JWT_SECRET: 'x'.repeat(40),
+        OIDC_ISSUER: 'https://sso.example.com',
+        OIDC_CLIENT_ID: 'trip-app',
+        OIDC_REDIRECT_URI: 'http://127.0.0.1:8080/api/v1/auth/oidc/callback',
+      },
+      /OIDC_REDIRECT_URI="http:\/\/127.0.0.1:8080\/api\/v1\/auth\/oidc\/callback" is not accepted; expected an https:\/\/ URL when NODE_ENV=production/,
+    ],
+    [
+      {
+        NODE_ENV: 'production',
+        JWT_SECRET: 'x'.repeat(40),
+        OIDC_ISSUER: 'https://sso.example.com',
+        OIDC_CLIENT_ID: 'trip-app',
+        OIDC_REDIRECT_URI: 'https://trip.example.com/api/v1/auth/oidc/callback',
+        OIDC_RETURN_TO_ORIGINS: 'http://app.example.com',
+      },
+      /OIDC_RETURN_TO_ORIGINS="http:\/\/app.example.com" is not accepted; expected https:\/\/ origins only when NODE_ENV=production/,
+    ],
     [{ DATABASE_URL: '/proc/kmsg' }, /DATABASE_URL="\/proc\/kmsg" is not accepted; expected a path outside \/proc and \/sys/],
     [{ DATA_DIR: '/proc/self' }, /DATA_DIR="\/proc\/self" is not accepted; expected a path outside \/proc and \/sys/],
     [{ DATABASE_URL: someDir }, /DATABASE_URL=".*" is not accepted; expected a regular file/],

@@ -25,6 +25,8 @@ import { createSecondOpinion, type SecondOpinion } from '../support/secondOpinio
 import { bodyOf, errorCodeOf, errorOf } from '../support/responseBody.js';
 import { seedItinerary } from '../support/seedItinerary.js';
 import { busanTrip, startTestApp, type TestApp, type TestAppOptions, type TestResponse } from '../support/testApp.js';
+import { getFrom, holdConnection, requestFrom } from '../support/rawConnections.js';
+import { startTestServer } from '../support/testServer.js';
 
 const spec = readYaml(path.resolve(import.meta.dirname, '../../specs/openapi.yaml'));
 const operations = readOperations(spec);
@@ -180,11 +182,12 @@ describe('the spec replayed against the app', () => {
         return;
       }
       if (operationId === 'completeOidcSignIn' || operationId === 'exchangeOidcSignInCode') {
-        const done = await completedSignIn(t, 'alice');
+        const browser = observedBrowser(t);
+        const done = await browser.open(await browser.signInAtProvider('alice'));
         expect(done.status).toBe(302);
-        const code = new URLSearchParams(new URL(done.headers.get('location')!).hash.slice(1)).get('oidcCode');
-        const res = await t.request('POST', '/api/v1/auth/oidc/token', { body: { code } });
-        expect(res.status, res.text).toBe(200);
+        const code = new URLSearchParams(new URL(done.headers.get('location')!).hash.slice(1)).get('oidcCode')!;
+        const res = await browser.exchange(code);
+        expect(res.status, await res.text()).toBe(200);
         return;
       }
       if (operationId === 'deleteTripPlan') {
@@ -409,7 +412,8 @@ describe('statuses that need a differently configured app', () => {
     const full = () => {
       throw new BetterSqlite3.SqliteError('database or disk is full', 'SQLITE_FULL');
     };
-    const writers = operations.filter((op) => op.responses.some((r) => r.status === 503) && op.operationId !== 'getReadiness');
+    // Their 503 is the storage's (the others' is the connection cap's, produced below with a real server).
+    const writers = operations.filter((op) => op.responses.some((r) => r.status === 503 && r.examples.some((e) => e.name === 'storageFull')));
     const broken = await newApp({}, { front: everyHandlerFails(full) });
     const admin = await broken.signInAdmin('admin@example.com');
     for (const op of writers) {
@@ -421,6 +425,33 @@ describe('statuses that need a differently configured app', () => {
       expect(Number(res.headers.get('retry-after')), op.operationId).toBeGreaterThan(0);
     }
     expect(writers.length).toBeGreaterThanOrEqual(12);
+  });
+
+  it('every operation but the probes: 503 COMMON503 with Retry-After while the instance holds MAX_CONNECTIONS connections', async () => {
+    const busy = await startTestServer({ MAX_CONNECTIONS: '1' }, { observe });
+    try {
+      const held = await holdConnection(busy.server.port);
+      // Answered once the server counted the held connection: a probe is served beyond the cap.
+      expect((await getFrom(busy.server.port, '/healthz')).status).toBe(200);
+      const probes = new Set(['getHealth', 'getReadiness', 'getMetrics']);
+      for (const op of operations.filter((o) => !probes.has(o.operationId))) {
+        const body = op.body ? JSON.stringify(op.body.examples[0]?.value ?? {}) : undefined;
+        const path = pathOf(op, { tripPlanId: 1, chatRoomId: 1, promptId: 1, dayNumber: 1 });
+        const raw = await requestFrom(busy.server.port, op.method.toUpperCase(), path, { body, headers: body ? { 'content-type': 'application/json' } : {} });
+        const res: TestResponse = {
+          ...raw,
+          headers: new Headers(raw.headers as Record<string, string>),
+          body: JSON.parse(raw.body) as unknown,
+          text: raw.body,
+          operationId: op.operationId,
+        };
+        observe(op.operationId, res);
+        expect([res.status, errorCodeOf(res), res.headers.get('retry-after')], op.operationId).toEqual([503, 'COMMON503', '5']);
+      }
+      held.socket.destroy();
+    } finally {
+      await busy.stop();
+    }
   });
 
   it('getReadiness: 503 COMMON503 when the database is gone', async () => {

@@ -140,7 +140,7 @@ const expressions: [where: string, expr: string][] = [
 
 describe('the Grafana dashboard', () => {
   it("reads the service's metrics from its registry, with their types and labels", () => {
-    expect(agreed.size).toBe(19);
+    expect(agreed.size).toBe(22);
     expect(agreed.get('http_server_request_duration_seconds')).toEqual({
       type: 'histogram',
       labels: ['http_request_method', 'http_route', 'http_response_status_code', 'operation_id'],

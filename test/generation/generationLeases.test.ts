@@ -8,6 +8,7 @@ import type { DatabasePort } from '../../src/db/databasePort.js';
 import { outsideTransaction } from '../../src/db/plainStatements.js';
 import {
   claimGeneration,
+  endedByAttempt,
   fencedWrite,
   finishGeneration,
   releaseLease,
@@ -15,7 +16,7 @@ import {
   type ClaimRules,
   type Lease,
 } from '../../src/generation/generationLeases.js';
-import { saveGeneratedDay, saveRunChatMessage } from '../../src/generation/fencedRunWrites.js';
+import { saveDaySummary, saveGeneratedDay } from '../../src/generation/fencedRunWrites.js';
 import { countWaitingGenerations, failWaitingGenerations, sweepExpiredLeases } from '../../src/generation/generationSweep.js';
 import type { PlannedDay } from '../../src/itinerary/plannedDay.js';
 import { findDay, insertDayWith } from '../../src/trips/dailyPlanRepository.js';
@@ -214,11 +215,11 @@ describeOnBothEngines(
           { placeId: placeIds[1]!, category: 'EVENING', travelTime: 25, travelDistance: 4100 },
         ],
       };
-      const summary = { chatRoomId, messageType: 'ASSISTANT' as const, content: 'Day 1: the sea.', createdAt: late };
+      const summary = { chatRoomId, dayNumber: 1, content: 'Day 1: the sea.', createdAt: late };
 
       // The zombie's clock says its lease is on; the attempt fences it.
       expect(await saveGeneratedDay(port(), { lease: zombie.lease, nowMs: T0 + 1000, leaseMs: LEASE_MS }, planned, 'WALKING')).toEqual({ held: false });
-      expect(await saveRunChatMessage(port(), { lease: zombie.lease, nowMs: T0 + 1000, leaseMs: LEASE_MS }, summary)).toEqual({ held: false });
+      expect(await saveDaySummary(port(), { lease: zombie.lease, nowMs: T0 + 1000, leaseMs: LEASE_MS }, summary)).toEqual({ held: false });
       expect(await dayIds(port(), tripPlanId)).toEqual([]);
       expect(await chatMessageCount(port(), chatRoomId)).toBe(0);
 
@@ -230,7 +231,7 @@ describeOnBothEngines(
         [2, placeIds[0], placeIds[0]],
         [3, placeIds[1], placeIds[1]],
       ]);
-      expect((await saveRunChatMessage(port(), { lease: heir.lease, nowMs: late, leaseMs: LEASE_MS }, summary)).held).toBe(true);
+      expect((await saveDaySummary(port(), { lease: heir.lease, nowMs: late, leaseMs: LEASE_MS }, summary)).held).toBe(true);
       expect(await chatMessageCount(port(), chatRoomId)).toBe(1);
 
       // A cancel fences them too.
@@ -238,9 +239,62 @@ describeOnBothEngines(
       expect(await saveGeneratedDay(port(), { lease: heir.lease, nowMs: late + 2, leaseMs: LEASE_MS }, day(2, placeIds[0]!), 'WALKING')).toEqual({
         held: false,
       });
-      expect(await saveRunChatMessage(port(), { lease: heir.lease, nowMs: late + 2, leaseMs: LEASE_MS }, summary)).toEqual({ held: false });
+      expect(await saveDaySummary(port(), { lease: heir.lease, nowMs: late + 2, leaseMs: LEASE_MS }, summary)).toEqual({ held: false });
       expect(await dayIds(port(), tripPlanId)).toHaveLength(1);
       expect(await chatMessageCount(port(), chatRoomId)).toBe(1);
+    });
+
+    it('a write sent again after a lost answer is applied once: the day is read back as saved, the summary stored once, the finish recognised', async () => {
+      const placeIds = await addPlaces(port(), 2);
+      const { tripPlanId, chatRoomId } = await addPlan(port(), await addMember(port(), 'again@example.com'));
+      await startGeneration(port(), tripPlanId, T0);
+      const job = (await claimGeneration(port(), rules('owner', T0)))!;
+      const at = (nowMs: number) => ({ lease: job.lease, nowMs, leaseMs: LEASE_MS });
+      const planned: PlannedDay = {
+        ...day(1, placeIds[0]!),
+        stops: placeIds.map((placeId) => ({ placeId, category: 'MORNING', travelTime: null, travelDistance: null })),
+      };
+
+      const first = await saveGeneratedDay(port(), at(T0 + 10), planned, 'WALKING');
+      const again = await saveGeneratedDay(port(), at(T0 + 20), planned, 'WALKING');
+      expect(again).toEqual(first);
+      expect(await dayIds(port(), tripPlanId)).toEqual([{ dayNumber: 1, id: first.held && first.value.id }]);
+
+      const summary = { chatRoomId, dayNumber: 1, content: 'Day 1: the sea.', createdAt: T0 + 30 };
+      const stored = await saveDaySummary(port(), at(T0 + 30), summary);
+      expect(stored).toEqual({ held: true, value: { id: expect.any(Number) as number } });
+      expect(await saveDaySummary(port(), at(T0 + 40), summary)).toEqual({ held: true, value: null });
+      expect(await chatMessageCount(port(), chatRoomId)).toBe(1);
+
+      expect(await finishGeneration(port(), job.lease, T0 + 50, 'COMPLETED')).toBe(true);
+      expect(await finishGeneration(port(), job.lease, T0 + 60, 'COMPLETED')).toBe(false);
+      expect(await endedByAttempt(port(), job.lease, 'COMPLETED')).toBe(true);
+      expect(await endedByAttempt(port(), { ...job.lease, attempt: job.lease.attempt + 1 }, 'COMPLETED')).toBe(false);
+    });
+
+    it('a resumed claim learns the saved days whose summary the earlier attempt did not store', async () => {
+      const placeId = await addPlace(port());
+      const { tripPlanId, chatRoomId } = await addPlan(port(), await addMember(port(), 'unsummarised@example.com'));
+      await startGeneration(port(), tripPlanId, T0);
+      const first = (await claimGeneration(port(), rules('first', T0)))!;
+      expect(first).toMatchObject({ savedDays: 0, unsummarisedDays: [], claimedAtMs: T0 });
+      const at = { lease: first.lease, nowMs: T0 + 10, leaseMs: LEASE_MS };
+      await saveGeneratedDay(port(), at, day(1, placeId), 'WALKING');
+      await saveDaySummary(port(), at, { chatRoomId, dayNumber: 1, content: 'Day 1.', createdAt: T0 + 10 });
+      // The first owner dies between day 2 and its summary.
+      await saveGeneratedDay(port(), at, day(2, placeId), 'WALKING');
+
+      const late = T0 + 10 + LEASE_MS + 1;
+      await sweepExpiredLeases(port(), { nowMs: late, takeover: 'resume', maxAttempts: 2 });
+      const heir = (await claimGeneration(port(), rules('heir', late)))!;
+      expect(heir).toMatchObject({ savedDays: 2, unsummarisedDays: [2], claimedAtMs: late });
+      expect(
+        await saveDaySummary(port(), { lease: heir.lease, nowMs: late, leaseMs: LEASE_MS }, { chatRoomId, dayNumber: 2, content: 'Day 2.', createdAt: late }),
+      ).toMatchObject({
+        held: true,
+        value: { id: expect.any(Number) as number },
+      });
+      expect(await chatMessageCount(port(), chatRoomId)).toBe(2);
     });
 
     it('an owner from an earlier run of the plan is fenced even with the same attempt number', async () => {

@@ -253,9 +253,10 @@ describeOnBothEngines('generation runner', (port) => {
     expect(local.publishers.sent.filter((m) => m.payload.messageStreamType === 'CANCELLED')).toHaveLength(1);
     expect(local.publishers.sent.every((m) => m.token?.run === 1 && m.token.attempt === 1)).toBe(true);
 
+    // Stopped first: its poll would otherwise claim the remote plan itself.
+    await local.stop();
     const remote = await addPlan(port(), 'remote@example.com');
     await startGeneration(port(), remote.tripPlanId, now);
-    await local.stop();
     await claimGeneration(port(), { owner: 'elsewhere', nowMs: now, leaseMs: 1000, perMemberLimit: 2, runningHere: new Set(), lastStartedByMember: new Map() });
     const here = runner({ events, planner, owner: 'here', concurrency: 0 });
     const endedElsewhere = await cancelGeneration(port(), remote.tripPlanId, now);

@@ -304,7 +304,9 @@ describe('OpenAI chat agent', () => {
       placeId,
       place: busan.find((p) => p.id === placeId)!,
     }));
-    const days: DayWithStops[] = [{ id: 1, tripPlanId: 1, dayNumber: 1, date: '2026-05-01', title: 'Sea and markets', description: '', stops }];
+    const days: DayWithStops[] = [
+      { id: 1, tripPlanId: 1, dayNumber: 1, date: '2026-05-01', title: 'Sea and markets', description: '', summaryPending: false, stops },
+    ];
     return { tripPlanId: 1, region: 'busan', content, days, ...(scheduledPlaceId === undefined ? {} : { scheduledPlaceId }) };
   }
 

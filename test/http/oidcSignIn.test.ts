@@ -61,13 +61,24 @@ async function errorOf(response: Response): Promise<[number, string]> {
   return [response.status, body.data.code];
 }
 
-/** Signs `login` in through the provider and exchanges the code: the token pair. */
+/** The answer of an exchange: its status and envelope. */
+async function answerOf<T>(response: Response): Promise<{ status: number; body: Answer<T> }> {
+  return { status: response.status, body: (await response.json()) as Answer<T> };
+}
+
+/** Signs `login` in through the provider and exchanges the code as the page would: the token pair. */
 async function signInAs(t: TestApp, login: string): Promise<{ accessToken: string; refreshToken: string }> {
   const browser = browserOn(t);
   const { code } = codeOf(await browser.open(await browser.signInAtProvider(login)));
-  const exchanged = await t.request<TokensAnswer>('POST', '/api/v1/auth/oidc/token', { body: { code } });
-  expect(exchanged.status, exchanged.text).toBe(200);
+  const exchanged = await answerOf<Schemas['TokenResponse']>(await browser.exchange(code));
+  expect(exchanged.status, JSON.stringify(exchanged.body)).toBe(200);
   return exchanged.body.data;
+}
+
+/** A verifier as a page makes one, and its S256 challenge. */
+function pkcePair(): { verifier: string; challenge: string } {
+  const verifier = crypto.randomBytes(32).toString('base64url');
+  return { verifier, challenge: crypto.createHash('sha256').update(verifier).digest('base64url') };
 }
 
 /** Changes the pending sign-in of `browser` in the database (what an attacker without it cannot do). */
@@ -89,15 +100,28 @@ describe('sign-in with the provider', () => {
     const done = await browser.open(callback);
     const { code, target } = codeOf(done);
     expect(target).toBe(`${harness.origin}/trips?view=list`);
-    expect(browser.serviceCookie('oidc_login')).toBeUndefined();
+    expect(done.headers.get('set-cookie'), 'the cookie now binds the code, for its 60 seconds').toMatch(
+      /^oidc_login=[\w-]{43}; Path=\/api\/v1\/auth\/oidc; Max-Age=60; HttpOnly; SameSite=Lax$/,
+    );
 
-    const exchanged = await t.request<TokensAnswer>('POST', '/api/v1/auth/oidc/token', { body: { code } });
-    expect(exchanged.status, exchanged.text).toBe(200);
+    const exchanged = await answerOf<Schemas['TokenResponse']>(await browser.exchange(code));
+    expect(exchanged.status, JSON.stringify(exchanged.body)).toBe(200);
+    expect(browser.serviceCookie('oidc_login'), 'removed by the exchange').toBeUndefined();
     const me = await t.request<MemberAnswer>('GET', '/api/v1/members/me', { token: exchanged.body.data.accessToken });
     expect(me.body.data).toMatchObject({ email: 'alice@example.com', name: 'Alice Kim', provider: 'OIDC', role: 'MEMBER' });
 
     const again = await t.request<TokensAnswer>('POST', '/api/v1/auth/oidc/token', { body: { code } });
     expect([again.status, again.body.data.code]).toEqual([400, 'AUTH027']);
+  });
+
+  it("with codeChallenge, the page's verifier exchanges the code, from any origin's page (no cookie needed)", async () => {
+    const t = await service();
+    const browser = browserOn(t);
+    const { verifier, challenge } = pkcePair();
+    const { code } = codeOf(await browser.open(await browser.signInAtProvider('alice', '/', challenge)));
+    const exchanged = await t.request<TokensAnswer>('POST', '/api/v1/auth/oidc/token', { body: { code, codeVerifier: verifier } });
+    expect(exchanged.status, exchanged.text).toBe(200);
+    expect((await t.request<MemberAnswer>('GET', '/api/v1/members/me', { token: exchanged.body.data.accessToken })).body.data.email).toBe('alice@example.com');
   });
 
   it('the authorization request uses PKCE S256, state and nonce, and the pending sign-in cookie is httpOnly', async () => {
@@ -138,13 +162,14 @@ describe('sign-in with the provider', () => {
 });
 
 describe('refused sign-ins', () => {
-  it("a state other than the sign-in's is 400 AUTH022, and the pending sign-in is used up", async () => {
+  it("a state other than the sign-in's is 400 AUTH022; the pending sign-in is used once", async () => {
     const t = await service();
     const browser = browserOn(t);
     const callback = await browser.signInAtProvider('alice');
     const forged = new URL(callback);
     forged.searchParams.set('state', 'forged-state-value');
     expect(await errorOf(await browser.open(forged))).toEqual([400, 'AUTH022']);
+    expect((await browser.open(callback)).status, 'the real callback still completes').toBe(302);
     expect(await errorOf(await browser.open(callback))).toEqual([400, 'AUTH022']);
   });
 
@@ -240,6 +265,50 @@ describe('refused sign-ins', () => {
   });
 });
 
+describe('the one-time code is bound to the page that started the sign-in (login CSRF)', () => {
+  it("an attacker's code (sign-in started without codeChallenge) opened in the victim's browser is 400 AUTH029; it stays the attacker's", async () => {
+    const t = await service();
+    const attacker = browserOn(t);
+    const { code } = codeOf(await attacker.open(await attacker.signInAtProvider('alice')));
+
+    const victim = browserOn(t);
+    const refused = await answerOf<unknown>(await victim.exchange(code));
+    expect([refused.status, refused.body.data.code]).toEqual([400, 'AUTH029']);
+    // A victim with a pending sign-in of their own has a cookie, just not the attacker's.
+    await victim.signInAtProvider('alice');
+    expect((await answerOf<unknown>(await victim.exchange(code))).body.data.code).toBe('AUTH029');
+    expect((await answerOf<unknown>(await victim.exchange(code, pkcePair().verifier))).body.data.code, 'a verifier is no cookie').toBe('AUTH029');
+
+    // Refusals took nothing: the browser that started it still can (the code is no weapon, and no loss).
+    expect((await attacker.exchange(code)).status).toBe(200);
+  });
+
+  it("an attacker's code (sign-in started with the attacker's codeChallenge) exchanged without the attacker's verifier is 400 AUTH029", async () => {
+    const t = await service();
+    const attacker = browserOn(t);
+    const attackers = pkcePair();
+    const { code } = codeOf(await attacker.open(await attacker.signInAtProvider('alice', '/', attackers.challenge)));
+
+    const victim = browserOn(t);
+    for (const verifier of [undefined, pkcePair().verifier]) {
+      const refused = await answerOf<unknown>(await victim.exchange(code, verifier));
+      expect([refused.status, refused.body.data.code], String(verifier)).toEqual([400, 'AUTH029']);
+    }
+    // The attacker's own cookie is no substitute for the verifier of a challenged sign-in.
+    expect((await answerOf<unknown>(await attacker.exchange(code))).body.data.code).toBe('AUTH029');
+    expect((await victim.exchange(code, attackers.verifier)).status, 'only the verifier of the challenge').toBe(200);
+  });
+
+  it('an expired code is 400 AUTH027 whoever presents it', async () => {
+    const t = await service();
+    const browser = browserOn(t);
+    const { code } = codeOf(await browser.open(await browser.signInAtProvider('alice')));
+    t.advance(60_001);
+    expect((await answerOf<unknown>(await browser.exchange(code))).body.data.code).toBe('AUTH027');
+    expect((await answerOf<unknown>(await browserOn(t).exchange(code))).body.data.code).toBe('AUTH027');
+  });
+});
+
 describe('discovery', () => {
   it('a provider that comes up after the service is used as soon as it answers', async () => {
     const port = await freePort();
@@ -283,7 +352,9 @@ describe('across instances and transports', () => {
       cleanups.push(() => Promise.resolve(fs.rmSync(dir, { recursive: true, force: true })));
       shared = path.join(dir, 'shared.sqlite');
     }
-    const env = { DATABASE_URL: shared };
+    // Two instances in one process on one SQLite file: while one holds the write lock, the other's
+    // wait for it (SQLite's busy timeout, 5 s) blocks the process, discovery's requests included.
+    const env = { DATABASE_URL: shared, OIDC_TIMEOUT_MS: '30000' };
     const a = await service(env);
     const b = await service(env);
     let instance = a;
@@ -291,8 +362,9 @@ describe('across instances and transports', () => {
     const callback = await browser.signInAtProvider('alice');
     instance = b;
     const { code } = codeOf(await browser.open(callback));
-    const exchanged = await a.request<TokensAnswer>('POST', '/api/v1/auth/oidc/token', { body: { code } });
-    expect(exchanged.status, exchanged.text).toBe(200);
+    instance = a;
+    const exchanged = await answerOf<Schemas['TokenResponse']>(await browser.exchange(code));
+    expect(exchanged.status, JSON.stringify(exchanged.body)).toBe(200);
     expect((await b.request<MemberAnswer>('GET', '/api/v1/members/me', { token: exchanged.body.data.accessToken })).body.data.email).toBe('alice@example.com');
   });
 
@@ -302,7 +374,7 @@ describe('across instances and transports', () => {
     cleanups.push(() => server.close());
     const browser = scriptedBrowser(harness.origin, (pathAndQuery, init) => fetch(`${harness.origin}${pathAndQuery}`, { ...init, redirect: 'manual' }));
     const { code } = codeOf(await browser.open(await browser.signInAtProvider('alice')));
-    const tokens = (await t.request<TokensAnswer>('POST', '/api/v1/auth/oidc/token', { body: { code } })).body.data;
+    const tokens = (await answerOf<Schemas['TokenResponse']>(await browser.exchange(code))).body.data;
 
     const plan = await t.request<Answer<Schemas['ChannelIdResponse']>>('POST', '/api/v1/trips', { token: tokens.accessToken, body: busanTrip });
     expect(plan.status).toBe(201);
@@ -319,7 +391,7 @@ describe('across instances and transports', () => {
     expect(refused.errors[0]?.headers['error-code']).toBe('WS001');
   });
 
-  it('no code, state, one-time code or token reaches the logs', async () => {
+  it('no code, state, one-time code, verifier or token reaches the logs', async () => {
     const lines: string[] = [];
     const sink = new Writable({
       write(chunk: Buffer, _encoding, done) {
@@ -329,12 +401,13 @@ describe('across instances and transports', () => {
     });
     const t = await service({}, { logger: pino({ level: 'trace' }, sink) });
     const browser = browserOn(t);
-    const callback = await browser.signInAtProvider('alice');
+    const { verifier, challenge } = pkcePair();
+    const callback = await browser.signInAtProvider('alice', '/', challenge);
     const { code } = codeOf(await browser.open(callback));
-    const tokens = (await t.request<TokensAnswer>('POST', '/api/v1/auth/oidc/token', { body: { code } })).body.data;
+    const tokens = (await answerOf<Schemas['TokenResponse']>(await browser.exchange(code, verifier))).body.data;
     const log = lines.join('');
     expect(log).toContain('signed in with OpenID Connect');
-    for (const secret of [callback.searchParams.get('code')!, callback.searchParams.get('state')!, code, tokens.accessToken, tokens.refreshToken]) {
+    for (const secret of [callback.searchParams.get('code')!, callback.searchParams.get('state')!, code, verifier, tokens.accessToken, tokens.refreshToken]) {
       expect(log).not.toContain(secret);
     }
   });

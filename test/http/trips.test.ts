@@ -120,13 +120,10 @@ describe('removing a stop', () => {
   it('deletes it, renumbers the rest from 1 keeping their ids, and recomputes travel', async () => {
     const plan = await create();
     await seedItinerary(t.app.services.db, plan.tripPlanId, busanTrip.startDate, 1);
-    const { applyDayEdit, loadDay } = await import('../../src/trips/savedDayEdits.js');
-    const before = await loadDay(t.app.services.db, plan.tripPlanId, 1);
-    const { day: after, summary } = await applyDayEdit(
-      t.app.services.db,
-      { id: plan.tripPlanId, region: 'Busan', themes: [] },
-      { kind: 'remove', dayNumber: 1, visitOrder: 2 },
-    );
+    const { applyDayEdit } = await import('../../src/trips/savedDayEdits.js');
+    const { findDay } = await import('../../src/trips/dailyPlanRepository.js');
+    const before = (await findDay(t.app.services.db, plan.tripPlanId, 1))!;
+    const { day: after, summary } = await applyDayEdit(t.app.services.db, plan.tripPlanId, { kind: 'remove', dayNumber: 1, visitOrder: 2 });
     expect(summary).toBe(`Removed stop 2 (${before.stops[1]!.place.name}) from day 1.`);
     expect(after.stops.map((s) => [s.id, s.visitOrder, s.place.name])).toEqual([
       [before.stops[0]!.id, 1, before.stops[0]!.place.name],

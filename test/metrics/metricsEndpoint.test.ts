@@ -22,6 +22,9 @@ const AGREED = {
   http_server_request_duration_seconds: 'HISTOGRAM',
   http_server_requests_total: 'COUNTER',
   trip_rate_limit_rejections_total: 'COUNTER',
+  trip_connections_open: 'GAUGE',
+  trip_connections_refused_total: 'COUNTER',
+  trip_chat_messages_refused_total: 'COUNTER',
   trip_stomp_connections: 'GAUGE',
   trip_stomp_subscriptions: 'GAUGE',
   trip_stomp_messages_delivered_total: 'COUNTER',
@@ -97,8 +100,13 @@ describe('GET /metrics', () => {
     expect(metrics.value('http_server_requests_total', { operation_id: 'getMetrics', http_response_status_code: '401' }), 'the three refused').toBe(3);
   });
 
-  it('without METRICS_TOKEN on a non-loopback HOST, and with METRICS_ENABLED=false, /metrics is not exposed (404)', async () => {
-    const settings: Record<string, string>[] = [{ HOST: '0.0.0.0' }, { HOST: '::' }, { METRICS_ENABLED: 'false' }];
+  it('without METRICS_TOKEN on a non-loopback HOST or behind a trusted proxy, and with METRICS_ENABLED=false, /metrics is not exposed (404)', async () => {
+    const settings: Record<string, string>[] = [
+      { HOST: '0.0.0.0' },
+      { HOST: '::' },
+      { HOST: '127.0.0.1', TRUST_PROXY_HOPS: '1' },
+      { METRICS_ENABLED: 'false' },
+    ];
     for (const env of settings) {
       const res = await (await app(env)).request('GET', '/metrics');
       expect([res.status, errorCodeOf(res)], JSON.stringify(env)).toEqual([404, 'COMMON404']);

@@ -14,6 +14,8 @@ import { connectStomp, wsUrl } from '../support/stompTestClient.js';
 import { exitOf, lineOf, repoRoot, serviceEnv, spawnService } from '../support/serviceProcess.js';
 
 const HANG_LIMIT_MS = 60_000;
+/** Twice the service's own stop limit (10 s): a process still there then hangs. */
+const STOP_DEADLINE_MS = 20_000;
 // `npm start` runs dist/: built again first when a source is newer.
 beforeAll(ensureFreshBuild, 2 * HANG_LIMIT_MS);
 const cleanups: (() => unknown)[] = [];
@@ -49,6 +51,28 @@ describe('stop', { timeout: 4 * HANG_LIMIT_MS }, () => {
     const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once('exit', (code, sig) => resolve({ code, signal: sig })));
     child.kill(signal);
     const outcome = await Promise.race([exited, new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), HANG_LIMIT_MS).unref())]);
+    expect(outcome).toEqual({ code: 0, signal: null });
+  });
+
+  it('SIGTERM stops the compiled service while nobody reads its stdout and about 4 MB of 8 KB log lines wait for it', async () => {
+    // What npm start runs. The sources run through tsx, which opens stdout for itself and so hid the hang.
+    const child = spawn(process.execPath, ['dist/src/main.js'], {
+      cwd: repoRoot,
+      env: serviceEnv({ DATA_DIR: tempDir(), PORT: '0' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    cleanups.push(() => child.kill('SIGKILL'));
+    const port = portOf(await lineOf(child, /"msg":"listening/, HANG_LIMIT_MS));
+    child.stdout.pause();
+    child.stdout.removeAllListeners('data');
+    // A request's log line names its path: 8 KB paths make 8 KB lines, 500 of them about 4 MB.
+    const longPath = `/${'x'.repeat(8000)}`;
+    for (let i = 0; i < 500; i++) await (await fetch(`http://127.0.0.1:${port}${longPath}${i}`)).arrayBuffer();
+
+    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once('exit', (code, sig) => resolve({ code, signal: sig })));
+    child.kill('SIGTERM');
+    // The service's own bound is 10 s; this only tells an exit from a hang.
+    const outcome = await Promise.race([exited, new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), STOP_DEADLINE_MS).unref())]);
     expect(outcome).toEqual({ code: 0, signal: null });
   });
 

@@ -48,6 +48,7 @@ describe('a session that ends closes its STOMP connections at once', () => {
     const connection = await openRawStomp(s.url, rotated.accessToken);
     expect(connection.frames[0]?.command).toBe('CONNECTED');
 
+    s.advance(10_001); // past the reuse grace (two tabs reissuing at once)
     const replay = await s.request('POST', '/api/v1/auth/reissue', { body: { refreshToken: first.refreshToken } });
     expect([replay.status, errorCodeOf(replay)]).toEqual([401, 'AUTH004']);
     connection.send(sendFrame(chatRoomId, 'after-revocation'));

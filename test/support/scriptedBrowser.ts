@@ -6,10 +6,12 @@ import { expect } from 'vitest';
 export type ServiceFetch = (pathAndQuery: string, init: { method: string; headers: Record<string, string>; body?: string }) => Promise<Response>;
 
 export interface ScriptedBrowser {
-  /** from the service's startOidcSignIn to the provider's redirect back: the callback URL, not yet opened */
-  signInAtProvider(login: string, returnTo?: string): Promise<URL>;
+  /** from the service's startOidcSignIn (with `codeChallenge` when given) to the provider's redirect back: the callback URL, not yet opened */
+  signInAtProvider(login: string, returnTo?: string, codeChallenge?: string): Promise<URL>;
   /** a GET of `url` with this browser's cookies; Set-Cookie is kept */
   open(url: URL | string): Promise<Response>;
+  /** the page's POST of the one-time code (and the verifier it kept) to exchangeOidcSignInCode, with this browser's cookies */
+  exchange(code: string, codeVerifier?: string): Promise<Response>;
   /** the cookie `name` this browser holds for the service */
   serviceCookie(name: string): string | undefined;
   /** forget every cookie of the service (another browser, same provider session) */
@@ -46,11 +48,11 @@ export function scriptedBrowser(serviceOrigin: string, service: ServiceFetch): S
     }
   }
 
-  async function request(url: URL, method = 'GET', body?: string): Promise<Response> {
+  async function request(url: URL, method = 'GET', body?: string, contentType = 'application/x-www-form-urlencoded'): Promise<Response> {
     const headers: Record<string, string> = {};
     const cookies = [...jar(url.origin)].map(([k, v]) => `${k}=${v}`).join('; ');
     if (cookies) headers.cookie = cookies;
-    if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
+    if (body !== undefined) headers['content-type'] = contentType;
     const response =
       url.origin === serviceOrigin
         ? await service(`${url.pathname}${url.search}`, { method, headers, body })
@@ -60,8 +62,9 @@ export function scriptedBrowser(serviceOrigin: string, service: ServiceFetch): S
   }
 
   return {
-    async signInAtProvider(login, returnTo = '/') {
+    async signInAtProvider(login, returnTo = '/', codeChallenge) {
       let url = new URL(`${serviceOrigin}/api/v1/auth/oidc/login?returnTo=${encodeURIComponent(returnTo)}`);
+      if (codeChallenge !== undefined) url.searchParams.set('codeChallenge', codeChallenge);
       let response = await request(url);
       for (let hop = 0; hop < 20; hop++) {
         if (response.status >= 300 && response.status < 400) {
@@ -80,6 +83,8 @@ export function scriptedBrowser(serviceOrigin: string, service: ServiceFetch): S
       throw new Error('no redirect back to the service after 20 hops');
     },
     open: (url) => request(new URL(url)),
+    exchange: (code, codeVerifier) =>
+      request(new URL('/api/v1/auth/oidc/token', serviceOrigin), 'POST', JSON.stringify({ code, codeVerifier }), 'application/json'),
     serviceCookie: (name) => jar(serviceOrigin).get(name),
     dropServiceCookies: () => jar(serviceOrigin).clear(),
   };

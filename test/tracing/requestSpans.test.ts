@@ -65,6 +65,19 @@ describe('request spans', () => {
     expect(span?.attributes).toMatchObject({ 'http.route': '/api/v1/members/me', 'http.response.status_code': 401 });
   });
 
+  it('a method that is not a known one is _OTHER, with the method sent in http.request.method_original, and names the span HTTP', async () => {
+    const res = await traced.request('PROPFIND', '/api/v1/trips');
+    expect(res.status).toBe(405);
+    const spans = serverSpans(await received(), 'HTTP');
+    expect(spans.at(-1)?.attributes).toMatchObject({
+      'http.request.method': '_OTHER',
+      'http.request.method_original': 'PROPFIND',
+      'url.path': '/api/v1/trips',
+      'http.response.status_code': 405,
+    });
+    expect(serverSpans(await received(), 'PROPFIND')).toEqual([]);
+  });
+
   it("the request's log line carries the trace id and span id of its span", async () => {
     const res = await traced.request('GET', '/api/v1/regions', { headers: { 'x-request-id': 'logged-and-traced-1' } });
     expect(res.status).toBe(200);

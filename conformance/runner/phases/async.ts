@@ -6,16 +6,15 @@
 // async/, one a file.
 import { PhaseRecorder } from '../checks.js';
 import { createTripPlan, type RunContext } from '../runContext.js';
-import { connectRecordingStomp } from '../../stomp/recordingStompClient.js';
 import { checkChatAnswers } from './async/chatAnswers.js';
 import { checkGenerationStream } from './async/generationStream.js';
 import { checkReplayOnSubscribe } from './async/replayOnSubscribe.js';
 import { checkStompRefusals } from './async/stompRefusals.js';
-import { replay, type StompStep } from './async/stompStep.js';
+import { connectStep, replay, type StompStep } from './async/stompStep.js';
 
 export async function runAsyncPhase(ctx: RunContext): Promise<PhaseRecorder> {
-  const step: StompStep = { ctx, recorder: new PhaseRecorder('async'), plan: await createTripPlan(ctx, ctx.a.token) };
-  const probe = await connectRecordingStomp(ctx.options.wsUrl, ctx.a.token, { connectTimeoutMs: ctx.options.timeoutMs });
+  const step: StompStep = { ctx, recorder: new PhaseRecorder('async'), plan: await createTripPlan(ctx, ctx.a.token), connections: [] };
+  const probe = await connectStep(step, ctx.a.token);
   const failedConnect = `could not connect: ${probe.errors[0]?.headers.message ?? 'no CONNECTED frame'}`;
   step.recorder.check(probe.connected, 'stomp_error_frame', 'CONNECT', failedConnect, replay(step, 'CONNECT with a valid token'));
   if (probe.connected) {
@@ -25,5 +24,14 @@ export async function runAsyncPhase(ctx: RunContext): Promise<PhaseRecorder> {
     await probe.disconnect();
   }
   await checkStompRefusals(step);
+  for (const connection of step.connections) {
+    step.recorder.check(
+      connection.overLimit === null,
+      'response_size',
+      'STOMP',
+      `the connection was closed: ${connection.overLimit}`,
+      replay(step, 'the steps above'),
+    );
+  }
   return step.recorder;
 }

@@ -17,7 +17,7 @@ import {
   type OperationFact,
 } from '../../specModel/index.js';
 import { PhaseRecorder, type CheckName } from '../checks.js';
-import { curlOf, dataAt, send, type ProbeRequest, type ProbeResponse } from '../httpProbe.js';
+import { curlOf, dataAt, excerpt, send, type ProbeRequest, type ProbeResponse } from '../httpProbe.js';
 import { getRawPath } from '../rawPath.js';
 import { createTripPlan, exampleRequest, pathFor, sendChecked, type RunContext } from '../runContext.js';
 
@@ -70,9 +70,11 @@ export async function runRobustnessPhase(ctx: RunContext): Promise<PhaseRecorder
   const small4xx = (what: string) => (res: ProbeResponse) =>
     res.status < 400 || res.status >= 500
       ? `${what}: expected a 4xx, got ${res.status}`
-      : byteLength(res.text) > robustnessBounds.errorBodyBytes
-        ? `${what}: the ${res.status} body is ${byteLength(res.text)} bytes, over ${robustnessBounds.errorBodyBytes}`
-        : null;
+      : res.oversized !== undefined
+        ? `${what}: the ${res.status} body is over the runner's limit (${res.oversized})`
+        : byteLength(res.text) > robustnessBounds.errorBodyBytes
+          ? `${what}: the ${res.status} body is ${byteLength(res.text)} bytes, over ${robustnessBounds.errorBodyBytes}`
+          : null;
   const badRequestNaming = (what: string, field: string) => (res: ProbeResponse) => {
     if (res.status !== 400) return `${what}: expected 400, got ${res.status}`;
     const fields = arrayOrEmpty(dataAt(res, 'errors')).map((e) => jsonAt(e, 'field'));
@@ -192,13 +194,9 @@ export async function runRobustnessPhase(ctx: RunContext): Promise<PhaseRecorder
   for (const rawPath of staticPaths) {
     const response = await getRawPath(ctx.target, rawPath);
     recorder.report.requests++;
-    recorder.check(
-      response.status === 404,
-      'static_path_404',
-      rawPath,
-      `expected 404, got ${response.status}: ${response.text.slice(0, 200)}`,
-      `curl -i --path-as-is '${ctx.target.baseUrl}${rawPath}'`,
-    );
+    const replay = `curl -i --path-as-is '${ctx.target.baseUrl}${rawPath}'`;
+    recorder.check(response.status === 404, 'static_path_404', rawPath, `expected 404, got ${response.status}: ${excerpt(response, 200)}`, replay);
+    if (response.oversized !== undefined) recorder.check(false, 'response_size', rawPath, `status ${response.status}: ${response.oversized}`, replay);
   }
 
   // Non-canonical integer parameters: 400 naming the parameter.

@@ -3,8 +3,8 @@
 // `x-replay: all` gets the same messages of each channel, with the same positions, and a RECEIPT
 // with `x-recovered: true`; a reconnect with `x-since` gets exactly what came after that message.
 import { fillTemplate } from '../../../specModel/index.js';
-import { connectRecordingStomp, type ReceivedMessage, type RecordingStompClient } from '../../../stomp/recordingStompClient.js';
-import { destinationChannels, replay, type StompStep } from './stompStep.js';
+import type { ReceivedMessage, RecordingStompClient } from '../../../stomp/recordingStompClient.js';
+import { connectStep, destinationChannels, replay, type StompStep } from './stompStep.js';
 
 /** A message as a subscriber sees it: where, its place in its log, and its body. */
 const identity = (m: ReceivedMessage) => `${m.destination} ${m.headers['x-epoch']}:${m.headers['x-offset']} ${m.raw}`;
@@ -20,7 +20,7 @@ export async function checkReplayOnSubscribe(step: StompStep, live: ReceivedMess
     const positioned = /^[A-Za-z0-9_-]+$/.test(m.headers['x-epoch'] ?? '') && /^[1-9][0-9]*$/.test(m.headers['x-offset'] ?? '');
     recorder.check(positioned, 'message_replay', m.destination, `MESSAGE without a valid x-epoch and x-offset`, replay(step, `MESSAGE on ${m.destination}`));
   }
-  const connect = () => connectRecordingStomp(ctx.options.wsUrl, ctx.a.token, { connectTimeoutMs: timeoutMs });
+  const connect = () => connectStep(step, ctx.a.token);
   const clients: RecordingStompClient[] = [];
   try {
     const late = await connect();

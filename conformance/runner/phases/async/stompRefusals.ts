@@ -2,14 +2,14 @@
 // channel, a CONNECT with a garbage token, and a frame that is not STOMP.
 import { fillTemplate, placeholderNames } from '../../../specModel/index.js';
 import { sendRawFrames } from '../../../stomp/rawFrames.js';
-import { connectRecordingStomp } from '../../../stomp/recordingStompClient.js';
-import { destinationChannels, replay, succeeded, type StompStep } from './stompStep.js';
+import { defaultMaxBodyBytes } from '../../httpProbe.js';
+import { connectStep, destinationChannels, replay, succeeded, type StompStep } from './stompStep.js';
 
 export async function checkStompRefusals(step: StompStep): Promise<void> {
   const { ctx, recorder, plan } = step;
-  const { wsUrl, timeoutMs } = ctx.options;
+  const { wsUrl, timeoutMs, maxBodyBytes = defaultMaxBodyBytes } = ctx.options;
   const receiveChannels = destinationChannels(step, 'receive');
-  const intruder = await connectRecordingStomp(wsUrl, ctx.b.token, { connectTimeoutMs: timeoutMs });
+  const intruder = await connectStep(step, ctx.b.token);
   if (intruder.connected) {
     const destination = fillTemplate(
       receiveChannels.find((c) => placeholderNames(c.address).includes('tripPlanId'))?.address ?? receiveChannels[0]!.address,
@@ -26,7 +26,7 @@ export async function checkStompRefusals(step: StompStep): Promise<void> {
     );
     await intruder.disconnect();
   }
-  const badToken = await connectRecordingStomp(wsUrl, 'garbage.not-a.jwt', { connectTimeoutMs: timeoutMs });
+  const badToken = await connectStep(step, 'garbage.not-a.jwt');
   recorder.check(
     !badToken.connected && badToken.errors.length > 0,
     'stomp_error_frame',
@@ -35,7 +35,7 @@ export async function checkStompRefusals(step: StompStep): Promise<void> {
     replay(step, 'CONNECT with a garbage token'),
   );
   await badToken.disconnect();
-  const garbage = await sendRawFrames(wsUrl, ['HELLO\nfoo:bar\n\nbody\0'], timeoutMs);
+  const garbage = await sendRawFrames(wsUrl, ['HELLO\nfoo:bar\n\nbody\0'], timeoutMs, maxBodyBytes);
   recorder.check(
     garbage.startsWith('ERROR'),
     'stomp_error_frame',

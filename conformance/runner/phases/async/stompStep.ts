@@ -1,12 +1,31 @@
 // What each step of the async phase works with: the run, the phase's recorder, the fresh plan whose
-// channels it uses, and how a failure is replayed by hand.
+// channels it uses, the connections it opened, and how a failure is replayed by hand.
+import { connectRecordingStomp, type RecordingStompClient } from '../../../stomp/recordingStompClient.js';
 import type { PhaseRecorder } from '../../checks.js';
+import { defaultMaxBodyBytes } from '../../httpProbe.js';
 import type { RunContext } from '../../runContext.js';
 
 export interface StompStep {
   ctx: RunContext;
   recorder: PhaseRecorder;
   plan: { tripPlanId: number; chatRoomId: number };
+  /** every connection the phase opened, for the size check at its end */
+  connections: RecordingStompClient[];
+}
+
+/** How many frames of the size limit one connection may read in all (a generation is some 50 small ones). */
+const FRAMES_PER_CONNECTION = 16;
+
+/** Connects as `token` (CONNECTED, a refusal, the close or the request timeout), bounded like every response of the run. */
+export async function connectStep(step: StompStep, token: string): Promise<RecordingStompClient> {
+  const { wsUrl, timeoutMs, maxBodyBytes = defaultMaxBodyBytes } = step.ctx.options;
+  const client = await connectRecordingStomp(wsUrl, token, {
+    connectTimeoutMs: timeoutMs,
+    maxFrameBytes: maxBodyBytes,
+    maxConnectionBytes: FRAMES_PER_CONNECTION * maxBodyBytes,
+  });
+  step.connections.push(client);
+  return client;
 }
 
 export const replay = (step: StompStep, what: string): string => `STOMP ${step.ctx.options.wsUrl}: ${what}`;

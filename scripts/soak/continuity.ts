@@ -1,0 +1,84 @@
+// What one subscriber saw, judged by asyncapi.yaml's replay rules: within an epoch offsets grow by
+// one; a RECEIPT with `x-recovered: true` vouches that the history asked for was delivered whole;
+// anything lost must be visible (`x-recovered: false`, a new epoch, an epoch whose first message is
+// not offset 1 for a subscriber that was there from its start) so that the client reads the saved
+// state over HTTP. A day that never arrived with none of those signals is a silent loss.
+import type { ChannelPayloads } from '../../generated/asyncapi.js';
+import type { LogName, Received, StreamWatcher } from './streamWatcher.js';
+
+export interface Continuity {
+  /** messages skipped inside an epoch, plus saved days never announced without any signal */
+  lost: number;
+  duplicated: number;
+  outOfOrder: number;
+  /** x-recovered: true on a RECEIPT whose history was not delivered whole */
+  falseRecovered: number;
+  /** visible continuity signals (new epochs, x-recovered: false, an epoch joined after its start) */
+  signals: number;
+}
+
+const key = (m: Received) => `${m.epoch}:${m.offset}`;
+
+function dayOf(message: Received): number | null {
+  if (message.channel !== 'scheduleUpdates') return null;
+  const payload = message.payload as ChannelPayloads['scheduleUpdates'];
+  return payload.type === 'DAILY_PLAN_GENERATED' && payload.dailyPlan ? payload.dailyPlan.dayNumber : null;
+}
+
+function judgeLog(messages: Received[]): Omit<Continuity, 'falseRecovered'> {
+  const seen = new Set<string>();
+  const result = { lost: 0, duplicated: 0, outOfOrder: 0, signals: 0 };
+  let previous: Received | undefined;
+  for (const message of messages) {
+    if (seen.has(key(message))) {
+      result.duplicated++;
+      continue;
+    }
+    seen.add(key(message));
+    if (previous && previous.epoch === message.epoch) {
+      if (message.offset > previous.offset + 1) result.lost += message.offset - previous.offset - 1;
+      if (message.offset < previous.offset) result.outOfOrder++;
+    } else if (previous) {
+      result.signals++;
+    }
+    previous = message;
+  }
+  return result;
+}
+
+/** `savedDays`: the day numbers the plan has over HTTP once the soak is over. */
+export function judgeWatcher(watcher: StreamWatcher, savedDays: readonly number[]): Continuity {
+  const result: Continuity = { lost: 0, duplicated: 0, outOfOrder: 0, falseRecovered: 0, signals: 0 };
+  for (const log of ['plan', 'chat'] as LogName[]) {
+    const judged = judgeLog(watcher.logs[log]);
+    result.lost += judged.lost;
+    result.duplicated += judged.duplicated;
+    result.outOfOrder += judged.outOfOrder;
+    result.signals += judged.signals;
+  }
+  for (const subscription of watcher.subscriptions) {
+    if (subscription.recovered === 'false') result.signals++;
+    const first = watcher.logs[subscription.log][subscription.firstIndex];
+    const { start } = subscription;
+    // A subscriber there before the run (plain, first connection) or asking for all of it must see
+    // offset 1 first; when it does not, the client can tell something is missing.
+    if (first && (start.mode === 'plain' || start.mode === 'all') && first.offset !== 1) {
+      if (start.mode === 'all' && subscription.recovered === 'true') result.falseRecovered++;
+      else result.signals++;
+    }
+    if (first && start.mode === 'since' && subscription.recovered === 'true' && (first.epoch !== start.epoch || first.offset !== start.offset + 1)) {
+      result.falseRecovered++;
+    }
+  }
+  const announced = new Map<number, string>();
+  for (const message of watcher.logs.plan) {
+    const day = dayOf(message);
+    if (day === null) continue;
+    const previous = announced.get(day);
+    if (previous !== undefined && previous !== key(message)) result.duplicated++;
+    announced.set(day, key(message));
+  }
+  const missing = savedDays.filter((day) => !announced.has(day)).length;
+  if (missing > 0 && result.signals === 0) result.lost += missing;
+  return result;
+}

@@ -1,0 +1,3 @@
+ALTER TABLE "oidc_pending_login" ADD COLUMN "code_challenge" text;--> statement-breakpoint
+ALTER TABLE "oidc_sign_in_code" ADD COLUMN "code_challenge" text;--> statement-breakpoint
+ALTER TABLE "oidc_sign_in_code" ADD COLUMN "browser_key_hash" text DEFAULT '' NOT NULL;

@@ -1,0 +1,2 @@
+ALTER TABLE "auth_session" ADD COLUMN "previous_refresh_jti" text;--> statement-breakpoint
+ALTER TABLE "auth_session" ADD COLUMN "rotated_at" bigint;

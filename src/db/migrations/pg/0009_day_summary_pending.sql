@@ -1,0 +1,1 @@
+ALTER TABLE "daily_plan" ADD COLUMN "summary_pending" boolean DEFAULT false NOT NULL;

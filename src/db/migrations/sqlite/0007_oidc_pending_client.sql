@@ -1,0 +1,1 @@
+ALTER TABLE `oidc_pending_login` ADD `client_key` text DEFAULT '' NOT NULL;

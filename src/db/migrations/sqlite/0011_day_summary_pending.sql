@@ -1,0 +1,1 @@
+ALTER TABLE `daily_plan` ADD `summary_pending` integer DEFAULT false NOT NULL;
