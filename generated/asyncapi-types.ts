@@ -8,17 +8,21 @@ export interface components {
             /**
              * @description The log this message is in: opaque, without `:`. A plan's schedule and errors channels
              *     share one log, a chat room's channel has its own. The epoch changes when a new
-             *     generation of the plan starts and when the log was lost (a restart of the service in
-             *     the default mode, or of Redis, or a message that could not be written to Redis while it
-             *     was unreachable); offsets of different epochs cannot be compared.
+             *     generation of the plan starts, and whenever the log's continuity is broken (a restart
+             *     of the service in the default mode, or of Redis, a log that expired, or a message that
+             *     could not be written to Redis while it was unreachable or silent): an epoch that
+             *     begins a run or a log starts at `x-offset` 1, one that begins after lost messages
+             *     starts past 1. Offsets of different epochs cannot be compared.
              * @example k3v9q2
              */
             "x-epoch": string;
             /**
              * @description The position of this message in its log (`x-epoch`), decimal from 1. Within an epoch
-             *     the offsets of a log are 1, 2, 3, ... without gap across the channels of that log, so
-             *     a subscription sees increasing offsets, with gaps where a message went to the log's
-             *     other channel. Send the last one seen back as `x-since` to resume.
+             *     the offsets of a log are consecutive across the channels of that log, so a
+             *     subscription sees increasing offsets, with gaps where a message went to the log's
+             *     other channel. An epoch starts at 1 when it begins a generation run or a log; an
+             *     epoch whose first message is past 1 began after messages were lost (read the saved
+             *     state over HTTP). Send the last one seen back as `x-since` to resume.
              * @example 17
              */
             "x-offset": string;
@@ -131,7 +135,11 @@ export interface components {
             /**
              * @description `all`: first deliver what the destination's log retains of its current epoch (from the
              *     start of the plan's current generation run, or of the log), then live messages, without
-             *     gap or duplicate. The `RECEIPT` says whether that history was whole (`x-recovered`).
+             *     gap or duplicate. The `RECEIPT` says whether that history was whole (`x-recovered`):
+             *     `true` only when the log still holds its current epoch from offset 1 (or never had a
+             *     message); an epoch that
+             *     began after lost messages, a log that lost or trimmed its start, or one that cannot
+             *     be read now is `false`, and nothing old is delivered.
              *     Not together with `x-since` (`ERROR` `WS102`).
              * @example all
              * @enum {string}
@@ -178,11 +186,14 @@ export interface components {
             "receipt-id": string;
             /**
              * @description Only on the `RECEIPT` of a `SUBSCRIBE` with `x-replay` or `x-since`, sent after the
-             *     history it asked for. `true`: every message asked for was delivered before this
-             *     `RECEIPT`. `false`: the history asked for is lost (the log's epoch changed, its oldest
-             *     messages were trimmed, or the service or Redis restarted) or cannot be read right now
-             *     (Redis is unreachable: the subscription still starts, and once Redis is back it gets
-             *     what was appended since it was made, then the live messages); nothing old was delivered.
+             *     history it asked for. `true`: every message from the point asked for (for
+             *     `x-replay: all`, from offset 1 of the current epoch) was delivered before this
+             *     `RECEIPT`, once and in order. `false`: some of that history is lost (the log's epoch
+             *     changed, its oldest messages were trimmed or expired, the service or Redis restarted,
+             *     or the epoch began after lost messages) or cannot be read right now (Redis is
+             *     unreachable, or its link is silent: the subscription still starts, and once Redis
+             *     answers again it gets what was appended since it was made, then the live messages);
+             *     nothing old was delivered.
              *     Read the saved state over HTTP (`listDailyPlans`, the chat history), then rely on the
              *     live messages that follow.
              * @example true

@@ -12,6 +12,7 @@ import { createLogger } from '../src/logger.js';
 import { createInProcessBroker, type Broker } from '../src/realtime/broker.js';
 import { createInMemoryPlanLog } from '../src/realtime/inMemoryPlanLog.js';
 import type { PlanLog } from '../src/realtime/planLog.js';
+import { createInMemoryLogStarts } from '../src/realtime/logStarts.js';
 import { createRedisPlanLog } from '../src/realtime/redisPlanLog.js';
 import { percentile } from './bench/loadTest.js';
 import { machineLines } from './bench/machine.js';
@@ -112,7 +113,7 @@ async function main(): Promise<void> {
   } else {
     const keyPrefix = `bench:${randomBytes(4).toString('hex')}:`;
     const log = createLogger('silent');
-    const options = { url, historySize: 1000, historyTtlSeconds: 60, log, keyPrefix };
+    const options = { url, historySize: 1000, historyTtlSeconds: 60, log, keyPrefix, starts: createInMemoryLogStarts() };
     const followerBroker = createInProcessBroker(() => {});
     const writer = createRedisPlanLog({ ...options, broker: createInProcessBroker(() => {}) });
     const follower = createRedisPlanLog({ ...options, broker: followerBroker });

@@ -27,7 +27,9 @@ import { createMemoryRateLimitStore, type RateLimitStore } from './http/rateLimi
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics, type Metrics, type RedisConnectionName } from './metrics/metricsRegistry.js';
 import { createInProcessBroker, type Broker } from './realtime/broker.js';
+import { createDatabaseLogStarts } from './realtime/databaseLogStarts.js';
 import { createInMemoryPlanLog } from './realtime/inMemoryPlanLog.js';
+import type { LogStarts } from './realtime/logStarts.js';
 import { planStream, roomStream, type PlanLog } from './realtime/planLog.js';
 import { createPublishers, type Publishers } from './realtime/publishers.js';
 import type { registerStompEndpoint } from './realtime/stompEndpoint.js';
@@ -47,8 +49,11 @@ export interface AppPorts {
   chatAgent: ChatAgent;
   /** how the service reaches the OpenID Connect provider (default: fetch) */
   identityProviderFetch: typeof fetch;
-  /** the logs behind the STOMP channels, on this broker; default: in memory (inMemoryPlanLog.ts) */
-  planLog: (broker: Broker) => PlanLog;
+  /**
+   * the logs behind the STOMP channels, on this broker, with the record of where they began (in the
+   * database); default: in memory (inMemoryPlanLog.ts), or in Redis with REDIS_URL
+   */
+  planLog: (broker: Broker, starts: LogStarts) => PlanLog;
 }
 
 export interface Services {
@@ -99,7 +104,15 @@ function instanceMetrics(database: DatabasePort, waitingGenerations: () => Promi
  * The parts REDIS_URL shares between instances: plan logs, control channel (events, logouts), rate
  * limit. Loaded only with REDIS_URL (ioredis is a noticeable part of a start without it).
  */
-async function redisParts(config: Config, redis: NonNullable<Config['redis']>, log: Logger, broker: Broker, databaseId: string, metrics: Metrics | null) {
+async function redisParts(
+  config: Config,
+  redis: NonNullable<Config['redis']>,
+  log: Logger,
+  broker: Broker,
+  databaseId: string,
+  starts: LogStarts,
+  metrics: Metrics | null,
+) {
   const [{ createRedisPlanLog }, { createRedisEventBus }, { createRedisSessionRevocations }, { createRedisRateLimits }] = await Promise.all([
     import('./realtime/redisPlanLog.js'),
     import('./events/redisEventBus.js'),
@@ -118,6 +131,7 @@ async function redisParts(config: Config, redis: NonNullable<Config['redis']>, l
     historySize: config.realtime.historySize,
     historyTtlSeconds: config.realtime.historyTtlSeconds,
     log,
+    starts,
     keyPrefix,
     onReconnecting: reconnects('plan_log'),
   });
@@ -194,7 +208,9 @@ export async function createServices(config: Config, database: DatabasePort, por
   const planner = ports.planner ?? (await createPlanner(config, db, log));
   const chatAgent = ports.chatAgent ?? (await createChatAgent(config, db, log));
   const broker = ports.broker ?? createInProcessBroker((error) => log.error({ err: error }, 'message delivery failed'));
-  const redis = config.redis ? await redisParts(config, config.redis, log, broker, await readDatabaseIdentity(db), metrics) : null;
+  // Where the plan logs began, in the database: it outlives a restart of this process and of Redis.
+  const logStarts = createDatabaseLogStarts(db);
+  const redis = config.redis ? await redisParts(config, config.redis, log, broker, await readDatabaseIdentity(db), logStarts, metrics) : null;
   const signer = createTokenSigner(resolveJwtSecret(config), { access: config.accessTokenTtlSeconds, refresh: config.refreshTokenTtlSeconds });
   const revocations = redis?.revocations ?? createInProcessSessionRevocations((error) => log.error({ err: error }, 'session revocation listener failed'));
   const auth = createAuthService({
@@ -213,9 +229,15 @@ export async function createServices(config: Config, database: DatabasePort, por
   const regions = createPlannerRegions(config);
   const sessionPurge = startSessionPurge({ db, clock, log, retentionDays: config.sessionRetentionDays, intervalMinutes: config.sessionPurgeIntervalMinutes });
   const planLog =
-    ports.planLog?.(broker) ??
+    ports.planLog?.(broker, logStarts) ??
     redis?.planLog ??
-    createInMemoryPlanLog({ broker, historySize: config.realtime.historySize, historyTtlMs: config.realtime.historyTtlSeconds * 1000, clock });
+    createInMemoryPlanLog({
+      broker,
+      historySize: config.realtime.historySize,
+      historyTtlMs: config.realtime.historyTtlSeconds * 1000,
+      clock,
+      starts: logStarts,
+    });
   const publishers = createPublishers(planLog, config.responseValidation, log);
   // No start-up step touches GENERATING plans: a live lease may belong to another instance, and
   // the runner's sweeper fails or resumes the expired ones (a crash of this instance included).

@@ -305,3 +305,9 @@ export const storageProbe = pgTable('storage_probe', {
 export const databaseIdentity = pgTable('database_identity', {
   id: text('id').primaryKey(),
 });
+
+/** Where the plan logs behind STOMP began (schema.ts says why). */
+export const planLogStarts = pgTable('plan_log_start', {
+  stream: text('stream').primaryKey(),
+  run: integer('run').notNull(),
+});

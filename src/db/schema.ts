@@ -295,3 +295,15 @@ export const storageProbe = sqliteTable('storage_probe', {
 export const databaseIdentity = sqliteTable('database_identity', {
   id: text('id').primaryKey(),
 });
+
+/**
+ * Where the plan logs behind STOMP began (realtime/logStarts.ts), kept where it outlives them: a
+ * log in memory or in Redis may be lost (a restart, a Redis without persistence), and then this
+ * row says that it had messages, so a new epoch after the loss starts past offset 1 and a replay
+ * of it is not recovered. `stream` is the log (`plan:42`, `room:7`), `run` the newest generation
+ * run that began writing to it (0: only messages outside a run so far).
+ */
+export const planLogStarts = sqliteTable('plan_log_start', {
+  stream: text('stream').primaryKey(),
+  run: integer('run').notNull(),
+});

@@ -292,6 +292,8 @@ export function startGenerationRunner(deps: GenerationRunnerDeps): GenerationRun
       for (const run of running.values()) run.controller.abort(new Cancelled('shutdown'));
       await Promise.allSettled([...running.values()].map((r) => r.done));
       if (failsWaitingOnStop) await failWaiting();
+      // Their AI002 is in the logs before the caller closes the connections that should carry it.
+      await publishers.settled();
       const waiters = idleWaiters;
       idleWaiters = [];
       for (const resolve of waiters) resolve();

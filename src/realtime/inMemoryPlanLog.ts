@@ -1,19 +1,27 @@
 // The plan log of the embedded mode: per log, the last `historySize` messages of its current epoch
 // in memory, dropped `historyTtlMs` after the log's last message. Appending delivers on this
-// process's broker in the same call, so a message is in the history before any subscriber sees it
+// process's broker in the same turn, so a message is in the history before any subscriber sees it
 // and a subscription that reads the history and then takes live messages misses none. A restart
-// forgets every log; the next message starts a new epoch, so `x-since` of before says not recovered.
+// forgets every log; the log's start record (logStarts.ts, in the database) still says it had
+// messages, so its next epoch starts past offset 1 and a replay of it is not recovered. The first
+// append of a log or run on this process waits for that record (epochStarts.ts); the appends after
+// it wait their turn.
 import type { Broker } from './broker.js';
-import { historyOf, newEpoch, type AppendOutcome, type LoggedMessage, type PlanLog } from './planLog.js';
+import { createEpochStarts, type EpochStart } from './epochStarts.js';
+import { createInMemoryLogStarts, type LogStarts } from './logStarts.js';
+import { historyOf, historyOfEmpty, newEpoch, type AppendOutcome, type LogEntry, type LoggedMessage, type PlanLog, type RunToken } from './planLog.js';
 
 interface StreamState {
-  epoch: string;
+  /** null: no message since the log was lost or began (a run closed in it): the next append begins an epoch */
+  epoch: string | null;
   top: number;
   /** the run of the current epoch (0: none started yet), and the newest attempt that wrote in it */
   run: number;
   fence: number;
   /** runs up to this one are over: their writers are refused */
   closedThrough: number;
+  /** the failed append this log last began a new epoch for (epochStarts.ts) */
+  restartedFor: string | null;
   messages: LoggedMessage[];
   lastAppendAt: number;
 }
@@ -23,11 +31,17 @@ export interface InMemoryPlanLogOptions {
   historySize: number;
   historyTtlMs: number;
   clock: () => number;
+  /**
+   * where the logs began, kept where it outlives this process: the service's database
+   * (databaseLogStarts.ts); default, in this process, as long as the logs (the mock, benchmarks)
+   */
+  starts?: LogStarts;
 }
 
-export function createInMemoryPlanLog({ broker, historySize, historyTtlMs, clock }: InMemoryPlanLogOptions): PlanLog & { streams(): number } {
+export function createInMemoryPlanLog({ broker, historySize, historyTtlMs, clock, starts }: InMemoryPlanLogOptions): PlanLog & { streams(): number } {
   // Kept in order of last append, so the expired ones are at the front.
   const streams = new Map<string, StreamState>();
+  const epochs = createEpochStarts(starts ?? createInMemoryLogStarts());
 
   function dropExpired(now: number): void {
     for (const [key, state] of streams) {
@@ -45,40 +59,70 @@ export function createInMemoryPlanLog({ broker, historySize, historyTtlMs, clock
     return state;
   }
 
-  function fresh(run: number, fence: number, closedThrough: number): StreamState {
-    return { epoch: newEpoch(), top: 0, run, fence, closedThrough, messages: [], lastAppendAt: 0 };
+  const blank = (closedThrough: number): StreamState => ({
+    epoch: null,
+    top: 0,
+    run: 0,
+    fence: 0,
+    closedThrough,
+    restartedFor: null,
+    messages: [],
+    lastAppendAt: 0,
+  });
+
+  /** A new epoch: from offset 1 only when nothing before it is missing. */
+  function beginEpoch(state: StreamState, run: number, fence: number, fresh: boolean): void {
+    Object.assign(state, { epoch: newEpoch(), top: fresh ? 0 : 1, run, fence, messages: [] });
+  }
+
+  function appendNow(key: string, entry: LogEntry, writer: { token: RunToken; terminal: boolean } | undefined, begin: EpochStart): AppendOutcome {
+    if (begin.start === 'superseded') return { appended: false, reason: 'fenced' };
+    const now = clock();
+    dropExpired(now);
+    const state = live(key, now) ?? blank(0);
+    const fresh = begin.start === 'fresh';
+    if (writer) {
+      const { run, attempt } = writer.token;
+      if (run <= state.closedThrough) return { appended: false, reason: 'closed' };
+      if (state.epoch !== null && (run < state.run || (run === state.run && attempt < state.fence))) return { appended: false, reason: 'fenced' };
+    }
+    const run = writer?.token.run ?? 0;
+    if (state.epoch === null || run > state.run) beginEpoch(state, run, writer?.token.attempt ?? 0, fresh);
+    else if (begin.start === 'restart' && state.restartedFor !== begin.loss) beginEpoch(state, state.run, state.fence, false);
+    if (begin.start === 'restart') state.restartedFor = begin.loss;
+    if (writer) {
+      state.fence = writer.token.attempt;
+      if (writer.terminal) state.closedThrough = writer.token.run;
+    }
+    const message: LoggedMessage = { ...entry, epoch: state.epoch!, offset: ++state.top };
+    state.messages.push(message);
+    if (state.messages.length > historySize) state.messages.shift();
+    state.lastAppendAt = now;
+    streams.delete(key);
+    streams.set(key, state);
+    broker.publish(entry.memberId, entry.destination, entry.body, message);
+    return { appended: true, epoch: message.epoch, offset: message.offset };
   }
 
   return {
     append(key, entry, writer) {
-      const now = clock();
-      dropExpired(now);
-      let state = live(key, now) ?? fresh(writer?.token.run ?? 0, writer?.token.attempt ?? 0, 0);
-      if (writer) {
-        const { run, attempt } = writer.token;
-        if (run <= state.closedThrough) return Promise.resolve<AppendOutcome>({ appended: false, reason: 'closed' });
-        if (run < state.run || (run === state.run && attempt < state.fence)) return Promise.resolve<AppendOutcome>({ appended: false, reason: 'fenced' });
-        if (run > state.run) state = fresh(run, attempt, state.closedThrough);
-        state.fence = attempt;
-        if (writer.terminal) state.closedThrough = run;
-      }
-      const message: LoggedMessage = { ...entry, epoch: state.epoch, offset: ++state.top };
-      state.messages.push(message);
-      if (state.messages.length > historySize) state.messages.shift();
-      state.lastAppendAt = now;
-      streams.delete(key);
-      streams.set(key, state);
-      broker.publish(entry.memberId, entry.destination, entry.body, message);
-      return Promise.resolve<AppendOutcome>({ appended: true, epoch: message.epoch, offset: message.offset });
+      return epochs.inOrder(key, writer?.token.run ?? 0, (begin) => appendNow(key, entry, writer, begin));
     },
     closeRun(key, token) {
-      const state = live(key, clock());
-      if (state) state.closedThrough = Math.max(state.closedThrough, token.run);
-      else streams.set(key, { ...fresh(0, 0, token.run), lastAppendAt: clock() });
-      return Promise.resolve();
+      return epochs.inTurn(() => {
+        const state = live(key, clock());
+        if (state) state.closedThrough = Math.max(state.closedThrough, token.run);
+        else streams.set(key, { ...blank(token.run), lastAppendAt: clock() });
+      });
     },
-    history(key, from) {
-      return Promise.resolve(historyOf(live(key, clock()), from));
+    async history(key, from) {
+      const state = live(key, clock());
+      if (state?.epoch) return historyOf({ epoch: state.epoch, top: state.top, messages: state.messages }, from);
+      // The record is in the database: a failure to read it is a history that cannot be read now.
+      return epochs.began(key).then(
+        (began) => historyOfEmpty(from, began),
+        () => ({ recovered: false as const }),
+      );
     },
     follow() {
       // Every message is appended in this process, and delivered by append itself.

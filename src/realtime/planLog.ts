@@ -48,7 +48,10 @@ export interface PlanLog {
    * Appends to `stream` and hands the message to the subscribers of every instance. Without a
    * `run` the message is outside any generation run and continues the current epoch. With one, a
    * newer run starts a new epoch, an older run or attempt is refused (`fenced`), and after the
-   * run's terminal message (`terminal: true`) nothing more of that run is taken (`closed`).
+   * run's terminal message (`terminal: true`) nothing more of that run is taken (`closed`). An
+   * epoch starts at offset 1 only when nothing before it is missing (the first message of a run or
+   * of a log); one that begins after lost messages (the log was lost, or an append failed) starts
+   * past 1 (epochStarts.ts).
    */
   append(stream: string, entry: LogEntry, run?: { token: RunToken; terminal: boolean }): Promise<AppendOutcome>;
   /** Takes nothing more of this run (the run's terminal message went to the sibling log). */
@@ -70,15 +73,25 @@ export interface PlanLog {
   close(): Promise<void>;
 }
 
-/** The history `from` asks for out of the retained `messages` of a log at (`epoch`, `top`). */
-export function historyOf(log: { epoch: string; top: number; messages: readonly LoggedMessage[] } | undefined, from: ReplayFrom): History {
-  if (!log) return 'all' in from ? { recovered: true, messages: [] } : { recovered: false };
+/**
+ * The history `from` asks for out of the retained `messages` of a log at (`epoch`, `top`). Offsets
+ * are contiguous and an epoch that began after lost messages starts past 1, so the oldest one
+ * retained says whether anything asked for is missing (trimmed, expired, or lost before the epoch).
+ */
+export function historyOf(log: { epoch: string; top: number; messages: readonly LoggedMessage[] }, from: ReplayFrom): History {
   const after = 'all' in from ? 0 : from.offset;
   if (!('all' in from) && (from.epoch !== log.epoch || from.offset > log.top)) return { recovered: false };
-  // Offsets are contiguous, so the oldest one retained says whether anything asked for was trimmed.
   const oldest = log.messages[0]?.offset ?? log.top + 1;
   if (oldest > after + 1) return { recovered: false };
   return { recovered: true, messages: log.messages.filter((m) => m.offset > after) };
+}
+
+/**
+ * The history `from` asks for of a log that holds no epoch now: it is whole only for `x-replay: all`
+ * of a log that never had a message (`began`: logStarts.ts); one that had some has lost them.
+ */
+export function historyOfEmpty(from: ReplayFrom, began: boolean): History {
+  return 'all' in from && !began ? { recovered: true, messages: [] } : { recovered: false };
 }
 
 /** A fresh epoch: random, url-safe, no `:` (asyncapi.yaml `x-epoch`). */

@@ -9,14 +9,21 @@
 // ignores databases.
 // While Redis is away nothing fails outward: a subscription starts (once Redis is back it gets
 // what was appended since it was made, then the live messages), a history cannot be read so it is
-// lost to the subscriber (`recovered: false`),
-// and a message that could not be appended makes the log's next message start a new epoch, so
-// every subscriber sees from the epoch that something was lost and rereads the state over HTTP.
+// lost to the subscriber (`recovered: false`), and a message that could not be appended makes the
+// log begin a new epoch past offset 1 (at this instance's next append to it, or as soon as Redis
+// answers again), so every subscriber sees from the epoch that something was lost and rereads the
+// state over HTTP. A Redis that comes back empty is told from a log that never had a message by the
+// log's start record in the database (logStarts.ts, epochStarts.ts). A silent link (a black-hole
+// partition: nothing answers, nothing is reset) is a lost one: a command that gets no byte back
+// within COMMAND_TIMEOUT_MS drops the connection (ioredis' socketTimeout), and a log whose Pub/Sub
+// subscription could not be confirmed counts as followed while Redis was away.
 import { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
 import type { Broker } from './broker.js';
-import { historyOf, newEpoch, type AppendOutcome, type LoggedMessage, type LogPosition, type PlanLog } from './planLog.js';
-import { APPEND_SCRIPT, CLOSE_RUN_SCRIPT } from './redisPlanLogScripts.js';
+import { createEpochStarts } from './epochStarts.js';
+import type { LogStarts } from './logStarts.js';
+import { historyOf, historyOfEmpty, newEpoch, type AppendOutcome, type LoggedMessage, type LogPosition, type PlanLog } from './planLog.js';
+import { APPEND_SCRIPT, CLOSE_RUN_SCRIPT, RESTART_SCRIPT } from './redisPlanLogScripts.js';
 
 export interface RedisPlanLogOptions {
   /** redis://host:port/db */
@@ -25,6 +32,8 @@ export interface RedisPlanLogOptions {
   historySize: number;
   historyTtlSeconds: number;
   log: Logger;
+  /** where the logs began, kept where it outlives Redis (the service's database: databaseLogStarts.ts) */
+  starts: LogStarts;
   /** the start of every key and channel name (tests give each suite its own) */
   keyPrefix?: string;
   /** told each time one of its connections tries to reconnect (metrics) */
@@ -39,6 +48,8 @@ export interface RedisPlanLogOptions {
 
 interface Followed {
   followers: number;
+  /** Date.now() when this instance began to follow it */
+  followedAt: number;
   /** resolves once the Pub/Sub subscription is confirmed and the position it started from is known */
   subscribed: Promise<void>;
   /**
@@ -53,12 +64,23 @@ interface Followed {
   confirmed: boolean;
   /** answers waiting until a position is handed to the broker (handedOver) */
   waiters: Array<{ position: LogPosition; resolve: () => void }>;
-  /** Date.now() when it was followed while Redis was away; null once located (or followed while up) */
+  /**
+   * Date.now() when it was followed while Redis was away, or when a follow whose subscription could
+   * not be confirmed began; null once located (or followed and located while Redis answered)
+   */
   awaySince: number | null;
+  /** a retry of a subscription that failed while the connection still looked up */
+  retry: NodeJS.Timeout | null;
 }
 
 /** How long an answer waits for its message to come back over Pub/Sub before it is sent anyway. */
 const HAND_OVER_WAIT_MS = 2000;
+/**
+ * How long a command waits for Redis, and a connection with a command outstanding waits for any
+ * byte from it before it is dropped and reconnected: a black-hole partition keeps a connection
+ * "ready" for as long as TCP does not give up (minutes), during which nothing would be noticed.
+ */
+const COMMAND_TIMEOUT_MS = 2000;
 
 export interface RedisPlanLog extends PlanLog {
   /** how many logs this instance follows (diagnostics, tests) */
@@ -71,8 +93,15 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
   const { broker, historySize, historyTtlSeconds, log } = options;
   const clockSkewAllowanceMs = options.clockSkewAllowanceMs ?? 1000;
   const prefix = options.keyPrefix ?? 'rt:';
-  // Commands would wait for Redis forever by default; a publisher and /readyz must learn that it is away.
-  const commands = new Redis(options.url, { maxRetriesPerRequest: 2, commandTimeout: 2000 });
+  // Commands would wait for Redis forever by default; a publisher and /readyz must learn that it is
+  // away, and a silent connection is dropped. An append reported as failed must not run later: ioredis
+  // would send the commands a dropped connection left unanswered again once it reconnects.
+  const commands = new Redis(options.url, {
+    maxRetriesPerRequest: 2,
+    commandTimeout: COMMAND_TIMEOUT_MS,
+    socketTimeout: COMMAND_TIMEOUT_MS,
+    autoResendUnfulfilledCommands: false,
+  });
   const db = commands.options.db ?? 0;
   const subscriber = commands.duplicate({ connectionName: `${prefix}planlog-subscriber` });
   const followed = new Map<string, Followed>();
@@ -81,8 +110,8 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
    * the instance is not ready (a message published meanwhile would not reach their subscribers)
    */
   const renewing = new Set<string>();
-  /** logs an append to which failed (Redis away or slow): the next message there starts a new epoch */
-  const lostSome = new Set<string>();
+  /** how each append begins an epoch, in order; the logs an append to which failed here */
+  const epochs = createEpochStarts(options.starts);
   let readyOnce = false;
   const wasUp = new WeakSet<Redis>();
   for (const connection of [commands, subscriber]) {
@@ -123,9 +152,29 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
         renewing.delete(stream);
       })
       .catch((error: unknown) => {
-        if (followed.get(stream) === state) renewing.add(stream);
+        // Not located: whatever was appended since the follow began is owed once Redis answers
+        // again (locating at the top then would skip it). A failed SUBSCRIBE on a silent link has
+        // its connection dropped (socketTimeout), and the reconnect retries it.
+        if (state.last === null) state.awaySince ??= state.followedAt;
+        if (followed.get(stream) !== state) return;
+        renewing.add(stream);
+        retryWhileUp(stream, state);
         log.warn({ err: error, stream }, 'could not follow a plan log yet: retried when Redis is back');
       });
+  }
+
+  /**
+   * A subscription that failed while its connection still answered something (a slow Redis rather
+   * than a silent one) gets no reconnect to retry it: it is retried here.
+   */
+  function retryWhileUp(stream: string, state: Followed): void {
+    if (state.retry) return;
+    state.retry = setTimeout(() => {
+      state.retry = null;
+      const due = followed.get(stream) === state && (!state.confirmed || state.last === null);
+      if (due && subscriber.status === 'ready') void subscribeAndLocate(stream, state);
+    }, COMMAND_TIMEOUT_MS);
+    state.retry.unref();
   }
 
   /** Where the log stands now: what comes after arrives live (a plain subscriber gets nothing old). */
@@ -183,6 +232,8 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
 
   /** Hands queued live messages to the broker in offset order; a gap is filled from the stream first. */
   function drain(stream: string, state: Followed): void {
+    // Followed while away and not located yet: what was missed since then goes first (locateAfter).
+    if (state.last === null && state.awaySince !== null) return;
     while (state.queue.length > 0 && !state.repairing) {
       const next = state.queue[0]!;
       // Before the starting position is known, the first live message is where this instance starts.
@@ -231,6 +282,18 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
     }
   });
 
+  // A log an append to which failed begins a new epoch as soon as Redis answers again, not only at
+  // this instance's next append to it: a subscriber resuming with x-since, or following messages
+  // another instance appends, must not take the log for whole.
+  commands.on('ready', () => {
+    for (const { stream, loss } of epochs.lost()) {
+      commands
+        .eval(RESTART_SCRIPT, 2, metaKey(stream), logKey(stream), newEpoch(), loss)
+        .then(() => epochs.restarted(stream, loss))
+        .catch((error: unknown) => log.warn({ err: error, stream }, 'could not give a plan log that lost a message a new epoch yet'));
+    }
+  });
+
   /**
    * Fails at once while a connection that was up is away, instead of waiting in ioredis' offline
    * queue; before the first connection is up, commands wait for it (start-up).
@@ -248,12 +311,12 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
   }
 
   return {
-    async append(stream, entry, writer) {
-      const restartEpoch = lostSome.has(stream);
-      let reply: unknown;
-      try {
+    append(stream, entry, writer) {
+      // A failure (it may even have been appended, its reply lost) makes the log begin a new epoch (epochStarts.ts).
+      return epochs.inOrder(stream, writer?.token.run ?? 0, async (begin): Promise<AppendOutcome> => {
+        if (begin.start === 'superseded') return { appended: false, reason: 'fenced' };
         whileConnected(commands);
-        reply = await commands.eval(
+        const reply = await commands.eval(
           APPEND_SCRIPT,
           2,
           metaKey(stream),
@@ -269,18 +332,14 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
           entry.memberId,
           entry.destination,
           entry.body,
-          restartEpoch ? '1' : '0',
+          begin.start === 'fresh' ? 'fresh' : 'afterLoss',
+          begin.start === 'restart' ? begin.loss : '',
         );
-      } catch (error) {
-        // It may even have been appended (a reply lost on the way): either way, subscribers learn from a new epoch.
-        lostSome.add(stream);
-        throw error;
-      }
-      if (restartEpoch) lostSome.delete(stream);
-      return appendOutcome(reply);
+        return appendOutcome(reply);
+      });
     },
     async closeRun(stream, token) {
-      await commands.eval(CLOSE_RUN_SCRIPT, 1, metaKey(stream), token.run, newEpoch(), historyTtlSeconds);
+      await epochs.inTurn(() => commands.eval(CLOSE_RUN_SCRIPT, 1, metaKey(stream), token.run, historyTtlSeconds));
     },
     async history(stream, from) {
       const after = 'all' in from ? 0 : from.offset;
@@ -302,7 +361,14 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
         return value;
       }) as [[string | null, string | null], [string, string[]][]];
       const [epoch, top] = meta;
-      if (epoch === null || top === null) return historyOf(undefined, from);
+      if (epoch === null || top === null) {
+        try {
+          return historyOfEmpty(from, await epochs.began(stream));
+        } catch (error) {
+          log.warn({ err: error, stream }, 'plan log start record unreadable: answered as not recovered');
+          return { recovered: false };
+        }
+      }
       const messages = range.flatMap(([id, fields]) => entryOf(id, fields) ?? []);
       return historyOf({ epoch, top: Number(top), messages }, from);
     },
@@ -312,6 +378,7 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
         const away = subscriberAway();
         const fresh: Followed = {
           followers: 0,
+          followedAt: Date.now(),
           subscribed: Promise.resolve(),
           last: null,
           queue: [],
@@ -319,6 +386,7 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
           confirmed: false,
           waiters: [],
           awaySince: away ? Date.now() : null,
+          retry: null,
         };
         followed.set(stream, fresh);
         // Subscribed first, then the position read: whatever comes after that position arrives live.
@@ -332,6 +400,7 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
         if (!current || --current.followers > 0) return;
         followed.delete(stream);
         renewing.delete(stream);
+        if (current.retry) clearTimeout(current.retry);
         releaseWaiters(current, () => true);
         subscriber.unsubscribe(channelOf(stream)).catch((error: unknown) => log.warn({ err: error, stream }, 'could not unsubscribe from a plan log'));
       });
@@ -353,7 +422,10 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
       });
     },
     async close() {
-      for (const state of followed.values()) releaseWaiters(state, () => true);
+      for (const state of followed.values()) {
+        if (state.retry) clearTimeout(state.retry);
+        releaseWaiters(state, () => true);
+      }
       followed.clear();
       await Promise.allSettled([subscriber.quit(), commands.quit()]);
     },

@@ -4,47 +4,51 @@
 // broker_history_add_stream.lua is the model).
 //
 // meta (a hash): epoch; s, the top offset; run, the run of the epoch (0: none); fence, the newest
-// attempt of that run that wrote; closed, the newest run that ended. log: a stream whose entry ids
-// are `<offset>-0`, fields e (epoch), m (member id), d (destination), b (body), t (when, ms by
-// Redis' clock: what a subscription made while Redis was away is owed once it is back).
+// attempt of that run that wrote; closed, the newest run that ended; restarted, the last failed
+// append of an instance that made the log begin a new epoch. A meta without an epoch (a run closed
+// in a log that had none, or lost) has no messages: the next append begins one. log: a stream whose
+// entry ids are `<offset>-0`, fields e (epoch), m (member id), d (destination), b (body), t (when,
+// ms by Redis' clock: what a subscription made while Redis was away is owed once it is back).
+//
+// An epoch starts at offset 1 only when the appender says nothing before it is missing (`fresh`,
+// epochStarts.ts); otherwise it starts at 2, so that a subscriber sees that its start is lost.
 
 /**
  * KEYS: meta, log. ARGV: channel, a fresh epoch (used only when one starts), has a run (0/1), run,
- * attempt, terminal (0/1), history size, ttl seconds, member id, destination, body, restart (0/1:
- * an earlier append of this writer failed, so the message may be missing from the log: start a new
- * epoch, keeping the fencing state, once the fencing checks pass).
+ * attempt, terminal (0/1), history size, ttl seconds, member id, destination, body, how an epoch
+ * this append begins starts (`fresh`: at offset 1; else past it), and a failed append of this
+ * writer's instance that this one restarts the log for ('' for none: else, unless that failure
+ * already restarted it, a new epoch begins past offset 1, keeping the fencing state, once the
+ * fencing checks pass).
  * Returns {1, epoch, offset}, or {0, 'fenced' | 'closed'}. The live message is published as
  * `<epoch>:<offset>:<member id>:<destination>` LF `<body>`.
  */
 export const APPEND_SCRIPT = `
 local meta, log = KEYS[1], KEYS[2]
 local hasRun, run, attempt = ARGV[3] == '1', tonumber(ARGV[4]), tonumber(ARGV[5])
-local epoch = redis.call('HGET', meta, 'epoch')
-local function startEpoch(epochRun, fence, closed)
+local loss = ARGV[13]
+local fresh = ARGV[12] == 'fresh' and loss == ''
+local state = redis.call('HMGET', meta, 'epoch', 'run', 'fence', 'closed', 'restarted')
+local epoch = state[1]
+local current, fence, closed = tonumber(state[2] or '0'), tonumber(state[3] or '0'), tonumber(state[4] or '0')
+local function startEpoch(epochRun, epochFence)
   epoch = ARGV[2]
   redis.call('DEL', log)
-  redis.call('HSET', meta, 'epoch', epoch, 's', 0, 'run', epochRun, 'fence', fence, 'closed', closed)
-end
-local restart = ARGV[12] == '1'
-if not epoch then
-  if hasRun then startEpoch(run, attempt, 0) else startEpoch(0, 0, 0) end
-  restart = false
+  redis.call('HSET', meta, 'epoch', epoch, 's', fresh and 0 or 1, 'run', epochRun, 'fence', epochFence, 'closed', closed)
 end
 if hasRun then
-  local current = tonumber(redis.call('HGET', meta, 'run'))
-  local fence = tonumber(redis.call('HGET', meta, 'fence'))
-  local closed = tonumber(redis.call('HGET', meta, 'closed'))
   if run <= closed then return {0, 'closed'} end
-  if run < current or (run == current and attempt < fence) then return {0, 'fenced'} end
-  if run > current then
-    startEpoch(run, attempt, closed)
-    restart = false
-  end
+  if epoch and (run < current or (run == current and attempt < fence)) then return {0, 'fenced'} end
+end
+if not epoch or (hasRun and run > current) then
+  if hasRun then startEpoch(run, attempt) else startEpoch(0, 0) end
+elseif loss ~= '' and state[5] ~= loss then
+  startEpoch(current, fence)
+end
+if loss ~= '' then redis.call('HSET', meta, 'restarted', loss) end
+if hasRun then
   redis.call('HSET', meta, 'fence', attempt)
   if ARGV[6] == '1' then redis.call('HSET', meta, 'closed', run) end
-end
-if restart then
-  startEpoch(tonumber(redis.call('HGET', meta, 'run')), tonumber(redis.call('HGET', meta, 'fence')), tonumber(redis.call('HGET', meta, 'closed')))
 end
 local offset = redis.call('HINCRBY', meta, 's', 1)
 local now = redis.call('TIME')
@@ -56,15 +60,26 @@ redis.call('PUBLISH', ARGV[1], epoch .. ':' .. offset .. ':' .. ARGV[9] .. ':' .
 return {1, epoch, offset}
 `;
 
-/** KEYS: meta. ARGV: run, a fresh epoch (when the log has none), ttl seconds. Nothing of runs up to `run` is taken after it. */
+/** KEYS: meta. ARGV: run, ttl seconds. Nothing of runs up to `run` is taken after it; an epoch is begun only by an append. */
 export const CLOSE_RUN_SCRIPT = `
 local meta = KEYS[1]
 local run = tonumber(ARGV[1])
-if not redis.call('HGET', meta, 'epoch') then
-  redis.call('HSET', meta, 'epoch', ARGV[2], 's', 0, 'run', 0, 'fence', 0, 'closed', run)
-elseif tonumber(redis.call('HGET', meta, 'closed')) < run then
-  redis.call('HSET', meta, 'closed', run)
-end
-redis.call('EXPIRE', meta, ARGV[3])
+if tonumber(redis.call('HGET', meta, 'closed') or '0') < run then redis.call('HSET', meta, 'closed', run) end
+redis.call('EXPIRE', meta, ARGV[2])
+return 1
+`;
+
+/**
+ * KEYS: meta, log. ARGV: a fresh epoch, a failed append of an instance. Unless that failure already
+ * restarted it, a log that has an epoch begins a new one, past offset 1 and with nothing retained,
+ * keeping the fencing state: whoever resumes from the old epoch learns that a message may be
+ * missing. Returns 1 when it began one.
+ */
+export const RESTART_SCRIPT = `
+local meta, log = KEYS[1], KEYS[2]
+local state = redis.call('HMGET', meta, 'epoch', 'restarted')
+if not state[1] or state[2] == ARGV[2] then return 0 end
+redis.call('DEL', log)
+redis.call('HSET', meta, 'epoch', ARGV[1], 's', 1, 'restarted', ARGV[2])
 return 1
 `;

@@ -1,6 +1,7 @@
 // What every plan log does, whichever keeps it (inMemoryPlanLog.ts, redisPlanLog.ts): offsets per
-// log, epochs per run, fencing, the end of a run, bounded history, and live delivery to followers
-// on the broker with each message's position. Each implementation's test file runs these.
+// log, epochs per run, fencing, the end of a run, bounded history, live delivery to followers on
+// the broker with each message's position, and what a log whose messages were lost (a restart of
+// the process, or of Redis) says: never that it is whole. Each implementation's test file runs these.
 import { expect, it } from 'vitest';
 import { createInProcessBroker, type Broker } from '../../src/realtime/broker.js';
 import type { History, LogPosition, PlanLog } from '../../src/realtime/planLog.js';
@@ -10,6 +11,12 @@ export interface LogUnderTest {
   broker: Broker;
   /** another instance's view of the same logs (its own broker), or the same one when there is one process */
   other: { log: PlanLog; broker: Broker };
+  /**
+   * Loses every message of every log, as a restart does (of the process for the embedded log, of
+   * Redis for the shared one), keeping the record of where the logs began (the database); resolves
+   * with the log to go on with.
+   */
+  lose(): Promise<PlanLog>;
   done(): Promise<void>;
 }
 
@@ -131,5 +138,61 @@ export function planLogContract(makeLog: MakeLog): void {
       expect(await log.history('plan:1', { epoch, offset: 6 })).toEqual({ recovered: false });
       expect(bodies(await log.history('plan:2', { all: true }))).toEqual([]);
       expect(await log.history('plan:2', { epoch, offset: 1 })).toEqual({ recovered: false });
+    }));
+}
+
+export function planLogLossContract(makeLog: MakeLog): void {
+  const withLog = async (body: (t: LogUnderTest) => Promise<void>) => {
+    const broker = createInProcessBroker((error) => {
+      throw error;
+    });
+    const t = await makeLog({ historySize: 100, broker, otherBroker: createInProcessBroker(() => {}) });
+    try {
+      await body(t);
+    } finally {
+      await t.done();
+    }
+  };
+
+  it('replays a whole run, from offset 1, as recovered, and a log that never had a message as recovered with nothing', () =>
+    withLog(async ({ log, other }) => {
+      expect(await other.log.history('plan:1', { all: true })).toEqual({ recovered: true, messages: [] });
+      const first = await log.append('plan:1', entry('day 1'), run(1));
+      await log.append('plan:1', entry('day 2'), run(1));
+      await log.append('room:9', entry('COMPLETED', '/user/sub/chat/9'), run(1, 1, true));
+      await log.closeRun('plan:1', { run: 1, attempt: 1 });
+      expect(first).toMatchObject({ appended: true, offset: 1 });
+      expect(bodies(await other.log.history('plan:1', { all: true }))).toEqual(['day 1', 'day 2']);
+      expect(bodies(await other.log.history('room:9', { all: true }))).toEqual(['COMPLETED']);
+      expect(bodies(await other.log.history('plan:1', first as LogPosition))).toEqual(['day 2']);
+    }));
+
+  it('after its messages are lost, a log that had some replays as not recovered, and its next epoch starts past offset 1', () =>
+    withLog(async (t) => {
+      const before = await t.log.append('plan:1', entry('day 1'), run(1));
+      await t.log.append('room:9', entry('summary 1', '/user/sub/chat/9'), run(1));
+      const log = await t.lose();
+      expect(await log.history('plan:1', { all: true })).toEqual({ recovered: false });
+      expect(await log.history('plan:1', before as LogPosition)).toEqual({ recovered: false });
+      // The rest of the run: a new epoch whose start is visibly missing, and still not a whole run.
+      const after = await log.append('plan:1', entry('day 2'), run(1));
+      expect(after).toMatchObject({ appended: true, offset: 2 });
+      expect(after.appended && before.appended && after.epoch !== before.epoch).toBe(true);
+      expect(await log.history('plan:1', { all: true })).toEqual({ recovered: false });
+      expect(bodies(await log.history('plan:1', after as LogPosition))).toEqual([]);
+      // A message outside a run on a lost log, and one after a run closed there, say so too.
+      await log.closeRun('room:9', { run: 1, attempt: 1 });
+      expect(await log.append('room:9', entry('answer', '/user/sub/chat/9'))).toMatchObject({ appended: true, offset: 2 });
+      // A log that never had a message starts at 1, and the next run starts whole.
+      expect(await log.append('plan:2', entry('edit'))).toMatchObject({ appended: true, offset: 1 });
+      expect(await log.append('plan:1', entry('run 2, day 1'), run(2))).toMatchObject({ appended: true, offset: 1 });
+      expect(bodies(await log.history('plan:1', { all: true }))).toEqual(['run 2, day 1']);
+    }));
+
+  it('after its messages are lost, a writer of an older run than the log last began is fenced', () =>
+    withLog(async (t) => {
+      await t.log.append('plan:1', entry('run 2'), run(2));
+      const log = await t.lose();
+      expect(await log.append('plan:1', entry('zombie of run 1'), run(1, 3))).toEqual({ appended: false, reason: 'fenced' });
     }));
 }

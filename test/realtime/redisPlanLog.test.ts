@@ -1,16 +1,18 @@
 // The Redis plan log against the local Redis: the plan log contract (planLogContract.ts) with two
-// instances on one Redis, then what only a shared log has to do: one Pub/Sub subscription per log
-// however many follow it, a gap filled from the stream, a reconnect that reads what it missed, a
-// lost Redis that is a new epoch, every key in the database REDIS_URL names, and what an instance
-// does while its Redis is away (through a TCP proxy the test cuts).
+// instances on one Redis (a lost Redis: its keys deleted), then what only a shared log has to do:
+// one Pub/Sub subscription per log however many follow it, a gap filled from the stream, a
+// reconnect that reads what it missed, a lost Redis that is a new epoch, every key in the database
+// REDIS_URL names, and what an instance does while its Redis is away or its link silent (through a
+// TCP proxy the test cuts or black-holes).
 import { afterEach, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { createInProcessBroker } from '../../src/realtime/broker.js';
 import type { LogPosition } from '../../src/realtime/planLog.js';
+import { createInMemoryLogStarts } from '../../src/realtime/logStarts.js';
 import { createRedisPlanLog, type RedisPlanLog } from '../../src/realtime/redisPlanLog.js';
 import { describeOnRedis, freshRedisSpace } from '../support/redis.js';
 import { startTcpProxy, throughProxy } from '../support/tcpProxy.js';
-import { eventually, planLogContract } from './planLogContract.js';
+import { eventually, planLogContract, planLogLossContract, type MakeLog } from './planLogContract.js';
 
 const log = createLogger('silent');
 const entry = (body: string) => ({ memberId: 7, destination: '/user/sub/schedule/1', body });
@@ -21,14 +23,16 @@ describeOnRedis('the Redis plan log', () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  /** Two instances' logs (each with its broker) on one Redis database and key prefix. */
+  /** Two instances' logs (each with its broker) on one Redis database and key prefix, and one record of where the logs began. */
   async function twoInstances(historySize = 100, db = 0) {
     const space = await freshRedisSpace(db);
+    const starts = createInMemoryLogStarts();
     const make = (): RedisPlanLog & { broker: ReturnType<typeof createInProcessBroker> } => {
       const broker = createInProcessBroker((error) => {
         throw error;
       });
-      return Object.assign(createRedisPlanLog({ url: space.url, broker, historySize, historyTtlSeconds: 60, log, keyPrefix: space.keyPrefix }), { broker });
+      const options = { url: space.url, broker, historySize, historyTtlSeconds: 60, log, starts, keyPrefix: space.keyPrefix };
+      return Object.assign(createRedisPlanLog(options), { broker });
     };
     const [a, b] = [make(), make()];
     cleanups.push(async () => {
@@ -38,21 +42,29 @@ describeOnRedis('the Redis plan log', () => {
     return { a, b, space };
   }
 
-  planLogContract(async ({ historySize, broker, otherBroker }) => {
+  const onRedis: MakeLog = async ({ historySize, broker, otherBroker }) => {
     const space = await freshRedisSpace();
-    const options = { url: space.url, historySize, historyTtlSeconds: 60, log, keyPrefix: space.keyPrefix };
+    const options = { url: space.url, historySize, historyTtlSeconds: 60, log, starts: createInMemoryLogStarts(), keyPrefix: space.keyPrefix };
     const here = createRedisPlanLog({ ...options, broker });
     const there = createRedisPlanLog({ ...options, broker: otherBroker });
     return {
       log: here,
       broker,
       other: { log: there, broker: otherBroker },
+      // Redis restarted without persistence: every key gone; the instances go on.
+      async lose() {
+        const keys = await space.client.keys(`${space.keyPrefix}*`);
+        if (keys.length > 0) await space.client.del(...keys);
+        return here;
+      },
       async done() {
         await Promise.all([here.close(), there.close()]);
         await space.drop();
       },
     };
-  });
+  };
+  planLogContract(onRedis);
+  planLogLossContract(onRedis);
 
   it('holds one Pub/Sub subscription per log however many local subscribers follow it, and drops it after the last', async () => {
     const { a, space } = await twoInstances();
@@ -127,14 +139,15 @@ describeOnRedis('the Redis plan log', () => {
     await eventually(() => expect(seen).toEqual(['a@1', 'b@2', 'c@1']));
   });
 
-  it('a Redis that lost its data is a new epoch: the old position is not recovered', async () => {
-    const { a, space } = await twoInstances();
+  it('a Redis that lost its data is a new epoch, past offset 1 on every instance: the old position is not recovered, nor the whole log', async () => {
+    const { a, b, space } = await twoInstances();
     const before = (await a.append('plan:1', entry('a'))) as LogPosition;
     await space.client.del(...(await space.client.keys(`${space.keyPrefix}*`)));
-    const after = (await a.append('plan:1', entry('b'))) as LogPosition;
-    expect(after.offset).toBe(1);
+    const after = (await b.append('plan:1', entry('b'))) as LogPosition;
+    expect(after.offset).toBe(2);
     expect(after.epoch).not.toBe(before.epoch);
     expect(await a.history('plan:1', before)).toEqual({ recovered: false });
+    expect(await a.history('plan:1', { all: true })).toEqual({ recovered: false });
   });
 
   /** Instance a behind a proxy the test can cut, instance b straight on Redis; both on one key space. */
@@ -142,12 +155,13 @@ describeOnRedis('the Redis plan log', () => {
     const space = await freshRedisSpace();
     const redis = new URL(space.url);
     const proxy = await startTcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
+    const starts = createInMemoryLogStarts();
     const make = (url: string) => {
       const broker = createInProcessBroker((error) => {
         throw error;
       });
       // Redis and this host share one clock here: no allowance needed for skew.
-      const options = { url, broker, historySize: 100, historyTtlSeconds: 60, log, keyPrefix: space.keyPrefix, clockSkewAllowanceMs: 0 };
+      const options = { url, broker, historySize: 100, historyTtlSeconds: 60, log, starts, keyPrefix: space.keyPrefix, clockSkewAllowanceMs: 0 };
       return Object.assign(createRedisPlanLog(options), { broker });
     };
     const [a, b] = [make(throughProxy(space.url, proxy)), make(space.url)];
@@ -209,7 +223,7 @@ describeOnRedis('the Redis plan log', () => {
     expect(await a.history('plan:1', position)).toEqual({ recovered: false });
   });
 
-  it('a message that could not be appended makes the next one start a new epoch, and fencing still holds', async () => {
+  it('a message that could not be appended makes the log start a new epoch past offset 1, once, and fencing still holds', async () => {
     const { a, b, proxy } = await oneBehindAProxy();
     const run = (attempt: number) => ({ token: { run: 1, attempt }, terminal: false });
     const first = (await a.append('plan:1', entry('day 1'), run(1))) as LogPosition;
@@ -217,15 +231,48 @@ describeOnRedis('the Redis plan log', () => {
     await expect(a.append('plan:1', entry('day 2, lost'), run(1))).rejects.toThrow();
     proxy.restore();
     await eventually(() => expect(a.ready()).resolves.toBeUndefined(), 20_000);
-    const next = await a.append('plan:1', entry('day 3'), run(1));
-    expect(next).toMatchObject({ appended: true, offset: 1 });
-    expect((next as LogPosition).epoch).not.toBe(first.epoch);
-    expect(await b.history('plan:1', first)).toEqual({ recovered: false });
+    // As soon as Redis answers again: resuming from day 1 is not recovered (day 2 is missing).
+    await eventually(async () => expect(await b.history('plan:1', first)).toEqual({ recovered: false }));
+    const next = (await a.append('plan:1', entry('day 3'), run(1))) as LogPosition;
+    expect(next).toMatchObject({ appended: true, offset: 2 });
+    expect(next.epoch).not.toBe(first.epoch);
     // Only once: the one after continues that epoch.
-    expect(await a.append('plan:1', entry('day 4'), run(1))).toMatchObject({ appended: true, epoch: (next as LogPosition).epoch, offset: 2 });
-    // The new epoch kept the run's fencing: an older attempt is still refused, and nothing of the old epoch remains.
+    expect(await a.append('plan:1', entry('day 4'), run(1))).toMatchObject({ appended: true, epoch: next.epoch, offset: 3 });
+    // The new epoch kept the run's fencing: an older attempt is still refused. The run is not whole, what follows day 3 is.
     expect(await b.append('plan:1', entry('zombie'), run(0))).toEqual({ appended: false, reason: 'fenced' });
-    expect(await b.history('plan:1', { all: true })).toMatchObject({ recovered: true, messages: [{ body: 'day 3' }, { body: 'day 4' }] });
+    expect(await b.history('plan:1', { all: true })).toEqual({ recovered: false });
+    expect(await b.history('plan:1', next)).toMatchObject({ recovered: true, messages: [{ body: 'day 4' }] });
+  });
+
+  it("a run's first message that could not be appended makes the run's epoch start past offset 1", async () => {
+    const { a, b, proxy } = await oneBehindAProxy();
+    const run = { token: { run: 1, attempt: 1 }, terminal: false };
+    proxy.cut();
+    await expect(a.append('plan:1', entry('day 1, lost'), run)).rejects.toThrow();
+    proxy.restore();
+    await eventually(() => expect(a.ready()).resolves.toBeUndefined(), 20_000);
+    expect(await b.history('plan:1', { all: true })).toEqual({ recovered: false });
+    expect(await a.append('plan:1', entry('day 2'), run)).toMatchObject({ appended: true, offset: 2 });
+    expect(await b.history('plan:1', { all: true })).toEqual({ recovered: false });
+  });
+
+  it('a log followed while the link to Redis is silent (black hole) gets, once it heals, what another instance appended since, then the live messages', async () => {
+    const { a, b, proxy } = await oneBehindAProxy();
+    await b.append('plan:1', entry('before the follow'));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    proxy.blackHole();
+    const seen: string[] = [];
+    const following = a.follow('plan:1');
+    a.broker.subscribe(7, '/user/sub/schedule/1', (body, p) => seen.push(`${body}@${p.offset}`));
+    await b.append('plan:1', entry('during'));
+    // The follow resolves though its subscription could not be confirmed; a history cannot be read meanwhile.
+    await following;
+    expect(await a.history('plan:1', { all: true })).toEqual({ recovered: false });
+    await b.append('plan:1', entry('still during'));
+    proxy.restore();
+    await eventually(() => expect(a.ready()).resolves.toBeUndefined(), 20_000);
+    await b.append('plan:1', entry('after'));
+    await eventually(() => expect(seen).toEqual(['during@2', 'still during@3', 'after@4']), 20_000);
   });
 
   it("handedOver resolves once the message reached this instance's broker, and at once for a log not followed here", async () => {

@@ -7,6 +7,7 @@ import { createLogger } from '../../src/logger.js';
 import { createInProcessBroker } from '../../src/realtime/broker.js';
 import { subscribeToLog, type LogSubscription } from '../../src/realtime/logSubscription.js';
 import type { LogPosition } from '../../src/realtime/planLog.js';
+import { createInMemoryLogStarts } from '../../src/realtime/logStarts.js';
 import { createPublishers } from '../../src/realtime/publishers.js';
 import { createRedisPlanLog } from '../../src/realtime/redisPlanLog.js';
 import { describeOnRedis, freshRedisSpace } from '../support/redis.js';
@@ -26,11 +27,13 @@ describeOnRedis('replay across instances (Redis plan log)', () => {
 
   async function instances() {
     const space = await freshRedisSpace();
+    // Both instances share one record of where the logs began, as they share one database.
+    const starts = createInMemoryLogStarts();
     const make = () => {
       const broker = createInProcessBroker((error) => {
         throw error;
       });
-      const log = createRedisPlanLog({ url: space.url, broker, historySize: 1000, historyTtlSeconds: 60, log: logger, keyPrefix: space.keyPrefix });
+      const log = createRedisPlanLog({ url: space.url, broker, historySize: 1000, historyTtlSeconds: 60, log: logger, starts, keyPrefix: space.keyPrefix });
       return { broker, log, publishers: createPublishers(log, 'strict', logger) };
     };
     const [a, b] = [make(), make()];

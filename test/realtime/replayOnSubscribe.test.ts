@@ -37,7 +37,8 @@ const onRedis: PlanLogPort = async () => {
   const space: FreshRedisSpace = await freshRedisSpace();
   const log = createLogger('silent');
   return {
-    port: (broker) => createRedisPlanLog({ url: space.url, broker, historySize: 1000, historyTtlSeconds: 3600, log, keyPrefix: space.keyPrefix }),
+    port: (broker, starts) =>
+      createRedisPlanLog({ url: space.url, broker, historySize: 1000, historyTtlSeconds: 3600, log, starts, keyPrefix: space.keyPrefix }),
     done: () => space.drop(),
   };
 };

@@ -1,0 +1,168 @@
+// How each append of this instance would begin an epoch, were one to begin with it (a new run, a
+// log that has no epoch), and the order appends reach their logs in. An epoch begins at offset 1
+// only when nothing before it is missing: the first message of a run, or of a log, by the one
+// writer the log's start record (logStarts.ts) says is first. Any other epoch begins past 1, so a
+// subscriber sees that its start is lost (asyncapi.yaml x-offset). The record is asked once per log
+// and run on this instance; what it said is kept, for a bounded number of logs. The first append
+// waits for it, and every append after it, to any log, waits its turn: the messages of a run go to
+// two logs (a day, then its summary) and reach their subscribers in the order they were published.
+import type { LogStarts } from './logStarts.js';
+import { newEpoch } from './planLog.js';
+
+/**
+ * `fresh`: an epoch this append begins starts at offset 1. `afterLoss`: it starts past 1.
+ * `restart`: an earlier append of this instance to the log failed (it may be missing), so this one
+ * begins a new epoch past 1 even where none would begin, keeping the fencing state; `loss` names
+ * that failure, so that appends sent before the first restart was answered, and restarted(), make
+ * one new epoch for it, not one each. `superseded`: a newer run began in the log: the writer is fenced.
+ */
+export type EpochStart = { start: 'fresh' | 'afterLoss' | 'superseded' } | { start: 'restart'; loss: string };
+
+type Begin = 'fresh' | 'afterLoss' | 'superseded';
+
+export interface EpochStarts {
+  /**
+   * Calls `send` with this append's EpochStart, in the order of the calls (to any log): at once
+   * when it is known here and nothing waits, else once the start record answered and the calls
+   * before it were sent.
+   * A `send` that throws (the append may be lost) makes the next append of the log a `restart`.
+   */
+  inOrder<T>(stream: string, run: number, send: (start: EpochStart) => Promise<T> | T): Promise<T>;
+  /** Calls `send` after the calls before it were sent (an end of a run, which must not overtake its messages). */
+  inTurn<T>(send: () => Promise<T> | T): Promise<T>;
+  /** Whether `stream` ever had a message, by what this instance knows or else by the start record. */
+  began(stream: string): Promise<boolean>;
+  /** the logs an append to which failed here, each with its failure, until an append restarted it */
+  lost(): Array<{ stream: string; loss: string }>;
+  /** Says that `stream` has been given a new epoch for `loss` another way. */
+  restarted(stream: string, loss: string): void;
+}
+
+interface Known {
+  /** the newest run (0: none) this instance asked about for the log */
+  run: number;
+  /** what the record said for it; null while asking */
+  claim: Promise<Begin>;
+  settled: Begin | null;
+}
+
+/** Logs whose start this instance remembers; an older one is asked about again (the answer is the same). */
+const REMEMBERED_LOGS = 10_000;
+/**
+ * How long the start record may take to answer before the append that waits for it (and those
+ * behind it) is given up as failed, so a database that stopped answering does not hold every
+ * message of the instance: the log then begins a new epoch past offset 1 (a restart).
+ */
+const RECORD_TIMEOUT_MS = 2000;
+
+function bounded<T>(answer: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the plan log start record did not answer ${what} within ${RECORD_TIMEOUT_MS} ms`)), RECORD_TIMEOUT_MS);
+  });
+  return Promise.race([answer, late]).finally(() => clearTimeout(timer));
+}
+
+export function createEpochStarts(starts: LogStarts): EpochStarts {
+  const known = new Map<string, Known>();
+  /** sent once the last call that had to wait is sent; undefined when none waits */
+  let turn: Promise<void> | undefined;
+  /** log → its failure not yet restarted */
+  const lostSome = new Map<string, string>();
+  const lose = (stream: string) => lostSome.set(stream, newEpoch());
+
+  function remember(stream: string, entry: Known): void {
+    known.delete(stream);
+    known.set(stream, entry);
+    if (known.size > REMEMBERED_LOGS) known.delete(known.keys().next().value!);
+  }
+
+  /** What an epoch this writer begins would be: only the record's first answer for a run is `fresh`. */
+  function startOf(stream: string, run: number): Begin | Promise<Begin> {
+    const entry = known.get(stream);
+    if (entry && (run === 0 || entry.run === run)) {
+      if (entry.settled === 'superseded' && run !== 0) return 'superseded';
+      return entry.settled !== null ? 'afterLoss' : entry.claim.then((start) => (start === 'superseded' && run !== 0 ? 'superseded' : 'afterLoss'));
+    }
+    if (entry && entry.run > run) return 'superseded';
+    const fresh: Known = {
+      run,
+      settled: null,
+      claim: bounded(starts.claim(stream, run), `for ${stream}`).then((claim) =>
+        claim === 'first' ? 'fresh' : claim === 'began' ? 'afterLoss' : 'superseded',
+      ),
+    };
+    fresh.claim.then(
+      (start) => (fresh.settled = start),
+      // Not known after all: the next append asks again.
+      () => known.get(stream) === fresh && known.delete(stream),
+    );
+    remember(stream, fresh);
+    return fresh.claim;
+  }
+
+  async function sendWith<T>(stream: string, begin: Begin, send: (start: EpochStart) => Promise<T> | T): Promise<T> {
+    const loss = lostSome.get(stream);
+    try {
+      const result = await send(loss !== undefined && begin !== 'superseded' ? { start: 'restart', loss } : { start: begin });
+      if (loss !== undefined && lostSome.get(stream) === loss) lostSome.delete(stream);
+      return result;
+    } catch (error) {
+      lose(stream);
+      throw error;
+    }
+  }
+
+  /**
+   * Calls `send` with `known` once it is known and the calls before it were sent: at once when
+   * nothing waits. The next call waits until this one is sent, not answered: ioredis keeps the order
+   * of what it sends.
+   */
+  function queued<K, T>(known: K | Promise<K>, send: (known: K) => Promise<T>, failed: () => void): Promise<T> {
+    const before = turn;
+    if (before === undefined && !(known instanceof Promise)) return send(known);
+    let sent!: () => void;
+    const mine = new Promise<void>((resolve) => (sent = resolve));
+    turn = mine;
+    const done = () => {
+      sent();
+      if (turn === mine) turn = undefined;
+    };
+    return Promise.all([before, known]).then(
+      ([, value]) => {
+        const result = send(value);
+        done();
+        return result;
+      },
+      (error: unknown) => {
+        failed();
+        done();
+        throw error;
+      },
+    );
+  }
+
+  return {
+    inOrder(stream, run, send) {
+      return queued(
+        startOf(stream, run),
+        (begin) => sendWith(stream, begin, send),
+        () => lose(stream),
+      );
+    },
+    inTurn(send) {
+      return queued(
+        undefined,
+        async () => send(),
+        () => {},
+      );
+    },
+    async began(stream) {
+      return known.has(stream) || (await bounded(starts.began(stream), `for ${stream}`));
+    },
+    lost: () => [...lostSome].map(([stream, loss]) => ({ stream, loss })),
+    restarted(stream, loss) {
+      if (lostSome.get(stream) === loss) lostSome.delete(stream);
+    },
+  };
+}
