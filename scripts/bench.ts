@@ -1,11 +1,12 @@
-// `npm run bench`: issue 16's table in one run — each measure for our server and its peers (a bare
-// Hono hello, a Fastify + ajv and a Hono + openapi-backend implementation of the same list route over
-// the same database, a bare `ws` server, a Fastify hello), as ratios, with the machine and its load
-// noted. `--json` prints the same as one JSON object (stable keys) to compare across commits;
-// `--quick` runs every part on small sizes and short durations (a smoke test); `--only key,key` runs
-// the parts of those rows only (the others are in the report as not run). BENCH_SECONDS sets
-// the seconds of each load run (default 5; 1 with --quick). Talks to 127.0.0.1 only and removes its
-// child processes, temp files and PostgreSQL databases.
+// `npm run bench`: the performance table (README, "Performance") in one run — each measure for our
+// server and its peers (a bare Hono hello, a Fastify + ajv and a Hono + openapi-backend
+// implementation of the same list route over the same database, a bare `ws` server, a Fastify
+// hello), as ratios, with the machine and its load noted. `--json` prints the same as one JSON
+// object (stable keys) to compare across commits; `--quick` runs every part on small sizes and
+// short durations (a smoke test); `--only key,key` runs the parts of those rows only (the others
+// are in the report as not run). BENCH_SECONDS sets the seconds of each load run (default 5; 1 with
+// --quick). Talks to 127.0.0.1 only and removes its child processes, temp files and PostgreSQL
+// databases.
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,7 +19,16 @@ import { openSqliteDatabasePort } from '../src/db/openDatabasePort.js';
 import { keysetFlatnessOnPostgres } from './bench/keysetFlatnessPostgres.js';
 import { keysetFlatnessReport, quickFlatnessShapes, flatnessShapes } from './bench/flatnessReport.js';
 import { generationBaseline, generationInChild } from './bench/generationBaseline.js';
-import { chatRow, chatRows, generationRow, generationRows, keysetPostgresRow, keysetRow, keysetSqliteRow, preIssue16Commit } from './bench/inProcessRows.js';
+import {
+  beforePerformanceWork,
+  chatRow,
+  chatRows,
+  generationRow,
+  generationRows,
+  keysetPostgresRow,
+  keysetRow,
+  keysetSqliteRow,
+} from './bench/inProcessRows.js';
 import { measureIdleConnections } from './bench/idleConnectionCost.js';
 import { measureListThroughput } from './bench/listThroughput.js';
 import { connectionRow, connectionRows, startRow, startRows } from './bench/processRows.js';
@@ -144,8 +154,8 @@ async function main(): Promise<void> {
   );
   // The servers are stopped: the in-process measures below have the cores (less other work) to themselves.
   rows.push(
-    ...(await part(`generations (offline planner, SQLite): ours and ${preIssue16Commit}`, [generationRow], async () => {
-      const baseline = generationBaseline(root, preIssue16Commit);
+    ...(await part(`generations (offline planner, SQLite): ours and ${beforePerformanceWork}`, [generationRow], async () => {
+      const baseline = generationBaseline(root, beforePerformanceWork);
       try {
         const before = await generationInChild(baseline.tree, 'sqlite', sizes.generations);
         const ours = await generationInChild(root, 'sqlite', sizes.generations);

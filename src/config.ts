@@ -64,7 +64,7 @@ export interface Config {
   generationConcurrency: number;
   /** runs of one member at once (startTripPlanGeneration in openapi.yaml: queue and fairness) */
   generationConcurrencyPerUser: number;
-  /** the plan row is the job (../shared/design/SCALEOUT.md §4): lease timings and takeover */
+  /** the plan row is the job (README, "Generation jobs on the plan row"): lease timings and takeover */
   generationJobs: GenerationJobSettings;
   openai: { apiKey: string | null; baseUrl: string | null; model: string; maxAttempts: number };
   stomp: {

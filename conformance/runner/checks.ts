@@ -18,7 +18,7 @@ export type CheckName =
   // every response and frame, and the run as a whole: what the runner reads and how long it runs are bounded
   | 'response_size'
   | 'run_deadline'
-  // phase "robustness" (issue 9): hostile but bounded inputs
+  // phase "robustness": hostile but bounded inputs
   | 'size_limit'
   | 'error_body_size'
   | 'date_rejected'

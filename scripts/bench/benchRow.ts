@@ -1,5 +1,6 @@
-// One row of `npm run bench`'s table (and of its --json): a measure of issue 16, our value, the
-// peers' values in the same run, the ratio the goal is stated in, and whether the goal is met.
+// One row of `npm run bench`'s table (and of its --json): a performance measure (README,
+// "Performance"), our value, the peers' values in the same run, the ratio the goal is stated in,
+// and whether the goal is met.
 export interface Value {
   value: number;
   unit: string;

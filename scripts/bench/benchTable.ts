@@ -22,7 +22,7 @@ export function benchTable(report: BenchReport): string {
   ]);
   const notes = report.rows.filter((r) => r.note).map((r) => `note, ${r.key}: ${r.note}`);
   return [
-    '== Trip Itinerary Service: issue 16 benchmark (ratios hold across runs; absolute numbers vary with load)',
+    '== Trip Itinerary Service: performance benchmark (ratios hold across runs; absolute numbers vary with load)',
     `commit: ${report.commit}`,
     ...report.machine.lines.filter((line) => !line.startsWith('load:')),
     `load:   ${load(report.machine.loadBefore)} at the start, ${load(report.machine.loadAfter)} at the end (1, 5, 15 min; ${report.machine.cores} cores shared with the load generator and other work)`,

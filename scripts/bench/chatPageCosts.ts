@@ -88,7 +88,7 @@ async function seed(port: DatabasePort, count: number): Promise<Seeded> {
   return { memberId, chatRoomId, planCursor: planIds[Math.floor(count / 2)]!, messageCursor: messageIds[Math.floor(count / 2)]! };
 }
 
-/** The chat page as the handler read it before issue 16: three drizzle builder queries. */
+/** The chat page as the handler read it before the performance work: three drizzle builder queries. */
 async function drizzleChatPage(port: DatabasePort, memberId: number, chatRoomId: number, beforeId: number): Promise<number> {
   const room = await findOwnChatRoom(port, memberId, chatRoomId);
   if (!room || !(await findChatMessage(port, room.id, beforeId))) throw new Error('seeded room or cursor missing');

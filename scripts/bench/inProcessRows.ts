@@ -1,17 +1,17 @@
 // The rows of `npm run bench` about the service's code without HTTP: CPU per generation with the
-// offline planner (against the code before issue 16, in the same run), chat history page vs trip
-// list page, and keyset paging flatness.
+// offline planner (against the code before the performance work, in the same run), chat history
+// page vs trip list page, and keyset paging flatness.
 import type { BenchRow } from './benchRow.js';
 import { chatPage, chatPageBefore, cpuPerPage, tripListPage, type Measured } from './chatPageCosts.js';
 import type { GenerationResult } from './generationRate.js';
 
-/** The code before issue 16's changes: the generation row's peer, measured in the same run. */
-export const preIssue16Commit = 'c157b20';
+/** The code before the performance work's changes: the generation row's peer, measured in the same run. */
+export const beforePerformanceWork = 'c157b20';
 
 export const generationRow = {
   key: 'generation_cpu_sqlite',
   measure: 'generations (offline planner, no delay, SQLite): CPU per generation',
-  ratioOf: `${preIssue16Commit} ÷ ours`,
+  ratioOf: `${beforePerformanceWork} ÷ ours`,
   goal: '≥ 2× (2× generations/s)',
 };
 export const chatRow = {
@@ -36,10 +36,10 @@ export function generationRows(ours: GenerationResult, before: GenerationResult)
     {
       ...generationRow,
       ours: { value: cpuMs(ours), unit: `ms (${rate(ours).toFixed(1)} generations/s)` },
-      peers: [{ name: `${preIssue16Commit}, same run`, value: cpuMs(before), unit: `ms (${rate(before).toFixed(1)} generations/s)` }],
+      peers: [{ name: `${beforePerformanceWork}, same run`, value: cpuMs(before), unit: `ms (${rate(before).toFixed(1)} generations/s)` }],
       ratio: speedUp,
       met: speedUp >= 2,
-      note: `${ours.plans} plans of ${ours.days / ours.plans} days each side, one fresh child process each, ${preIssue16Commit} first (as bench:generations --baseline ${preIssue16Commit}); CPU of that process over the run, as wall-clock generations/s moves with other work (generations/s: ${(rate(ours) / rate(before)).toFixed(2)}x)`,
+      note: `${ours.plans} plans of ${ours.days / ours.plans} days each side, one fresh child process each, ${beforePerformanceWork} first (as bench:generations --baseline ${beforePerformanceWork}); CPU of that process over the run, as wall-clock generations/s moves with other work (generations/s: ${(rate(ours) / rate(before)).toFixed(2)}x)`,
     },
   ];
 }
@@ -55,7 +55,7 @@ export function chatRows(totals: Map<string, Measured>, rows: number): BenchRow[
       ours: { value: cpu(chatPage), unit: 'µs' },
       peers: [
         { name: 'trip list page', value: cpu(tripListPage), unit: 'µs' },
-        { name: 'chat page before issue 16 (three drizzle queries)', value: cpu(chatPageBefore), unit: 'µs' },
+        { name: 'chat page before the performance work (three drizzle queries)', value: cpu(chatPageBefore), unit: 'µs' },
       ],
       ratio,
       met: ratio <= 1.1,

@@ -1,8 +1,9 @@
-// The place table read once per database handle and kept: a generation read the region's places
-// on every run and the saved day's places back after every insert (5.9% and part of 17.8% of the
-// generation CPU, issue 16). The table is written only by syncCatalogue at start (the bundled files
-// are its source), which forgets what was kept; ids never change meaning (rows are matched by key).
-// A place id the cache does not know (a row added after it was read: test fixtures) reloads it once.
+// The place table read once per database handle and kept: a generation read the region's places on
+// every run and the saved day's places back after every insert (5.9% and part of 17.8% of the
+// generation CPU, measured in the performance work). The table is written only by syncCatalogue at
+// start (the bundled files are its source), which forgets what was kept; ids never change meaning
+// (rows are matched by key). A place id the cache does not know (a row added after it was read:
+// test fixtures) reloads it once.
 import { asc } from 'drizzle-orm';
 import type { DatabasePort } from '../db/databasePort.js';
 import type { PlaceRow } from './placeRepository.js';

@@ -1,9 +1,10 @@
 // A page of a chat's history, newest first, keyset-paged by id: one hand-written statement prepared
 // once per engine, like the trip list page (trips/tripPlanList.ts). Through drizzle's builder the
 // page and its two checks (the room is the caller's, the cursor is a message of it) were three
-// unprepared queries and 25-45% slower than a trip list page (issue 16). The checks are folded into
-// the page's WHERE: a room of someone else, or a cursor from another room, gives no rows, and only
-// an empty page asks which it was (chatRepository.ts), so an answered page costs one statement.
+// unprepared queries and 25-45% slower than a trip list page (the performance work,
+// `npm run bench:chatpage`). The checks are folded into the page's WHERE: a room of someone else,
+// or a cursor from another room, gives no rows, and only an empty page asks which it was
+// (chatRepository.ts), so an answered page costs one statement.
 import type { DatabasePort, PgQueries } from '../db/databasePort.js';
 import type { Db } from '../db/database.js';
 import type { PgDb } from '../db/postgresDatabase.js';

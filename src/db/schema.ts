@@ -119,8 +119,9 @@ export const tripPlans = sqliteTable(
     imageUrl: text('image_url'),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
-    // The plan row is the generation job (../shared/design/SCALEOUT.md §4.2): the lease-based runner
-    // claims it, renews the lease with heartbeats and fences every write with the attempt.
+    // The plan row is the generation job (README, "Generation jobs on the plan row"): the
+    // lease-based runner claims it, renews the lease with heartbeats and fences every write with
+    // the attempt.
     /** +1 on every start: the run the plan's realtime log belongs to */
     genRun: integer('gen_run').notNull().default(0),
     /** +1 on every claim: the fencing token every write of the owner checks */

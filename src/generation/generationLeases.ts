@@ -1,9 +1,10 @@
-// The plan row is the generation job (../shared/design/SCALEOUT.md §4): a runner claims a waiting
-// job by writing itself in as owner with a lease, renews the lease with heartbeats, and every write
-// it makes for the job is fenced by (run, attempt, owner): the attempt grows by one on every claim,
-// so a runner that lost its lease (paused past it, taken over, cancelled) writes nothing and learns
-// it lost. Written once for both engines; on PostgreSQL the claim skips rows another instance is
-// claiming (FOR UPDATE SKIP LOCKED) and serialises the claims of one member (per-member limit).
+// The plan row is the generation job (README, "Generation jobs on the plan row"): a runner claims a
+// waiting job by writing itself in as owner with a lease, renews the lease with heartbeats, and
+// every write it makes for the job is fenced by (run, attempt, owner): the attempt grows by one on
+// every claim, so a runner that lost its lease (paused past it, taken over, cancelled) writes
+// nothing and learns it lost. Written once for both engines; on PostgreSQL the claim skips rows
+// another instance is claiming (FOR UPDATE SKIP LOCKED) and serialises the claims of one member
+// (per-member limit).
 import { sql, type SQL } from 'drizzle-orm';
 import type { DatabasePort, PgQueries } from '../db/databasePort.js';
 import { inTransaction, list, onPostgres, outsideTransaction, statementsOn, type Statements } from '../db/plainStatements.js';

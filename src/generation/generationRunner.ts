@@ -1,11 +1,12 @@
-// Runs the generation jobs of the plan rows (../shared/design/SCALEOUT.md §4): the same runner on
-// every instance and both engines. It claims waiting jobs (fairness: nextGeneration.ts) when a start
-// on this instance wakes it, when a run of its own ends, and every GENERATION_POLL_MS; it renews the
-// leases of its runs every GENERATION_HEARTBEAT_MS (a lost lease aborts the run, and so does a lease
-// that ran out by the run's own clock while the database did not answer); and it sweeps
-// expired leases of any instance every GENERATION_SWEEP_MS (fail with AI002, or re-queue to resume).
-// A cancel or delete made on this instance aborts the run here at once, or, when the job waits or
-// runs elsewhere, is announced from here (that run stops at its next fenced write or heartbeat).
+// Runs the generation jobs of the plan rows (README, "Generation jobs on the plan row"): the same
+// runner on every instance and both engines. It claims waiting jobs (fairness: nextGeneration.ts)
+// when a start on this instance wakes it, when a run of its own ends, and every GENERATION_POLL_MS;
+// it renews the leases of its runs every GENERATION_HEARTBEAT_MS (a lost lease aborts the run, and
+// so does a lease that ran out by the run's own clock while the database did not answer); and it
+// sweeps expired leases of any instance every GENERATION_SWEEP_MS (fail with AI002, or re-queue to
+// resume). A cancel or delete made on this instance aborts the run here at once, or, when the job
+// waits or runs elsewhere, is announced from here (that run stops at its next fenced write or
+// heartbeat).
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { context } from '@opentelemetry/api';

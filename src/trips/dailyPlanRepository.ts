@@ -61,8 +61,8 @@ export function insertDay(db: DatabasePort, tripPlanId: number, day: PlannedDay,
 
 /**
  * A day as saved, built from what was inserted and the ids the inserts returned (reading the day
- * back cost 17.8% of the generation CPU, issue 16). `stopIds` maps each visit order to its row id;
- * `places` holds the stops' place rows.
+ * back cost 17.8% of the generation CPU, measured in the performance work). `stopIds` maps each
+ * visit order to its row id; `places` holds the stops' place rows.
  */
 export function savedDayOf(
   tripPlanId: number,

@@ -1,7 +1,7 @@
 // `npm run bench`'s report: the table assembled from each part's measurements (small inputs, the
 // row functions bench.ts calls), and the script end to end on its in-process parts only
 // (`--quick --json --only ...`: no servers started; the generation row checks out the commit before
-// issue 16 to run it next to ours, a few seconds), every row of issue 16's table
+// the performance work to run it next to ours, a few seconds), every row of the performance table
 // still in the report. Nothing here asserts on a measured number's size or on time: a loaded
 // machine may miss any goal.
 import { execFile } from 'node:child_process';
@@ -98,7 +98,7 @@ describe("npm run bench's table, assembled from each part's measurements", () =>
   const rows = assembledRows();
   const row = (key: string) => rows.find((r) => r.key === key)!;
 
-  it('has one row per measure of issue 16, in order, each with our value, a ratio and whether its goal is met', () => {
+  it('has one row per measure of the performance table, in order, each with our value, a ratio and whether its goal is met', () => {
     expect(rows.map((r) => r.key)).toEqual(everyMeasure);
     expect(rows.filter((r) => r.ours === null || r.ratio === null || typeof r.met !== 'boolean').map((r) => r.key)).toEqual([]);
   });
@@ -110,7 +110,7 @@ describe("npm run bench's table, assembled from each part's measurements", () =>
     expect(row('start_to_ready').ratio).toBeCloseTo(450 / 200);
     expect(row('rss_per_idle_stomp_connection').ours?.value).toBeCloseTo(10.24);
     expect(row('rss_per_idle_stomp_connection').ratio).toBeCloseTo(10 / 9);
-    expect(row('generation_cpu_sqlite').ratio).toBeCloseTo(1_840 / 800); // the code before issue 16's CPU ÷ ours
+    expect(row('generation_cpu_sqlite').ratio).toBeCloseTo(1_840 / 800); // the code before the performance work's CPU ÷ ours
     expect(row('chat_vs_list_page').ratio).toBeCloseTo(0.6);
     expect(row('chat_vs_list_page').peers.map((p) => p.value)).toEqual([100, 300]);
   });

@@ -1,5 +1,6 @@
-// The settings of the generation jobs on the plan row (issue 12): the design's defaults, the small
-// values tests use for quick takeovers, and a clear refusal of a heartbeat that cannot keep a lease.
+// The settings of the generation jobs on the plan row (README, "Generation jobs on the plan row"):
+// the design's defaults, the small values tests use for quick takeovers, and a clear refusal of a
+// heartbeat that cannot keep a lease.
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 

@@ -1,5 +1,6 @@
-// REDIS_URL (issue 13): a redis:// or rediss:// URL whose database number is kept; refused with a
-// SQLite DATABASE_URL in one clear line; its password never shown.
+// REDIS_URL (README, "Several instances (PostgreSQL + Redis)"): a redis:// or rediss:// URL whose
+// database number is kept; refused with a SQLite DATABASE_URL in one clear line; its password never
+// shown.
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 

@@ -1,4 +1,4 @@
-// Finding 16 of issue 9: every setting is validated at start. The real entry is spawned with each
+// Every setting is validated at start. The real entry is spawned with each
 // bad setting: it exits with code 78 and exactly one line on stderr that names the setting, the bad
 // value and what is accepted, never a stack trace, and it never starts listening. The time limit
 // only bounds a hang.

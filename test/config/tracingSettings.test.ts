@@ -1,5 +1,6 @@
-// OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_SERVICE_NAME, OTEL_TRACES_SAMPLER_ARG (issue 15): tracing is off
-// unless the endpoint is set; a bad value is refused in one line, an endpoint's password never shown.
+// OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_SERVICE_NAME, OTEL_TRACES_SAMPLER_ARG (README, "Traces"):
+// tracing is off unless the endpoint is set; a bad value is refused in one line, an endpoint's
+// password never shown.
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 

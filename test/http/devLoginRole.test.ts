@@ -1,4 +1,4 @@
-// Finding 5 of issue 9: dev-login never grants ADMIN. Roles belong to sessions and come from a real
+// dev-login never grants ADMIN. Roles belong to sessions and come from a real
 // sign-in (ADMIN_EMAILS, or the operator's token tool); a dev-login with an admin's address, even
 // one listed in ADMIN_EMAILS, is a MEMBER session.
 import { afterEach, describe, expect, it } from 'vitest';

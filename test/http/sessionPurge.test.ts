@@ -1,4 +1,4 @@
-// Finding 13 of issue 9: ended sessions do not pile up. Every SESSION_PURGE_INTERVAL_MINUTES the
+// Ended sessions do not pile up. Every SESSION_PURGE_INTERVAL_MINUTES the
 // sessions that expired or were revoked more than SESSION_RETENTION_DAYS ago are deleted; live
 // ones stay; a refresh token of a purged session still answers 401 AUTH004. The clock is the app's
 // injected one; the interval timer is vitest's fake one.

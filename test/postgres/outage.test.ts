@@ -1,7 +1,7 @@
-// PostgreSQL that goes away mid-service (SCALEOUT.md §4.4, "PostgreSQL unavailable"): requests
-// answer 503 COMMON503 with Retry-After instead of hanging or a 500, /readyz is DOWN while it is
-// away, and everything works again once it is back. The database is "stopped" by cutting a TCP
-// proxy the test controls, since the PostgreSQL server itself is shared.
+// PostgreSQL that goes away mid-service (README, the failure table's "PostgreSQL unreachable" row):
+// requests answer 503 COMMON503 with Retry-After instead of hanging or a 500, /readyz is DOWN while
+// it is away, and everything works again once it is back. The database is "stopped" by cutting a
+// TCP proxy the test controls, since the PostgreSQL server itself is shared.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresDatabase, postgresForTests, type FreshPostgresDatabase } from '../support/postgres.js';
 import { startTcpProxy, throughProxy, type TcpProxy } from '../support/tcpProxy.js';

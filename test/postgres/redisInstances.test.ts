@@ -1,8 +1,9 @@
-// REDIS_URL wired (issue 13): two instances (two apps with real HTTP and STOMP servers, as two
-// processes would be) on one PostgreSQL database and one Redis database. A generation started over
-// HTTP on A reaches a STOMP client of B in order; a late subscriber on B replays it; a logout on A
-// closes B's connections at once; the rate limit is shared; and with Redis away /readyz says so
-// while the HTTP that needs only PostgreSQL keeps working, until Redis is back.
+// REDIS_URL wired (README, "Several instances (PostgreSQL + Redis)"): two instances (two apps with
+// real HTTP and STOMP servers, as two processes would be) on one PostgreSQL database and one Redis
+// database. A generation started over HTTP on A reaches a STOMP client of B in order; a late
+// subscriber on B replays it; a logout on A closes B's connections at once; the rate limit is
+// shared; and with Redis away /readyz says so while the HTTP that needs only PostgreSQL keeps
+// working, until Redis is back.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freshPostgresDatabase, type FreshPostgresDatabase } from '../support/postgres.js';
 import { openRawStomp } from '../support/rawStompSocket.js';

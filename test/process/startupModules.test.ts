@@ -1,9 +1,10 @@
-// Issue 16 item 3: a start loads only what its configuration uses. The compiled service (what `npm
-// start` runs) is started with a module hook that writes down every module the ESM loader loads
-// until /readyz answers; a default start (offline planner, SQLite, no Redis, no OpenID Connect)
-// must not have loaded the packages of the parts it does not use (of OpenTelemetry only the no-op
-// API), and PLANNER=openai must load the OpenAI SDK, OTEL_EXPORTER_OTLP_ENDPOINT the OpenTelemetry
-// SDK (so the hook sees what a static import would load).
+// A start loads only what its configuration uses (ARCHITECTURE.md, "What a start loads"). The
+// compiled service (what `npm start` runs) is started with a module hook that writes down every
+// module the ESM loader loads until /readyz answers; a default start (offline planner, SQLite, no
+// Redis, no OpenID Connect) must not have loaded the packages of the parts it does not use (of
+// OpenTelemetry only the no-op API), and PLANNER=openai must load the OpenAI SDK,
+// OTEL_EXPORTER_OTLP_ENDPOINT the OpenTelemetry SDK (so the hook sees what a static import would
+// load).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

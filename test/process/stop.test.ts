@@ -1,4 +1,4 @@
-// Finding 12 of issue 9: the service stops on SIGTERM or SIGINT in every case, and `npm start`
+// The service stops on SIGTERM or SIGINT in every case, and `npm start`
 // passes the signal on. The real entry runs as a child process. Time limits only bound a hang (the
 // service's own limit is 10 s); no test asserts how fast it stopped.
 import { jsonAt } from '../../conformance/specModel/index.js';

@@ -16,12 +16,13 @@ const contract: [operationId: string, method: string, path: string, success: num
   ['deleteTripPlan', 'delete', '/api/v1/trips/{tripPlanId}', 204],
   ['listDailyPlans', 'get', '/api/v1/trips/daily-plans/{tripPlanId}', 200],
   ['swapScheduledPlaces', 'patch', '/api/v1/trips/{tripPlanId}/daily-plans/{dayNumber}/scheduled-places', 204],
-  // Added by issue 9: the regions the planner supports, so an unknown region is refused up front.
+  // Added after the original interface: the regions the planner supports, so an unknown region is
+  // refused up front.
   ['listRegions', 'get', '/api/v1/regions', 200],
   ['devLogin', 'post', '/api/v1/auth/dev-login', 200],
   ['reissueToken', 'post', '/api/v1/auth/reissue', 200],
   ['logout', 'post', '/api/v1/auth/logout', 204],
-  // Added by issue 14: OpenID Connect sign-in (authorization code + PKCE).
+  // Added after the original interface: OpenID Connect sign-in (authorization code + PKCE).
   ['startOidcSignIn', 'get', '/api/v1/auth/oidc/login', 302],
   ['completeOidcSignIn', 'get', '/api/v1/auth/oidc/callback', 302],
   ['exchangeOidcSignInCode', 'post', '/api/v1/auth/oidc/token', 200],
@@ -36,13 +37,14 @@ const contract: [operationId: string, method: string, path: string, success: num
   ['getLandingPage', 'get', '/', 200],
   ['getHealth', 'get', '/healthz', 200],
   ['getReadiness', 'get', '/readyz', 200],
-  // Added by issue 15: Prometheus metrics (its own bearer token, METRICS_TOKEN, not an access token).
+  // Added after the original interface: Prometheus metrics (its own bearer token, METRICS_TOKEN,
+  // not an access token).
   ['getMetrics', 'get', '/metrics', 200],
   ['getOpenApiDocument', 'get', '/openapi.yaml', 200],
   ['getAsyncApiDocument', 'get', '/asyncapi.yaml', 200],
   ['getApiDocs', 'get', '/docs', 200],
   ['getAsyncApiDocs', 'get', '/docs/asyncapi', 200],
-  // Added by issue 15: live charts of /metrics.
+  // Added after the original interface: live charts of /metrics.
   ['getMetricsDashboard', 'get', '/docs/dashboard', 200],
 ];
 

@@ -1,4 +1,4 @@
-// Finding 3 of issue 9: a write either commits or the client is told it did not. Storage fails for
+// A write either commits or the client is told it did not. Storage fails for
 // real here: the database at its size limit (PRAGMA max_page_count), database files the OS refuses
 // to write (chattr +i, which stops root too), and a full tmpfs. HTTP answers 503 COMMON503 with
 // Retry-After, a chat SEND that was not stored gets ERROR WS503 instead of a RECEIPT, /readyz is
