@@ -5,7 +5,7 @@
 // be zero, plus the recovery time after each fault. Exit code 0 when every bar is met, else 1.
 // Logs of the instances are kept in .tmp/soak/. Not part of `npm test`.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchPostgres } from './bench/benchPostgres.js';
@@ -62,6 +62,7 @@ async function main(): Promise<number> {
   for (const line of machineLines()) out(line);
   const entry = freshBuiltServer(root, out);
   const logDir = path.join(root, '.tmp', 'soak');
+  rmSync(logDir, { recursive: true, force: true });
   mkdirSync(logDir, { recursive: true });
   const postgres = await benchPostgres();
   if (!postgres.available) throw new Error(postgres.reason);
@@ -118,9 +119,11 @@ async function main(): Promise<number> {
     const slotEnds = Date.now() + slotMs;
     if (slotEnds > trafficEndsAt + 10_000) break;
     out(`soak: ${Math.round((Date.now() - began) / 1000)} s: ${fault.name}`);
+    const faultBegan = new Date().toISOString();
     await fault.run(cluster, redis);
+    const faultEnded = new Date().toISOString();
     const recoveryMs = await timeToRecover(cluster, http, token, 60_000);
-    faults.push({ name: fault.name, recoveryMs });
+    faults.push({ name: fault.name, began: faultBegan, ended: faultEnded, recoveryMs });
     out(`soak:   recovered in ${recoveryMs === null ? 'more than 60 s' : `${(recoveryMs / 1000).toFixed(1)} s`}`);
     await sleep(Math.max(0, slotEnds - Date.now()));
   }

@@ -6,6 +6,33 @@
 import type { ChannelPayloads } from '../../generated/asyncapi.js';
 import type { LogName, Received, StreamWatcher } from './streamWatcher.js';
 
+/** A watcher's subscriptions and messages in one line each, for a report. */
+export function traceOf(watcher: StreamWatcher): string[] {
+  const time = (at: number) => new Date(at).toISOString().slice(11, 23);
+  const subscriptions = watcher.subscriptions.map(
+    (s) =>
+      `${s.log}@${s.firstIndex} ${time(s.at)} ${s.baseUrl.slice(-5)} ${s.start.mode === 'since' ? `since ${s.start.epoch}:${s.start.offset}` : s.start.mode} -> ${s.recovered ?? '-'}`,
+  );
+  const messages = (['plan', 'chat'] as LogName[]).map(
+    (log) =>
+      `${log}: ` +
+      watcher.logs[log]
+        .map((m) => {
+          const payload = m.payload as {
+            type?: string;
+            messageStreamType?: string;
+            code?: string;
+            dailyPlan?: { dayNumber: number } | null;
+            isComplete?: boolean;
+          };
+          const what = payload.type ?? payload.code ?? `${payload.messageStreamType ?? ''}${payload.isComplete ? '!' : ''}`;
+          return `${key(m)}=${what}${payload.dailyPlan ? payload.dailyPlan.dayNumber : ''}@${time(m.at)}`;
+        })
+        .join(' '),
+  );
+  return [`subscriptions: ${subscriptions.join('; ')}`, ...messages];
+}
+
 export interface Continuity {
   /** messages skipped inside an epoch, plus saved days never announced without any signal */
   lost: number;
@@ -15,6 +42,8 @@ export interface Continuity {
   falseRecovered: number;
   /** visible continuity signals (new epochs, x-recovered: false, an epoch joined after its start) */
   signals: number;
+  /** what was wrong, one line each (for the soak's report) */
+  notes: string[];
 }
 
 const key = (m: Received) => `${m.epoch}:${m.offset}`;
@@ -25,19 +54,26 @@ function dayOf(message: Received): number | null {
   return payload.type === 'DAILY_PLAN_GENERATED' && payload.dailyPlan ? payload.dailyPlan.dayNumber : null;
 }
 
-function judgeLog(messages: Received[]): Omit<Continuity, 'falseRecovered'> {
+function judgeLog(log: LogName, messages: Received[]): Omit<Continuity, 'falseRecovered'> {
   const seen = new Set<string>();
-  const result = { lost: 0, duplicated: 0, outOfOrder: 0, signals: 0 };
+  const result = { lost: 0, duplicated: 0, outOfOrder: 0, signals: 0, notes: [] as string[] };
   let previous: Received | undefined;
   for (const message of messages) {
     if (seen.has(key(message))) {
       result.duplicated++;
+      result.notes.push(`${log} log: ${key(message)} delivered twice`);
       continue;
     }
     seen.add(key(message));
     if (previous && previous.epoch === message.epoch) {
-      if (message.offset > previous.offset + 1) result.lost += message.offset - previous.offset - 1;
-      if (message.offset < previous.offset) result.outOfOrder++;
+      if (message.offset > previous.offset + 1) {
+        result.lost += message.offset - previous.offset - 1;
+        result.notes.push(`${log} log: ${key(previous)} then ${key(message)} (a gap in one epoch)`);
+      }
+      if (message.offset < previous.offset) {
+        result.outOfOrder++;
+        result.notes.push(`${log} log: ${key(previous)} then ${key(message)} (backwards)`);
+      }
     } else if (previous) {
       result.signals++;
     }
@@ -48,13 +84,14 @@ function judgeLog(messages: Received[]): Omit<Continuity, 'falseRecovered'> {
 
 /** `savedDays`: the day numbers the plan has over HTTP once the soak is over. */
 export function judgeWatcher(watcher: StreamWatcher, savedDays: readonly number[]): Continuity {
-  const result: Continuity = { lost: 0, duplicated: 0, outOfOrder: 0, falseRecovered: 0, signals: 0 };
+  const result: Continuity = { lost: 0, duplicated: 0, outOfOrder: 0, falseRecovered: 0, signals: 0, notes: [] };
   for (const log of ['plan', 'chat'] as LogName[]) {
-    const judged = judgeLog(watcher.logs[log]);
+    const judged = judgeLog(log, watcher.logs[log]);
     result.lost += judged.lost;
     result.duplicated += judged.duplicated;
     result.outOfOrder += judged.outOfOrder;
     result.signals += judged.signals;
+    result.notes.push(...judged.notes);
   }
   for (const subscription of watcher.subscriptions) {
     if (subscription.recovered === 'false') result.signals++;
@@ -63,11 +100,14 @@ export function judgeWatcher(watcher: StreamWatcher, savedDays: readonly number[
     // A subscriber there before the run (plain, first connection) or asking for all of it must see
     // offset 1 first; when it does not, the client can tell something is missing.
     if (first && (start.mode === 'plain' || start.mode === 'all') && first.offset !== 1) {
-      if (start.mode === 'all' && subscription.recovered === 'true') result.falseRecovered++;
-      else result.signals++;
+      if (start.mode === 'all' && subscription.recovered === 'true') {
+        result.falseRecovered++;
+        result.notes.push(`${subscription.log} log: x-replay: all answered x-recovered: true, then ${key(first)} first`);
+      } else result.signals++;
     }
     if (first && start.mode === 'since' && subscription.recovered === 'true' && (first.epoch !== start.epoch || first.offset !== start.offset + 1)) {
       result.falseRecovered++;
+      result.notes.push(`${subscription.log} log: x-since ${start.epoch}:${start.offset} answered x-recovered: true, then ${key(first)} first`);
     }
   }
   const announced = new Map<number, string>();
@@ -75,10 +115,16 @@ export function judgeWatcher(watcher: StreamWatcher, savedDays: readonly number[
     const day = dayOf(message);
     if (day === null) continue;
     const previous = announced.get(day);
-    if (previous !== undefined && previous !== key(message)) result.duplicated++;
+    if (previous !== undefined && previous !== key(message)) {
+      result.duplicated++;
+      result.notes.push(`day ${day} announced twice: ${previous} and ${key(message)}`);
+    }
     announced.set(day, key(message));
   }
-  const missing = savedDays.filter((day) => !announced.has(day)).length;
-  if (missing > 0 && result.signals === 0) result.lost += missing;
+  const missing = savedDays.filter((day) => !announced.has(day));
+  if (missing.length > 0 && result.signals === 0) {
+    result.lost += missing.length;
+    result.notes.push(`days ${missing.join(', ')} never announced, and nothing said so`);
+  }
   return result;
 }

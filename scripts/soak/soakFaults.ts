@@ -13,6 +13,9 @@ export interface Fault {
 
 export interface FaultRecord {
   name: string;
+  /** when it began and ended (ISO), to read the instances' logs and the subscribers' traces against */
+  began: string;
+  ended: string;
   /** ms from the end of the fault until the deployment served again; null: not within the bound */
   recoveryMs: number | null;
 }

@@ -3,7 +3,7 @@
 // deleted plan is gone), no plan is left GENERATING, each plan's days are 1..n once each, and each
 // subscriber's messages pass the replay rules (continuity.ts).
 import type { components } from '../../generated/openapi.js';
-import { judgeWatcher, type Continuity } from './continuity.js';
+import { judgeWatcher, traceOf, type Continuity } from './continuity.js';
 import type { SoakHttp } from './soakHttp.js';
 import type { StreamWatcher, WatcherKind } from './streamWatcher.js';
 
@@ -37,7 +37,9 @@ export interface SoakOutcome {
   /** days of a completed plan whose summary is not in the chat history exactly once */
   summariesMissing: number;
   summariesDuplicated: number;
-  subscribers: Record<WatcherKind, Continuity & { count: number; unfinished: number }>;
+  subscribers: Record<WatcherKind, Omit<Continuity, 'notes'> & { count: number; unfinished: number }>;
+  /** the first few subscribers that broke a rule: what was wrong and everything they saw */
+  subscriberSamples: { tripPlanId: number; kind: WatcherKind; notes: string[]; trace: string[] }[];
 }
 
 export interface SoakLedger {
@@ -69,6 +71,7 @@ export function createSoakLedger(): SoakLedger {
     summariesMissing: 0,
     summariesDuplicated: 0,
     subscribers: { live: emptyContinuity(), 'late replay': emptyContinuity(), resumed: emptyContinuity() },
+    subscriberSamples: [],
   };
 
   function missing(sample: string): void {
@@ -126,7 +129,13 @@ export function createSoakLedger(): SoakLedger {
       const judged = judgeWatcher(watcher, [...distinct]);
       if (!watcher.finished()) {
         tally.unfinished++;
-        if (judged.signals === 0 && detail.generationStatus !== 'GENERATING') judged.lost++;
+        if (judged.signals === 0 && detail.generationStatus !== 'GENERATING') {
+          judged.lost++;
+          judged.notes.push(`never saw the run's last message (the plan is ${detail.generationStatus}), and nothing said so`);
+        }
+      }
+      if (judged.notes.length > 0 && outcome.subscriberSamples.length < 40) {
+        outcome.subscriberSamples.push({ tripPlanId: plan.tripPlanId, kind: watcher.kind, notes: judged.notes, trace: traceOf(watcher) });
       }
       tally.lost += judged.lost;
       tally.duplicated += judged.duplicated;

@@ -18,6 +18,8 @@ export interface Received {
   epoch: string;
   offset: number;
   payload: ChannelPayloads[Channel];
+  /** Date.now() when it arrived */
+  at: number;
 }
 
 /** How a subscription began: what its RECEIPT must then vouch for when it says x-recovered: true. */
@@ -29,6 +31,9 @@ interface Subscribed {
   recovered: string | null;
   /** index into the log's received messages where this subscription's first message is (or will be) */
   firstIndex: number;
+  /** Date.now() when it was sent, and the instance it went to */
+  at: number;
+  baseUrl: string;
 }
 
 export type WatcherKind = 'live' | 'late replay' | 'resumed';
@@ -81,7 +86,7 @@ export async function startStreamWatcher(options: WatcherOptions): Promise<Strea
 
   function onMessage(channel: Channel, message: IMessage): void {
     const payload = JSON.parse(message.body) as ChannelPayloads[Channel];
-    logs[LOG_OF[channel]].push({ channel, epoch: message.headers['x-epoch'] ?? '', offset: Number(message.headers['x-offset']), payload });
+    logs[LOG_OF[channel]].push({ channel, epoch: message.headers['x-epoch'] ?? '', offset: Number(message.headers['x-offset']), payload, at: Date.now() });
     const chat = channel === 'chatStream' ? (payload as ChannelPayloads['chatStream']) : null;
     if (channel === 'errors' || chat?.messageStreamType === 'COMPLETED' || chat?.messageStreamType === 'CANCELLED') {
       finished = true;
@@ -122,7 +127,7 @@ export async function startStreamWatcher(options: WatcherOptions): Promise<Strea
         const headers: Record<string, string> = { id: `${channel}-${++receiptCounter}`, receipt: `r-${receiptCounter}` };
         if (start.mode === 'all') headers['x-replay'] = 'all';
         if (start.mode === 'since') headers['x-since'] = `${start.epoch}:${start.offset}`;
-        const subscribed: Subscribed = { log, start, recovered: null, firstIndex: logs[log].length };
+        const subscribed: Subscribed = { log, start, recovered: null, firstIndex: logs[log].length, at: Date.now(), baseUrl };
         subscriptions.push(subscribed);
         return new Promise<void>((resolve, reject) => {
           next.watchForReceipt(headers.receipt!, (frame) => {
