@@ -10,6 +10,17 @@ import { connectStomp, wsUrl, type StompTestClient } from '../support/stompTestC
 import { busanTrip } from '../support/testApp.js';
 import { startTestServer, type TestServer } from '../support/testServer.js';
 
+async function readyWithin(server: TestServer, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let status = 0;
+  while (Date.now() < deadline) {
+    status = (await server.request('GET', '/readyz')).status;
+    if (status === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  expect(status, `GET /readyz on ${server.url} within ${timeoutMs} ms`).toBe(200);
+}
+
 describeOnRedis('the chat message limit across two instances (REDIS_URL)', () => {
   let database: FreshPostgresDatabase;
   let a: TestServer;
@@ -27,7 +38,8 @@ describeOnRedis('the chat message limit across two instances (REDIS_URL)', () =>
     };
     [a, b] = await Promise.all([startTestServer(env), startTestServer(env)]);
     // Ready means the limits' Redis connection is up: before it, each instance would count alone.
-    for (const server of [a, b]) expect((await server.request('GET', '/readyz')).status).toBe(200);
+    // It comes up a moment after the start, so wait for it (bounded) rather than expect it at once.
+    for (const server of [a, b]) await readyWithin(server, 15_000);
   });
 
   afterAll(async () => {
