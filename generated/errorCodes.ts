@@ -103,6 +103,8 @@ export const errorCodes = {
   WS108: { httpStatus: null, stomp: ["error-frame"], message: "The client reads too slowly." },
   /** No `CONNECT` within the time after the WebSocket opened (`STOMP_CONNECT_TIMEOUT_MS`, 10 s). */
   WS109: { httpStatus: null, stomp: ["error-frame"], message: "No CONNECT frame in time." },
+  /** Messages of a log the connection subscribes to may have been lost, and no later message would show it: the server's link to Redis was down while Redis lost the log's history, a message could not be written to Redis, or offsets missing from a log could not be read any more. Reconnect, subscribe with `x-since` (its `RECEIPT` says `x-recovered: false`) and read the saved state over HTTP. */
+  WS110: { httpStatus: null, stomp: ["error-frame"], message: "Messages of a subscribed log may have been lost." },
   /** The storage could not save a `SEND` (disk full or read-only, an I/O error): the message was not stored, no `RECEIPT` follows, and the `ERROR` carries the `receipt-id` of that `SEND`. Reconnect and send it again later. */
   WS503: { httpStatus: null, stomp: ["error-frame"], message: "The message could not be stored; nothing was saved." },
 } as const satisfies Record<ErrorCode, ErrorCodeFacts>;
@@ -110,6 +112,6 @@ export const errorCodes = {
 /** Codes an HTTP error response carries (they have an HTTP status). */
 export type HttpErrorCode = "COMMON001" | "COMMON002" | "COMMON403" | "COMMON404" | "COMMON405" | "COMMON413" | "COMMON429" | "COMMON500" | "COMMON503" | "AUTH001" | "AUTH002" | "AUTH004" | "AUTH011" | "AUTH021" | "AUTH022" | "AUTH023" | "AUTH024" | "AUTH025" | "AUTH026" | "AUTH027" | "AUTH029" | "AUTH028" | "AUTH030" | "TRIP101" | "TRIP103" | "TRIP104" | "TRIP106" | "TRIP107" | "CHAT301" | "MEMBER001" | "AI005";
 /** Codes of STOMP ERROR frames (the `error-code` header). */
-export type StompErrorFrameCode = "WS001" | "WS002" | "WS004" | "WS005" | "WS102" | "WS105" | "WS106" | "WS107" | "WS108" | "WS109" | "WS503";
+export type StompErrorFrameCode = "WS001" | "WS002" | "WS004" | "WS005" | "WS102" | "WS105" | "WS106" | "WS107" | "WS108" | "WS109" | "WS110" | "WS503";
 /** Codes of the ErrorResponses sent on the STOMP errors channel. */
 export type ErrorsChannelCode = "COMMON001" | "COMMON002" | "TRIP106" | "CHAT102" | "CHAT103" | "AI002" | "WS005";

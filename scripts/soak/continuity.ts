@@ -1,8 +1,8 @@
 // What one subscriber saw, judged by asyncapi.yaml's replay rules: within an epoch offsets grow by
 // one; a RECEIPT with `x-recovered: true` vouches that the history asked for was delivered whole;
 // anything lost must be visible (`x-recovered: false`, a new epoch, an epoch whose first message is
-// not offset 1 for a subscriber that was there from its start) so that the client reads the saved
-// state over HTTP. A day that never arrived with none of those signals is a silent loss.
+// not offset 1 for a subscriber that was there from its start, an ERROR WS110) so that the client
+// reads the saved state over HTTP. A day that never arrived with none of those signals is a silent loss.
 import type { ChannelPayloads } from '../../generated/asyncapi.js';
 import type { LogName, Received, StreamWatcher } from './streamWatcher.js';
 
@@ -30,7 +30,8 @@ export function traceOf(watcher: StreamWatcher): string[] {
         })
         .join(' '),
   );
-  return [`subscriptions: ${subscriptions.join('; ')}`, ...messages];
+  const errors = watcher.errors.map((e) => `${e.code}@${time(e.at)}`);
+  return [`subscriptions: ${subscriptions.join('; ')}`, `errors: ${errors.join(' ')}`, ...messages];
 }
 
 export interface Continuity {
@@ -40,7 +41,7 @@ export interface Continuity {
   outOfOrder: number;
   /** x-recovered: true on a RECEIPT whose history was not delivered whole */
   falseRecovered: number;
-  /** visible continuity signals (new epochs, x-recovered: false, an epoch joined after its start) */
+  /** visible continuity signals (new epochs, x-recovered: false, an epoch joined after its start, ERROR WS110) */
   signals: number;
   /** what was wrong, one line each (for the soak's report) */
   notes: string[];
@@ -93,21 +94,29 @@ export function judgeWatcher(watcher: StreamWatcher, savedDays: readonly number[
     result.signals += judged.signals;
     result.notes.push(...judged.notes);
   }
+  result.signals += watcher.errors.filter((e) => e.code === 'WS110').length;
   for (const subscription of watcher.subscriptions) {
     if (subscription.recovered === 'false') result.signals++;
     const first = watcher.logs[subscription.log][subscription.firstIndex];
     const { start } = subscription;
+    // x-recovered: true vouches for the history (what arrived before the RECEIPT). A first message
+    // after it that begins a new epoch is a live one: its epoch, and an offset past 1, show a loss
+    // that happened after the RECEIPT, which the RECEIPT could not know of.
+    const fromHistory = subscription.receiptIndex !== null && subscription.firstIndex < subscription.receiptIndex;
     // A subscriber there before the run (plain, first connection) or asking for all of it must see
     // offset 1 first; when it does not, the client can tell something is missing.
     if (first && (start.mode === 'plain' || start.mode === 'all') && first.offset !== 1) {
-      if (start.mode === 'all' && subscription.recovered === 'true') {
+      if (start.mode === 'all' && subscription.recovered === 'true' && fromHistory) {
         result.falseRecovered++;
         result.notes.push(`${subscription.log} log: x-replay: all answered x-recovered: true, then ${key(first)} first`);
       } else result.signals++;
     }
-    if (first && start.mode === 'since' && subscription.recovered === 'true' && (first.epoch !== start.epoch || first.offset !== start.offset + 1)) {
-      result.falseRecovered++;
-      result.notes.push(`${subscription.log} log: x-since ${start.epoch}:${start.offset} answered x-recovered: true, then ${key(first)} first`);
+    if (first && start.mode === 'since' && subscription.recovered === 'true') {
+      const continues = first.epoch === start.epoch && first.offset === start.offset + 1;
+      if (!continues && (fromHistory || first.epoch === start.epoch)) {
+        result.falseRecovered++;
+        result.notes.push(`${subscription.log} log: x-since ${start.epoch}:${start.offset} answered x-recovered: true, then ${key(first)} first`);
+      } else if (!continues) result.signals++;
     }
   }
   const announced = new Map<number, string>();

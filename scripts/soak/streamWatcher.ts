@@ -31,6 +31,8 @@ interface Subscribed {
   recovered: string | null;
   /** index into the log's received messages where this subscription's first message is (or will be) */
   firstIndex: number;
+  /** how many messages of the log had arrived when its RECEIPT did: those from firstIndex on before it are its history */
+  receiptIndex: number | null;
   /** Date.now() when it was sent, and the instance it went to */
   at: number;
   baseUrl: string;
@@ -43,6 +45,8 @@ export interface StreamWatcher {
   /** the messages of each log in arrival order */
   readonly logs: Record<LogName, Received[]>;
   readonly subscriptions: Subscribed[];
+  /** the ERROR frames that ended a connection it had (their error-code, and when) */
+  readonly errors: { code: string; at: number }[];
   /** connections it had to make again because the server side went away */
   reconnects: number;
   /** the run's last message arrived (COMPLETED or CANCELLED on the chat, or anything on the errors channel) */
@@ -74,6 +78,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export async function startStreamWatcher(options: WatcherOptions): Promise<StreamWatcher> {
   const logs: Record<LogName, Received[]> = { plan: [], chat: [] };
   const subscriptions: Subscribed[] = [];
+  const errors: { code: string; at: number }[] = [];
   let client: Client | null = null;
   let leaving = false;
   let closed = false;
@@ -106,6 +111,7 @@ export async function startStreamWatcher(options: WatcherOptions): Promise<Strea
     next.activate();
     await connected;
     client = next;
+    next.onStompError = (frame) => errors.push({ code: frame.headers['error-code'] ?? '', at: Date.now() });
     next.onWebSocketClose = () => {
       if (client === next) client = null;
       if (!leaving && !closed && !finished) void reconnect();
@@ -127,11 +133,12 @@ export async function startStreamWatcher(options: WatcherOptions): Promise<Strea
         const headers: Record<string, string> = { id: `${channel}-${++receiptCounter}`, receipt: `r-${receiptCounter}` };
         if (start.mode === 'all') headers['x-replay'] = 'all';
         if (start.mode === 'since') headers['x-since'] = `${start.epoch}:${start.offset}`;
-        const subscribed: Subscribed = { log, start, recovered: null, firstIndex: logs[log].length, at: Date.now(), baseUrl };
+        const subscribed: Subscribed = { log, start, recovered: null, firstIndex: logs[log].length, receiptIndex: null, at: Date.now(), baseUrl };
         subscriptions.push(subscribed);
         return new Promise<void>((resolve, reject) => {
           next.watchForReceipt(headers.receipt!, (frame) => {
             subscribed.recovered = frame.headers['x-recovered'] ?? null;
+            subscribed.receiptIndex = logs[log].length;
             resolve();
           });
           const address = channelAddress(channel, parameters as never);
@@ -147,6 +154,7 @@ export async function startStreamWatcher(options: WatcherOptions): Promise<Strea
     kind: options.kind,
     logs,
     subscriptions,
+    errors,
     reconnects: 0,
     finished: () => finished,
     done,

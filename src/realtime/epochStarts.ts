@@ -6,7 +6,7 @@
 // and run on this instance; what it said is kept, for a bounded number of logs. The first append
 // waits for it, and every append after it, to any log, waits its turn: the messages of a run go to
 // two logs (a day, then its summary) and reach their subscribers in the order they were published.
-import type { LogStarts } from './logStarts.js';
+import type { LogStarts, StartClaim } from './logStarts.js';
 import { newEpoch } from './planLog.js';
 
 /**
@@ -48,12 +48,17 @@ interface Known {
 
 /** Logs whose start this instance remembers; an older one is asked about again (the answer is the same). */
 const REMEMBERED_LOGS = 10_000;
-/**
- * How long the start record may take to answer before the append that waits for it (and those
- * behind it) is given up as failed, so a database that stopped answering does not hold every
- * message of the instance: the log then begins a new epoch past offset 1 (a restart).
- */
+/** How long one question to the start record may take before it counts as unanswered. */
 const RECORD_TIMEOUT_MS = 2000;
+/**
+ * How long a claim is asked again (a reset connection, a database paused for a few seconds) before
+ * the append that waits for it, and those behind it, are given up as failed, so a database that
+ * stopped answering does not hold every message of the instance for long: the log then begins a
+ * new epoch past offset 1 (a restart). Waiting is better than that loss while it is short: a
+ * generation's own writes ride out such an outage too.
+ */
+const CLAIM_PATIENCE_MS = 20_000;
+const CLAIM_RETRY_DELAYS_MS = [100, 250, 500, 1000, 2000];
 
 function bounded<T>(answer: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -61,6 +66,24 @@ function bounded<T>(answer: Promise<T>, what: string): Promise<T> {
     timer = setTimeout(() => reject(new Error(`the plan log start record did not answer ${what} within ${RECORD_TIMEOUT_MS} ms`)), RECORD_TIMEOUT_MS);
   });
   return Promise.race([answer, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Claims the start again until the record answers or CLAIM_PATIENCE_MS passed. A claim that was
+ * written but whose answer was lost is answered `began` when asked again: the epoch then begins
+ * past offset 1, a loss shown that did not happen rather than one hidden.
+ */
+async function claimPatiently(starts: LogStarts, stream: string, run: number): Promise<StartClaim> {
+  const giveUpAt = Date.now() + CLAIM_PATIENCE_MS;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await bounded(starts.claim(stream, run), `for ${stream}`);
+    } catch (error) {
+      const delay = CLAIM_RETRY_DELAYS_MS[Math.min(attempt, CLAIM_RETRY_DELAYS_MS.length - 1)]!;
+      if (Date.now() + delay >= giveUpAt) throw error;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
 }
 
 export function createEpochStarts(starts: LogStarts): EpochStarts {
@@ -82,20 +105,25 @@ export function createEpochStarts(starts: LogStarts): EpochStarts {
     const entry = known.get(stream);
     if (entry && (run === 0 || entry.run === run)) {
       if (entry.settled === 'superseded' && run !== 0) return 'superseded';
-      return entry.settled !== null ? 'afterLoss' : entry.claim.then((start) => (start === 'superseded' && run !== 0 ? 'superseded' : 'afterLoss'));
+      return entry.settled !== null
+        ? 'afterLoss'
+        : entry.claim.then(
+            (start) => (start === 'superseded' && run !== 0 ? 'superseded' : 'afterLoss'),
+            // The append that asked is lost (and restarts the log): this one goes on after it.
+            () => 'afterLoss' as const,
+          );
     }
     if (entry && entry.run > run) return 'superseded';
     const fresh: Known = {
       run,
       settled: null,
-      claim: bounded(starts.claim(stream, run), `for ${stream}`).then((claim) =>
-        claim === 'first' ? 'fresh' : claim === 'began' ? 'afterLoss' : 'superseded',
-      ),
+      claim: claimPatiently(starts, stream, run).then((claim) => (claim === 'first' ? 'fresh' : claim === 'began' ? 'afterLoss' : 'superseded')),
     };
     fresh.claim.then(
       (start) => (fresh.settled = start),
-      // Not known after all: the next append asks again.
-      () => known.get(stream) === fresh && known.delete(stream),
+      // The append that waited is lost: an epoch this writer begins later must not start at
+      // offset 1 as if nothing of it were missing. (Were it superseded meanwhile, the log fences it.)
+      () => (fresh.settled = 'afterLoss'),
     );
     remember(stream, fresh);
     return fresh.claim;
@@ -158,7 +186,7 @@ export function createEpochStarts(starts: LogStarts): EpochStarts {
       );
     },
     async began(stream) {
-      return known.has(stream) || (await bounded(starts.began(stream), `for ${stream}`));
+      return known.has(stream) || lostSome.has(stream) || (await bounded(starts.began(stream), `for ${stream}`));
     },
     lost: () => [...lostSome].map(([stream, loss]) => ({ stream, loss })),
     restarted(stream, loss) {

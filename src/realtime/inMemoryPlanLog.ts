@@ -42,6 +42,24 @@ export function createInMemoryPlanLog({ broker, historySize, historyTtlMs, clock
   // Kept in order of last append, so the expired ones are at the front.
   const streams = new Map<string, StreamState>();
   const epochs = createEpochStarts(starts ?? createInMemoryLogStarts());
+  /** per log, the subscriptions to tell when one of its messages is lost (follow's onLost) */
+  const losers = new Map<string, Set<() => void>>();
+
+  /**
+   * An append failed (the start record did not answer in time): the message reaches nobody. The log
+   * begins a new epoch past offset 1 now (a reconnect with x-since is not recovered) and its
+   * subscribers are told, as the lost message may have been a run's last.
+   */
+  function lose(key: string): void {
+    const loss = epochs.lost().find((lost) => lost.stream === key)?.loss;
+    const state = live(key, clock());
+    if (loss !== undefined && state?.epoch != null && state.restartedFor !== loss) {
+      beginEpoch(state, state.run, state.fence, false);
+      state.restartedFor = loss;
+      epochs.restarted(key, loss);
+    }
+    for (const onLost of [...(losers.get(key) ?? [])]) onLost();
+  }
 
   function dropExpired(now: number): void {
     for (const [key, state] of streams) {
@@ -106,7 +124,9 @@ export function createInMemoryPlanLog({ broker, historySize, historyTtlMs, clock
 
   return {
     append(key, entry, writer) {
-      return epochs.inOrder(key, writer?.token.run ?? 0, (begin) => appendNow(key, entry, writer, begin));
+      const appended = epochs.inOrder(key, writer?.token.run ?? 0, (begin) => appendNow(key, entry, writer, begin));
+      appended.catch(() => lose(key));
+      return appended;
     },
     closeRun(key, token) {
       return epochs.inTurn(() => {
@@ -124,9 +144,16 @@ export function createInMemoryPlanLog({ broker, historySize, historyTtlMs, clock
         () => ({ recovered: false as const }),
       );
     },
-    follow() {
-      // Every message is appended in this process, and delivered by append itself.
-      return Promise.resolve(() => {});
+    follow(key, onLost) {
+      // Every message is appended in this process, and delivered by append itself; only a lost one must be told.
+      if (!onLost) return Promise.resolve(() => {});
+      const told = () => onLost();
+      const set = losers.get(key) ?? new Set();
+      losers.set(key, set.add(told));
+      return Promise.resolve(() => {
+        set.delete(told);
+        if (set.size === 0 && losers.get(key) === set) losers.delete(key);
+      });
     },
     handedOver() {
       return Promise.resolve();

@@ -24,9 +24,10 @@ export async function subscribeToLog(
   target: LogSubscriptionTarget,
   from: ReplayFrom | null,
   deliver: Delivery,
+  onLost?: () => void,
 ): Promise<LogSubscription> {
   const { memberId, destination, stream } = target;
-  const unfollow = await log.follow(stream);
+  const unfollow = await log.follow(stream, onLost);
   if (!from) {
     const end = broker.subscribe(memberId, destination, deliver);
     return { end: () => (end(), unfollow()), recovered: null };
@@ -44,9 +45,9 @@ export async function subscribeToLog(
     const history = await log.history(stream, from);
     if (history.recovered) {
       for (const m of history.messages) if (m.destination === destination && m.memberId === memberId) pass(m.body, m);
-    } else {
-      last = null;
     }
+    // Not recovered from an x-since position: what follows is live, and what the client already
+    // had of that epoch (up to the position it gave) is still not sent twice.
     for (const [body, position] of heldBack) pass(body, position);
     heldBack = null;
     return { end, recovered: history.recovered };

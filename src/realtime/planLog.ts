@@ -61,9 +61,11 @@ export interface PlanLog {
   /**
    * Makes the live messages of `stream` reach this instance's broker until the returned function is
    * called. Reference-counted: one call per subscription; resolves once live messages flow, or at
-   * once when the shared log cannot be reached (they flow once it is back).
+   * once when the shared log cannot be reached (they flow once it is back). `onLost` is called when
+   * this instance learns that messages of the log may be lost to its subscribers and no later
+   * message would show it (asyncapi.yaml, ERROR WS110); the log is still followed after it.
    */
-  follow(stream: string): Promise<() => void>;
+  follow(stream: string, onLost?: () => void): Promise<() => void>;
   /**
    * Resolves once this instance's broker has been handed `position` of `stream` (at once when no
    * subscription here follows it), so an answer sent after it cannot overtake that message.

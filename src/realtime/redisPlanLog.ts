@@ -23,7 +23,7 @@ import type { Broker } from './broker.js';
 import { createEpochStarts } from './epochStarts.js';
 import type { LogStarts } from './logStarts.js';
 import { historyOf, historyOfEmpty, newEpoch, type AppendOutcome, type LoggedMessage, type LogPosition, type PlanLog } from './planLog.js';
-import { APPEND_SCRIPT, CLOSE_RUN_SCRIPT, RESTART_SCRIPT } from './redisPlanLogScripts.js';
+import { APPEND_SCRIPT, CLOSE_RUN_SCRIPT, LOST_NOTICE, RESTART_SCRIPT } from './redisPlanLogScripts.js';
 
 export interface RedisPlanLogOptions {
   /** redis://host:port/db */
@@ -71,6 +71,10 @@ interface Followed {
   awaySince: number | null;
   /** a retry of a subscription that failed while the connection still looked up */
   retry: NodeJS.Timeout | null;
+  /** the log's last recorded loss (meta lostAt) this instance knows of; null for none */
+  lostAt: string | null;
+  /** told when messages of the log may be lost to this instance's subscribers (follow's onLost) */
+  onLost: Set<() => void>;
 }
 
 /** How long an answer waits for its message to come back over Pub/Sub before it is sent anyway. */
@@ -81,6 +85,8 @@ const HAND_OVER_WAIT_MS = 2000;
  * "ready" for as long as TCP does not give up (minutes), during which nothing would be noticed.
  */
 const COMMAND_TIMEOUT_MS = 2000;
+/** How often a lost append that could not be recorded yet is tried again while Redis answers. */
+const RESTART_RETRY_MS = 1000;
 
 export interface RedisPlanLog extends PlanLog {
   /** how many logs this instance follows (diagnostics, tests) */
@@ -140,6 +146,16 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
     });
   }
 
+  /**
+   * Messages of the log may be lost to this instance's subscribers, and no later message would show
+   * it: each subscription is told (ERROR WS110 on its connection), and the log is followed on.
+   */
+  function tellLost(stream: string, state: Followed, why: string): void {
+    if (state.onLost.size === 0) return;
+    log.warn({ stream, why, subscriptions: state.onLost.size }, 'plan log messages may be lost to its subscribers: told');
+    for (const onLost of [...state.onLost]) onLost();
+  }
+
   /** Subscribes to the log's channel, then learns where the log stands; a failure leaves both for the next reconnect. */
   function subscribeAndLocate(stream: string, state: Followed): Promise<void> {
     return subscriber
@@ -179,8 +195,9 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
 
   /** Where the log stands now: what comes after arrives live (a plain subscriber gets nothing old). */
   async function locate(stream: string, state: Followed): Promise<void> {
-    const [epoch, top] = await commands.hmget(metaKey(stream), 'epoch', 's');
+    const [epoch, top, lostAt] = await commands.hmget(metaKey(stream), 'epoch', 's', 'lostAt');
     state.last ??= epoch && top ? { epoch, offset: Number(top) } : { epoch: '', offset: 0 };
+    state.lostAt = lostAt ?? null;
   }
 
   /**
@@ -191,13 +208,16 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
   async function locateAfter(stream: string, state: Followed, since: number): Promise<void> {
     state.repairing = true;
     try {
-      const replies = await commands.multi().hmget(metaKey(stream), 'epoch', 's').xrange(logKey(stream), '-', '+').exec();
+      const replies = await commands.multi().hmget(metaKey(stream), 'epoch', 's', 'lostAt').xrange(logKey(stream), '-', '+').exec();
       const [meta, range] = (replies ?? []).map(([error, value]) => {
         if (error) throw error;
         return value;
-      }) as [[string | null, string | null], [string, string[]][]];
-      const [epoch, top] = meta;
+      }) as [[string | null, string | null, string | null], [string, string[]][]];
+      const [epoch, top, lostAt] = meta;
       const after = since - clockSkewAllowanceMs;
+      // A message appended while this instance was away that could not be written is owed too: it is lost.
+      if (lostAt !== null && Number(lostAt) >= after) tellLost(stream, state, 'a message of the log was lost while this instance was away from Redis');
+      state.lostAt = lostAt ?? null;
       const missed = range.flatMap(([id, fields]) => {
         const message = entryOf(id, fields);
         return message && stampOf(fields) >= after ? [message] : [];
@@ -222,7 +242,14 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
   /** After a reconnect: subscribe what never was, and read from the stream what was missed meanwhile. */
   async function catchUp(stream: string, state: Followed): Promise<void> {
     if (!state.confirmed || state.last === null) return subscribeAndLocate(stream, state);
-    const [epoch] = await commands.hmget(metaKey(stream), 'epoch', 's');
+    const [epoch, , lostAt] = await commands.hmget(metaKey(stream), 'epoch', 's', 'lostAt');
+    // While disconnected, the epoch this instance's subscribers are in ended (Redis lost the log, or
+    // it was replaced) or a message could not be written: what came after their last message may be
+    // gone, and a run's last message lost would leave nothing later to show it.
+    if (state.last.epoch !== '' && epoch !== state.last.epoch) tellLost(stream, state, 'the log changed epoch while this instance was disconnected from Redis');
+    else if (lostAt != null && lostAt !== state.lostAt)
+      tellLost(stream, state, 'a message of the log was lost while this instance was disconnected from Redis');
+    state.lostAt = lostAt ?? null;
     const from = state.last.epoch === epoch ? state.last.offset + 1 : 1;
     const missed = await readRange(stream, from, '+');
     for (const m of missed) state.queue.push(m);
@@ -245,6 +272,11 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
           .catch((error: unknown) => log.warn({ err: error, stream }, 'could not fill a gap of a plan log from its stream'))
           .finally(() => {
             state.repairing = false;
+            // A gap left inside the epoch the subscribers are in would look like continuity to
+            // nobody, but it is silent: tell them. (A new epoch that begins past offset 1 shows it.)
+            if (state.last?.epoch === next.epoch && state.last.offset < next.offset - 1) {
+              tellLost(stream, state, 'offsets missing from the log could not be read');
+            }
             // Whatever could not be read is lost for this instance: go on after it.
             state.last = { epoch: next.epoch, offset: Math.max(state.last?.epoch === next.epoch ? state.last.offset : 0, next.offset - 1) };
             drain(stream, state);
@@ -260,6 +292,7 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
     if (!channel.startsWith(channelPrefix)) return;
     const stream = channel.slice(channelPrefix.length);
     const state = followed.get(stream);
+    if (state && text === LOST_NOTICE) return tellLost(stream, state, 'a message of the log could not be written to Redis');
     const message = parseLive(text);
     if (!state || !message) return;
     state.queue.push(message);
@@ -285,14 +318,32 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
   // A log an append to which failed begins a new epoch as soon as Redis answers again, not only at
   // this instance's next append to it: a subscriber resuming with x-since, or following messages
   // another instance appends, must not take the log for whole.
-  commands.on('ready', () => {
-    for (const { stream, loss } of epochs.lost()) {
+  // An append can also fail with Redis up (the start record in the database did not answer), and a
+  // lost message may be a run's last: the loss is recorded and announced (RESTART_SCRIPT) by a retry
+  // too, not only on a reconnect, so that the subscribers that wait for it are told.
+  let restartRetry: NodeJS.Timeout | null = null;
+  let closing = false;
+  function restartLost(): void {
+    const lost = epochs.lost();
+    if (lost.length === 0 || closing) return;
+    const recorded = lost.map(({ stream, loss }) =>
       commands
-        .eval(RESTART_SCRIPT, 2, metaKey(stream), logKey(stream), newEpoch(), loss)
+        .eval(RESTART_SCRIPT, 2, metaKey(stream), logKey(stream), newEpoch(), loss, channelOf(stream), historyTtlSeconds)
         .then(() => epochs.restarted(stream, loss))
-        .catch((error: unknown) => log.warn({ err: error, stream }, 'could not give a plan log that lost a message a new epoch yet'));
-    }
-  });
+        .catch((error: unknown) => log.warn({ err: error, stream }, 'could not record a lost message of a plan log yet: retried')),
+    );
+    void Promise.all(recorded).then(retryRestartLater);
+  }
+  function retryRestartLater(): void {
+    if (restartRetry || closing || epochs.lost().length === 0) return;
+    restartRetry = setTimeout(() => {
+      restartRetry = null;
+      if (commands.status === 'ready') restartLost();
+      else retryRestartLater();
+    }, RESTART_RETRY_MS);
+    restartRetry.unref();
+  }
+  commands.on('ready', restartLost);
 
   /**
    * Fails at once while a connection that was up is away, instead of waiting in ioredis' offline
@@ -313,7 +364,7 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
   return {
     append(stream, entry, writer) {
       // A failure (it may even have been appended, its reply lost) makes the log begin a new epoch (epochStarts.ts).
-      return epochs.inOrder(stream, writer?.token.run ?? 0, async (begin): Promise<AppendOutcome> => {
+      const appended = epochs.inOrder(stream, writer?.token.run ?? 0, async (begin): Promise<AppendOutcome> => {
         if (begin.start === 'superseded') return { appended: false, reason: 'fenced' };
         whileConnected(commands);
         const reply = await commands.eval(
@@ -337,6 +388,8 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
         );
         return appendOutcome(reply);
       });
+      appended.catch(retryRestartLater);
+      return appended;
     },
     async closeRun(stream, token) {
       await epochs.inTurn(() => commands.eval(CLOSE_RUN_SCRIPT, 1, metaKey(stream), token.run, historyTtlSeconds));
@@ -372,7 +425,7 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
       const messages = range.flatMap(([id, fields]) => entryOf(id, fields) ?? []);
       return historyOf({ epoch, top: Number(top), messages }, from);
     },
-    async follow(stream) {
+    async follow(stream, onLost) {
       let state = followed.get(stream);
       if (!state) {
         const away = subscriberAway();
@@ -387,6 +440,8 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
           waiters: [],
           awaySince: away ? Date.now() : null,
           retry: null,
+          lostAt: null,
+          onLost: new Set(),
         };
         followed.set(stream, fresh);
         // Subscribed first, then the position read: whatever comes after that position arrives live.
@@ -395,8 +450,12 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
         state = fresh;
       }
       state.followers++;
+      // One function per follow, so that two subscriptions given the same one are told apart.
+      const told = onLost ? () => onLost() : null;
+      if (told) state.onLost.add(told);
       const unfollow = once(() => {
         const current = followed.get(stream);
+        if (told) current?.onLost.delete(told);
         if (!current || --current.followers > 0) return;
         followed.delete(stream);
         renewing.delete(stream);
@@ -422,6 +481,8 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
       });
     },
     async close() {
+      closing = true;
+      if (restartRetry) clearTimeout(restartRetry);
       for (const state of followed.values()) {
         if (state.retry) clearTimeout(state.retry);
         releaseWaiters(state, () => true);

@@ -5,13 +5,17 @@
 //
 // meta (a hash): epoch; s, the top offset; run, the run of the epoch (0: none); fence, the newest
 // attempt of that run that wrote; closed, the newest run that ended; restarted, the last failed
-// append of an instance that made the log begin a new epoch. A meta without an epoch (a run closed
+// append of an instance that made the log begin a new epoch; lostAt, when a failed append was
+// recorded (ms by Redis' clock: an instance that was away then learns of it when it is back). A meta without an epoch (a run closed
 // in a log that had none, or lost) has no messages: the next append begins one. log: a stream whose
 // entry ids are `<offset>-0`, fields e (epoch), m (member id), d (destination), b (body), t (when,
 // ms by Redis' clock: what a subscription made while Redis was away is owed once it is back).
 //
 // An epoch starts at offset 1 only when the appender says nothing before it is missing (`fresh`,
 // epochStarts.ts); otherwise it starts at 2, so that a subscriber sees that its start is lost.
+
+/** What RESTART_SCRIPT publishes on a log's channel: messages of the log were lost. */
+export const LOST_NOTICE = '!lost';
 
 /**
  * KEYS: meta, log. ARGV: channel, a fresh epoch (used only when one starts), has a run (0/1), run,
@@ -70,16 +74,24 @@ return 1
 `;
 
 /**
- * KEYS: meta, log. ARGV: a fresh epoch, a failed append of an instance. Unless that failure already
- * restarted it, a log that has an epoch begins a new one, past offset 1 and with nothing retained,
- * keeping the fencing state: whoever resumes from the old epoch learns that a message may be
- * missing. Returns 1 when it began one.
+ * KEYS: meta, log. ARGV: a fresh epoch, a failed append of an instance, the log's channel, ttl
+ * seconds. Unless that failure already restarted it, a log that has an epoch begins a new one, past
+ * offset 1 and with nothing retained, keeping the fencing state: whoever resumes from the old epoch
+ * learns that a message may be missing. Either way the loss is recorded (lostAt, ms by Redis' clock)
+ * and announced on the channel as `!lost`: the lost message may have been a run's last, after which
+ * no message would show the loss to the instances that follow the log. Returns 1 when it recorded it.
  */
 export const RESTART_SCRIPT = `
 local meta, log = KEYS[1], KEYS[2]
 local state = redis.call('HMGET', meta, 'epoch', 'restarted')
-if not state[1] or state[2] == ARGV[2] then return 0 end
-redis.call('DEL', log)
-redis.call('HSET', meta, 'epoch', ARGV[1], 's', 1, 'restarted', ARGV[2])
+if state[2] == ARGV[2] then return 0 end
+if state[1] then
+  redis.call('DEL', log)
+  redis.call('HSET', meta, 'epoch', ARGV[1], 's', 1)
+end
+local now = redis.call('TIME')
+redis.call('HSET', meta, 'restarted', ARGV[2], 'lostAt', string.format('%d', tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)))
+redis.call('EXPIRE', meta, ARGV[4])
+redis.call('PUBLISH', ARGV[3], '${LOST_NOTICE}')
 return 1
 `;

@@ -286,22 +286,30 @@ class Session implements StompSession, LiveConnection, WatchedConnection {
     // The connection may have closed while ownership was read; a subscription now would outlive it.
     if (!this.open) return;
     const channel = CHANNEL_KIND[target.channel];
-    const subscription = await subscribeToLog(deps.planLog, deps.broker, { memberId: who.memberId, destination, stream }, replay, (body, position) => {
-      if (!this.open) return;
-      const sent = this.write(
-        'MESSAGE',
-        {
-          destination,
-          'content-type': 'application/json',
-          subscription: id,
-          'message-id': `${this.id}-${++this.messageCounter}`,
-          'x-epoch': position.epoch,
-          'x-offset': String(position.offset),
-        },
-        body,
-      );
-      if (metrics) (sent ? metrics.stompDelivered : metrics.stompDropped).inc({ channel });
-    });
+    const subscription = await subscribeToLog(
+      deps.planLog,
+      deps.broker,
+      { memberId: who.memberId, destination, stream },
+      replay,
+      (body, position) => {
+        if (!this.open) return;
+        const sent = this.write(
+          'MESSAGE',
+          {
+            destination,
+            'content-type': 'application/json',
+            subscription: id,
+            'message-id': `${this.id}-${++this.messageCounter}`,
+            'x-epoch': position.epoch,
+            'x-offset': String(position.offset),
+          },
+          body,
+        );
+        if (metrics) (sent ? metrics.stompDelivered : metrics.stompDropped).inc({ channel });
+      },
+      // Nothing later would show the client the loss: it must reconnect and reread (asyncapi.yaml).
+      () => this.fail('WS110', `Messages of ${destination} may have been lost: subscribe again with x-since and read the saved state over HTTP.`),
+    );
     if (!this.open || !this.subscriptions) return subscription.end();
     this.subscriptions.push({ id, destination, end: subscription.end });
     metrics?.stompSubscriptions.inc();

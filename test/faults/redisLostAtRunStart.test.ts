@@ -1,7 +1,9 @@
 // A generation run that starts while Redis is down: its first days are saved in PostgreSQL, but
 // their messages cannot be written to Redis, which then comes back empty (a restart without
 // persistence). A subscriber from before the run must not take the days that follow for the whole
-// run: the epoch it sees says that the run's start is missing, and a late replay says not recovered.
+// run, nor wait for messages that were lost: it is told (ERROR WS110), and when it subscribes
+// again it is not recovered and the epoch of the days that follow says that the run's start is
+// missing; a late replay says not recovered.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { continuation, dayOf, silentGaps } from '../support/logContinuity.js';
 import { describeOnPostgresWithOwnRedis } from '../support/ownRedis.js';
@@ -34,14 +36,19 @@ describeOnPostgresWithOwnRedis('a run whose first days could not be written to R
 
     await t.redis.start();
     await Promise.all([t.readiness(t.a, 200), t.readiness(t.b, 200)]);
+    expect((await watcher.waitForError(10_000)).headers['error-code']).toBe('WS110');
+    const resumed = await t.connect(t.a, plan.token);
+    for (const destination of [plan.schedule, plan.errors, plan.chat])
+      expect(await resumed.subscribeReplaying(destination, { 'x-replay': 'all' })).toMatchObject({ recovered: 'false' });
     t.planner.finish(plan.tripPlanId);
-    await watcher.waitFor(isCompleted, 20_000);
+    await resumed.waitFor(isCompleted, 20_000);
+    expect(watcher.messages).toEqual([]);
 
-    const planLog = watcher.messages.filter((m) => m.destination === plan.schedule || m.destination === plan.errors);
+    const planLog = resumed.messages.filter((m) => m.destination === plan.schedule || m.destination === plan.errors);
     expect(planLog.map(dayOf)).toEqual([3]);
     expect(silentGaps(planLog, null, 3)).toEqual([]);
     // The chat lost the summaries of days 1 and 2: its first message says so too.
-    const chat = watcher.messages.filter((m) => m.destination === plan.chat);
+    const chat = resumed.messages.filter((m) => m.destination === plan.chat);
     expect(continuation(chat, null)[0]).toBe(false);
 
     const late = await t.connect(t.a, plan.token);

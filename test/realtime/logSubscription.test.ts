@@ -62,6 +62,20 @@ describe('a subscription to a log', () => {
     lost.end();
   });
 
+  it('with x-since and a history that cannot be read: what the client already had of that epoch is not sent again', async () => {
+    const { broker, log, append, received, deliver } = setUp();
+    const first = await append('a');
+    if (!first.appended) throw new Error('not appended');
+    // As an instance that was away from Redis: the history is unreadable, and its follower then hands
+    // the broker the messages it missed, the client's own last one among them.
+    const unreadable: PlanLog = { ...log, history: () => Promise.resolve({ recovered: false }) };
+    const resumed = await subscribeToLog(unreadable, broker, target, first, deliver);
+    broker.publish(7, destination, 'a', first);
+    await append('b');
+    expect([resumed.recovered, received]).toEqual([false, ['b@2']]);
+    resumed.end();
+  });
+
   it('without replay: live messages only, and recovered is not said', async () => {
     const { broker, log, append, received, deliver } = setUp();
     await append('a');

@@ -151,7 +151,7 @@ describeOnRedis('the Redis plan log', () => {
   });
 
   /** Instance a behind a proxy the test can cut, instance b straight on Redis; both on one key space. */
-  async function oneBehindAProxy() {
+  async function oneBehindAProxy(historySize = 100) {
     const space = await freshRedisSpace();
     const redis = new URL(space.url);
     const proxy = await startTcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
@@ -161,7 +161,7 @@ describeOnRedis('the Redis plan log', () => {
         throw error;
       });
       // Redis and this host share one clock here: no allowance needed for skew.
-      const options = { url, broker, historySize: 100, historyTtlSeconds: 60, log, starts, keyPrefix: space.keyPrefix, clockSkewAllowanceMs: 0 };
+      const options = { url, broker, historySize, historyTtlSeconds: 60, log, starts, keyPrefix: space.keyPrefix, clockSkewAllowanceMs: 0 };
       return Object.assign(createRedisPlanLog(options), { broker });
     };
     const [a, b] = [make(throughProxy(space.url, proxy)), make(space.url)];
@@ -172,7 +172,7 @@ describeOnRedis('the Redis plan log', () => {
       await space.drop();
     });
     await eventually(() => expect(a.ready()).resolves.toBeUndefined());
-    return { a, b, proxy };
+    return { a, b, proxy, space };
   }
 
   it('while Redis is away, following a log does not fail, and its live messages arrive once Redis is back', async () => {
@@ -254,6 +254,51 @@ describeOnRedis('the Redis plan log', () => {
     expect(await b.history('plan:1', { all: true })).toEqual({ recovered: false });
     expect(await a.append('plan:1', entry('day 2'), run)).toMatchObject({ appended: true, offset: 2 });
     expect(await b.history('plan:1', { all: true })).toEqual({ recovered: false });
+  });
+
+  it("a run's last message that could not be appended is told to the subscribers of every instance, as nothing later would show it", async () => {
+    const { a, b, proxy } = await oneBehindAProxy();
+    const run = (terminal: boolean) => ({ token: { run: 1, attempt: 1 }, terminal });
+    let told = 0;
+    await b.follow('plan:1', () => told++);
+    await a.append('plan:1', entry('day 1'), run(false));
+    proxy.cut();
+    await expect(a.append('plan:1', entry('COMPLETED, lost'), run(true))).rejects.toThrow();
+    proxy.restore();
+    await eventually(() => expect(told).toBe(1), 20_000);
+  });
+
+  it('a gap inside the epoch its subscribers are in that the stream can no longer fill is told to them', async () => {
+    // a follows through the proxy; b appends. The history keeps 2 messages, so what a missed while cut is partly gone.
+    const { a, b, proxy } = await oneBehindAProxy(2);
+    const seen: string[] = [];
+    let told = 0;
+    await a.follow('plan:1', () => told++);
+    a.broker.subscribe(7, '/user/sub/schedule/1', (body, p) => seen.push(`${body}@${p.offset}`));
+    await b.append('plan:1', entry('a'));
+    await eventually(() => expect(seen).toEqual(['a@1']));
+    proxy.cut();
+    for (const body of ['b', 'c', 'd', 'e']) await b.append('plan:1', entry(body));
+    proxy.restore();
+    await eventually(() => expect(seen).toEqual(['a@1', 'd@4', 'e@5']), 20_000);
+    expect(told).toBe(1);
+  });
+
+  it('a log whose epoch ended while the instance was cut from Redis (Redis lost it) is told to its subscribers', async () => {
+    const { a, b, proxy, space } = await oneBehindAProxy();
+    let told = 0;
+    await a.follow('plan:1', () => told++);
+    const seen: number[] = [];
+    a.broker.subscribe(7, '/user/sub/schedule/1', (_, p) => seen.push(p.offset));
+    await b.append('plan:1', entry('day 1'), { token: { run: 1, attempt: 1 }, terminal: false });
+    await eventually(() => expect(seen).toEqual([1]));
+    proxy.cut();
+    // Redis lost its data meanwhile (a restart without persistence): whatever came after day 1 is unknown to a.
+    const keys = await space.client.keys(`${space.keyPrefix}*`);
+    await space.client.del(...keys);
+    proxy.restore();
+    await eventually(() => expect(told).toBe(1), 20_000);
+    expect(seen).toEqual([1]);
   });
 
   it('a log followed while the link to Redis is silent (black hole) gets, once it heals, what another instance appended since, then the live messages', async () => {
