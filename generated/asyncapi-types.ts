@@ -109,8 +109,8 @@ export interface components {
             /**
              * @description `trip-itinerary/<major>.<minor>`: the service and the major and minor version of the
              *     AsyncAPI document it implements (`info.version` of this document), e.g.
-             *     `trip-itinerary/2.1`.
-             * @example trip-itinerary/2.1
+             *     `trip-itinerary/2.2`.
+             * @example trip-itinerary/2.2
              */
             server: string;
         };

@@ -5,7 +5,7 @@ import type { components } from './asyncapi-types.js';
 export type AsyncSchemas = components['schemas'];
 
 /** `info.version` of asyncapi.yaml (CONNECTED's `server` header quotes its major.minor). */
-export const asyncapiVersion = "2.1.2";
+export const asyncapiVersion = "2.2.0";
 
 /** `servers.stomp.pathname` of asyncapi.yaml: where the WebSocket upgrade to STOMP is served. */
 export const stompServerPath = "/ws-stomp";

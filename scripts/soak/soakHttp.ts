@@ -13,6 +13,8 @@ export interface HttpTally {
   retryLater: number;
   /** no answer: refused, reset, or timed out (an instance was down or cut off) */
   unreachable: number;
+  /** why those requests got no answer: the error code (ECONNREFUSED, ECONNRESET...) or a timeout */
+  unreachableCauses: Record<string, number>;
   /** 5xx the specs do not document, with a sample of each kind (method, path, status) */
   undocumented5xx: number;
   samples: string[];
@@ -45,7 +47,7 @@ function codeOf(body: unknown): string | null {
 }
 
 export function createSoakHttp(): SoakHttp {
-  const tally: HttpTally = { requests: 0, retryLater: 0, unreachable: 0, undocumented5xx: 0, samples: [], kinds: {} };
+  const tally: HttpTally = { requests: 0, retryLater: 0, unreachable: 0, unreachableCauses: {}, undocumented5xx: 0, samples: [], kinds: {} };
 
   async function once(
     baseUrl: string,
@@ -68,8 +70,10 @@ export function createSoakHttp(): SoakHttp {
         signal: AbortSignal.timeout(15_000),
       });
       text = await res.text();
-    } catch {
+    } catch (error) {
       tally.unreachable++;
+      const cause = causeOf(error);
+      tally.unreachableCauses[cause] = (tally.unreachableCauses[cause] ?? 0) + 1;
       return null;
     }
     let parsed: unknown = text;
@@ -108,4 +112,11 @@ export function createSoakHttp(): SoakHttp {
       return null;
     },
   };
+}
+
+/** Why fetch got no answer: the socket error's code, or that none came within the call's timeout. */
+function causeOf(error: unknown): string {
+  const { name, cause } = error as { name?: string; cause?: { code?: string } };
+  if (name === 'TimeoutError') return 'no answer within 15 s';
+  return cause?.code ?? name ?? 'unknown';
 }

@@ -45,7 +45,11 @@ export function soakRows({ outcome, http, crashes, faults }: SoakReport): SoakRo
     rows.push({ measure: `${kind}: continuity signals (new epoch, x-recovered: false)`, value: String(tally.signals), ok: null });
   }
   rows.push(
-    { measure: 'HTTP requests (documented retry-later answers; no answer)', value: `${http.requests} (${http.retryLater}; ${http.unreachable})`, ok: null },
+    {
+      measure: 'HTTP requests (documented retry-later answers; no answer, by cause)',
+      value: `${http.requests} (${http.retryLater}; ${http.unreachable}${causes(http.unreachableCauses)})`,
+      ok: null,
+    },
     zero('5xx the specs do not document', http.undocumented5xx),
     zero('crashes (an instance exited unasked)', crashes.length),
   );
@@ -63,3 +67,8 @@ export function soakTable(rows: SoakRow[]): string {
   const mark = (ok: boolean | null) => (ok === null ? '' : ok ? 'yes' : '**NO**');
   return ['| measure | value | bar met |', '|---|---|---|', ...rows.map((r) => `| ${r.measure} | ${r.value} | ${mark(r.ok)} |`)].join('\n');
 }
+
+const causes = (counts: Record<string, number>) => {
+  const parts = Object.entries(counts).map(([cause, count]) => `${count} ${cause}`);
+  return parts.length > 0 ? `: ${parts.join(', ')}` : '';
+};
