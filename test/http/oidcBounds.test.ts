@@ -6,33 +6,19 @@
 // oidcSignIn.test.ts.)
 import crypto from 'node:crypto';
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startOidcHarness, type OidcHarness } from '../support/oidcHarness.js';
+import { describe, expect, it } from 'vitest';
+import { oidcTestServices } from '../support/oidcTestServices.js';
 import { errorCodeOf } from '../support/responseBody.js';
 import { scriptedBrowser, type ScriptedBrowser } from '../support/scriptedBrowser.js';
 import { startTcpProxy } from '../support/tcpProxy.js';
-import { startTestApp, type TestApp, type TestAppOptions, type TestResponse } from '../support/testApp.js';
+import { type TestApp, type TestResponse } from '../support/testApp.js';
 
-let harness: OidcHarness;
-const cleanups: (() => Promise<unknown>)[] = [];
-
-beforeAll(async () => {
-  harness = await startOidcHarness();
-});
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-  await harness.stop();
-});
-
-async function service(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
-  const t = await startTestApp({ ...harness.env, ...env }, options);
-  cleanups.push(() => t.close());
-  return t;
-}
+const oidc = oidcTestServices();
+const { service } = oidc;
 
 /** A browser at `address` (as the trusted proxy of TRUST_PROXY_HOPS=1 reports it, when given). */
 function browserOn(t: TestApp, address?: string): ScriptedBrowser {
-  return scriptedBrowser(harness.origin, (pathAndQuery, init) =>
+  return scriptedBrowser(oidc.harness.origin, (pathAndQuery, init) =>
     Promise.resolve(t.http.request(pathAndQuery, { ...init, headers: { ...init.headers, ...(address ? { 'x-forwarded-for': address } : {}) } })),
   );
 }
@@ -53,7 +39,7 @@ async function silentServer(): Promise<string> {
     socket.on('error', () => {});
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(async () => {
+  oidc.cleanUpAfter(async () => {
     for (const socket of sockets) socket.destroy();
     await new Promise((resolve) => server.close(resolve));
   });
@@ -74,13 +60,13 @@ describe('every request to the provider is bounded by OIDC_TIMEOUT_MS', () => {
 
   it('a token endpoint that never answers: the callback answers 503 AUTH021', BEFORE_THE_OLD_TEN_SECONDS, async () => {
     // The provider answers discovery; its token endpoint is reached through a proxy that holds every byte.
-    const issuer = new URL(harness.idp.issuer);
+    const issuer = new URL(oidc.harness.idp.issuer);
     const proxy = await startTcpProxy({ host: issuer.hostname, port: Number(issuer.port) });
-    cleanups.push(() => proxy.close());
+    oidc.cleanUpAfter(() => proxy.close());
     proxy.blackHole();
     const tokenBlackHoled: typeof fetch = (input, init) => {
       const url = String(input instanceof Request ? input.url : input);
-      return fetch(url.endsWith('/token') ? url.replace(harness.idp.issuer, `http://127.0.0.1:${proxy.port}`) : input, init);
+      return fetch(url.endsWith('/token') ? url.replace(oidc.harness.idp.issuer, `http://127.0.0.1:${proxy.port}`) : input, init);
     };
     // Long enough for discovery to succeed on a busy machine, far from the old ten seconds.
     const t = await service({ OIDC_TIMEOUT_MS: '1500' }, { identityProviderFetch: tokenBlackHoled });

@@ -9,16 +9,17 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { components } from '../../generated/openapi.js';
 import { startLocalIdentityProvider } from '../../scripts/idp/localIdentityProvider.js';
 import { startServer } from '../../src/server.js';
 import { freshPostgresDatabase } from '../support/postgres.js';
 import { testEngine } from '../support/testDatabase.js';
-import { freePort, startOidcHarness, type OidcHarness } from '../support/oidcHarness.js';
+import { freePort } from '../support/oidcHarness.js';
+import { oidcTestServices } from '../support/oidcTestServices.js';
 import { scriptedBrowser, type ScriptedBrowser } from '../support/scriptedBrowser.js';
 import { connectStomp, wsUrl } from '../support/stompTestClient.js';
-import { busanTrip, startTestApp, type TestApp, type TestAppOptions } from '../support/testApp.js';
+import { busanTrip, type TestApp } from '../support/testApp.js';
 
 type Schemas = components['schemas'];
 /** What the calls below answer: the envelope of a success or of an error. */
@@ -26,25 +27,11 @@ type Answer<T> = { data: T & Partial<Schemas['ErrorResponse']> };
 type TokensAnswer = Answer<Schemas['TokenResponse']>;
 type MemberAnswer = Answer<Schemas['MemberResponse']>;
 
-let harness: OidcHarness;
-const cleanups: (() => Promise<void>)[] = [];
-
-beforeAll(async () => {
-  harness = await startOidcHarness();
-});
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-  await harness.stop();
-});
-
-async function service(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
-  const t = await startTestApp({ ...harness.env, ...env }, options);
-  cleanups.push(() => t.close());
-  return t;
-}
+const oidc = oidcTestServices();
+const { service } = oidc;
 
 function browserOn(t: TestApp): ScriptedBrowser {
-  return scriptedBrowser(harness.origin, (pathAndQuery, init) => Promise.resolve(t.http.request(pathAndQuery, init)));
+  return scriptedBrowser(oidc.harness.origin, (pathAndQuery, init) => Promise.resolve(t.http.request(pathAndQuery, init)));
 }
 
 /** The one-time code of a callback's redirect, and where it points. */
@@ -99,7 +86,7 @@ describe('sign-in with the provider', () => {
 
     const done = await browser.open(callback);
     const { code, target } = codeOf(done);
-    expect(target).toBe(`${harness.origin}/trips?view=list`);
+    expect(target).toBe(`${oidc.harness.origin}/trips?view=list`);
     expect(done.headers.get('set-cookie'), 'the cookie now binds the code, for its 60 seconds').toMatch(
       /^oidc_login=[\w-]{43}; Path=\/api\/v1\/auth\/oidc; Max-Age=60; HttpOnly; SameSite=Lax$/,
     );
@@ -129,7 +116,7 @@ describe('sign-in with the provider', () => {
     const start = await t.request<Answer<unknown>>('GET', '/api/v1/auth/oidc/login');
     expect(start.status).toBe(302);
     const authorization = new URL(start.headers.get('location')!);
-    expect(authorization.origin).toBe(harness.idp.issuer);
+    expect(authorization.origin).toBe(oidc.harness.idp.issuer);
     for (const name of ['state', 'nonce', 'code_challenge']) expect(authorization.searchParams.get(name)).toMatch(/^[\w-]{20,}$/);
     expect(authorization.searchParams.get('code_challenge_method')).toBe('S256');
     expect(authorization.searchParams.get('scope')).toBe('openid email profile');
@@ -139,9 +126,9 @@ describe('sign-in with the provider', () => {
   it('a member is its provider account: the second sign-in finds it and refreshes name and e-mail; a dev-login of the same e-mail is someone else', async () => {
     const t = await service();
     const local = await t.signIn('carol@example.com', 'Carol Local');
-    harness.idp.accounts.set('carol', { email: 'carol@example.com', emailVerified: true, name: 'Carol' });
+    oidc.harness.idp.accounts.set('carol', { email: 'carol@example.com', emailVerified: true, name: 'Carol' });
     const first = await t.request<MemberAnswer>('GET', '/api/v1/members/me', { token: (await signInAs(t, 'carol')).accessToken });
-    harness.idp.accounts.set('carol', { email: 'carol.new@example.com', emailVerified: true, name: 'Carol Renamed' });
+    oidc.harness.idp.accounts.set('carol', { email: 'carol.new@example.com', emailVerified: true, name: 'Carol Renamed' });
     const second = await t.request<MemberAnswer>('GET', '/api/v1/members/me', { token: (await signInAs(t, 'carol')).accessToken });
     const localMe = await t.request<MemberAnswer>('GET', '/api/v1/members/me', { token: local.accessToken });
 
@@ -314,8 +301,8 @@ describe('discovery', () => {
     const port = await freePort();
     const t = await service({ OIDC_ISSUER: `http://127.0.0.1:${port}` });
     expect((await t.request('GET', '/api/v1/auth/oidc/login')).status).toBe(503);
-    const late = await startLocalIdentityProvider({ port, redirectUris: [harness.env.OIDC_REDIRECT_URI!] });
-    cleanups.push(() => late.stop());
+    const late = await startLocalIdentityProvider({ port, redirectUris: [oidc.harness.env.OIDC_REDIRECT_URI!] });
+    oidc.cleanUpAfter(() => late.stop());
     const res = await t.request('GET', '/api/v1/auth/oidc/login');
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toMatch(new RegExp(`^http://127.0.0.1:${port}/`));
@@ -329,8 +316,8 @@ describe('roles', () => {
       'ADMIN',
     );
 
-    harness.idp.accounts.set('dora', { email: 'dora@example.com', emailVerified: true, name: 'Dora', claims: { roles: ['viewer', 'admin'] } });
-    harness.idp.accounts.set('eve', { email: 'eve@example.com', emailVerified: true, name: 'Eve', claims: { roles: ['viewer'] } });
+    oidc.harness.idp.accounts.set('dora', { email: 'dora@example.com', emailVerified: true, name: 'Dora', claims: { roles: ['viewer', 'admin'] } });
+    oidc.harness.idp.accounts.set('eve', { email: 'eve@example.com', emailVerified: true, name: 'Eve', claims: { roles: ['viewer'] } });
     const byClaim = await service({ OIDC_ADMIN_CLAIM: 'roles' });
     const dora = await signInAs(byClaim, 'dora');
     expect((await byClaim.request<MemberAnswer>('GET', '/api/v1/members/me', { token: dora.accessToken })).body.data.role).toBe('ADMIN');
@@ -345,11 +332,11 @@ describe('across instances and transports', () => {
     let shared: string;
     if (testEngine === 'postgres') {
       const database = await freshPostgresDatabase({ migrated: true });
-      cleanups.push(() => database.drop());
+      oidc.cleanUpAfter(() => database.drop());
       shared = database.url;
     } else {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oidc-two-instances-'));
-      cleanups.push(() => Promise.resolve(fs.rmSync(dir, { recursive: true, force: true })));
+      oidc.cleanUpAfter(() => Promise.resolve(fs.rmSync(dir, { recursive: true, force: true })));
       shared = path.join(dir, 'shared.sqlite');
     }
     // Two instances in one process on one SQLite file: while one holds the write lock, the other's
@@ -358,7 +345,7 @@ describe('across instances and transports', () => {
     const a = await service(env);
     const b = await service(env);
     let instance = a;
-    const browser = scriptedBrowser(harness.origin, (pathAndQuery, init) => Promise.resolve(instance.http.request(pathAndQuery, init)));
+    const browser = scriptedBrowser(oidc.harness.origin, (pathAndQuery, init) => Promise.resolve(instance.http.request(pathAndQuery, init)));
     const callback = await browser.signInAtProvider('alice');
     instance = b;
     const { code } = codeOf(await browser.open(callback));
@@ -370,9 +357,11 @@ describe('across instances and transports', () => {
 
   it('the access token works on HTTP and STOMP; logout revokes it on both', async () => {
     const t = await service({ STOMP_SESSION_CHECK_MS: '3600000' });
-    const server = await startServer({ ...t.app, hono: t.http }, harness.port);
-    cleanups.push(() => server.close());
-    const browser = scriptedBrowser(harness.origin, (pathAndQuery, init) => fetch(`${harness.origin}${pathAndQuery}`, { ...init, redirect: 'manual' }));
+    const server = await startServer({ ...t.app, hono: t.http }, oidc.harness.port);
+    oidc.cleanUpAfter(() => server.close());
+    const browser = scriptedBrowser(oidc.harness.origin, (pathAndQuery, init) =>
+      fetch(`${oidc.harness.origin}${pathAndQuery}`, { ...init, redirect: 'manual' }),
+    );
     const { code } = codeOf(await browser.open(await browser.signInAtProvider('alice')));
     const tokens = (await answerOf<Schemas['TokenResponse']>(await browser.exchange(code))).body.data;
 
