@@ -55,11 +55,15 @@ function dayOf(message: Received): number | null {
   return payload.type === 'DAILY_PLAN_GENERATED' && payload.dailyPlan ? payload.dailyPlan.dayNumber : null;
 }
 
-function judgeLog(log: LogName, messages: Received[]): Omit<Continuity, 'falseRecovered'> {
+/**
+ * `told`: indexes of messages that are the first of a subscription answered `x-recovered: false`:
+ * the client was told that what came before them may be missing, so a gap there is not silent.
+ */
+function judgeLog(log: LogName, messages: Received[], told: ReadonlySet<number>): Omit<Continuity, 'falseRecovered'> {
   const seen = new Set<string>();
   const result = { lost: 0, duplicated: 0, outOfOrder: 0, signals: 0, notes: [] as string[] };
   let previous: Received | undefined;
-  for (const message of messages) {
+  for (const [index, message] of messages.entries()) {
     if (seen.has(key(message))) {
       result.duplicated++;
       result.notes.push(`${log} log: ${key(message)} delivered twice`);
@@ -67,7 +71,8 @@ function judgeLog(log: LogName, messages: Received[]): Omit<Continuity, 'falseRe
     }
     seen.add(key(message));
     if (previous && previous.epoch === message.epoch) {
-      if (message.offset > previous.offset + 1) {
+      if (message.offset > previous.offset + 1 && told.has(index)) result.signals++;
+      else if (message.offset > previous.offset + 1) {
         result.lost += message.offset - previous.offset - 1;
         result.notes.push(`${log} log: ${key(previous)} then ${key(message)} (a gap in one epoch)`);
       }
@@ -87,7 +92,8 @@ function judgeLog(log: LogName, messages: Received[]): Omit<Continuity, 'falseRe
 export function judgeWatcher(watcher: StreamWatcher, savedDays: readonly number[]): Continuity {
   const result: Continuity = { lost: 0, duplicated: 0, outOfOrder: 0, falseRecovered: 0, signals: 0, notes: [] };
   for (const log of ['plan', 'chat'] as LogName[]) {
-    const judged = judgeLog(log, watcher.logs[log]);
+    const told = new Set(watcher.subscriptions.filter((s) => s.log === log && s.recovered === 'false').map((s) => s.firstIndex));
+    const judged = judgeLog(log, watcher.logs[log], told);
     result.lost += judged.lost;
     result.duplicated += judged.duplicated;
     result.outOfOrder += judged.outOfOrder;

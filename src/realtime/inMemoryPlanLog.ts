@@ -106,6 +106,8 @@ export function createInMemoryPlanLog({ broker, historySize, historyTtlMs, clock
     }
     const run = writer?.token.run ?? 0;
     if (state.epoch === null || run > state.run) beginEpoch(state, run, writer?.token.attempt ?? 0, fresh);
+    // A later attempt took the run over: what the attempt before had in flight when it stopped may be lost.
+    else if (writer && writer.token.attempt > state.fence) beginEpoch(state, run, writer.token.attempt, false);
     else if (begin.start === 'restart' && state.restartedFor !== begin.loss) beginEpoch(state, state.run, state.fence, false);
     if (begin.start === 'restart') state.restartedFor = begin.loss;
     if (writer) {

@@ -12,7 +12,9 @@
 // ms by Redis' clock: what a subscription made while Redis was away is owed once it is back).
 //
 // An epoch starts at offset 1 only when the appender says nothing before it is missing (`fresh`,
-// epochStarts.ts); otherwise it starts at 2, so that a subscriber sees that its start is lost.
+// epochStarts.ts); otherwise it starts at 2, so that a subscriber sees that its start is lost. A
+// later attempt of a run (a takeover) begins a new epoch past 1 too: what the attempt before had in
+// flight when it stopped may never have been appended.
 
 /** What RESTART_SCRIPT publishes on a log's channel: messages of the log were lost. */
 export const LOST_NOTICE = '!lost';
@@ -46,6 +48,9 @@ if hasRun then
 end
 if not epoch or (hasRun and run > current) then
   if hasRun then startEpoch(run, attempt) else startEpoch(0, 0) end
+elseif hasRun and attempt > fence then
+  fresh = false
+  startEpoch(current, attempt)
 elseif loss ~= '' and state[5] ~= loss then
   startEpoch(current, fence)
 end

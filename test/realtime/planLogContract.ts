@@ -104,10 +104,22 @@ export function planLogContract(makeLog: MakeLog): void {
   it('refuses an older run or attempt once a newer one wrote (fencing)', () =>
     withLog(100, async ({ log, other }) => {
       await log.append('plan:1', entry('a'), run(3, 1));
-      await other.log.append('plan:1', entry('b'), run(3, 2));
+      const takenOver = (await other.log.append('plan:1', entry('b'), run(3, 2))) as LogPosition;
       expect(await log.append('plan:1', entry('zombie'), run(3, 1))).toEqual({ appended: false, reason: 'fenced' });
       expect(await log.append('plan:1', entry('old run'), run(2, 5))).toEqual({ appended: false, reason: 'fenced' });
-      expect(bodies(await log.history('plan:1', { all: true }))).toEqual(['a', 'b']);
+      expect(await other.log.append('plan:1', entry('c'), run(3, 2))).toMatchObject({ appended: true, epoch: takenOver.epoch, offset: 3 });
+      expect(bodies(await log.history('plan:1', takenOver))).toEqual(['c']);
+    }));
+
+  it('begins a new epoch past offset 1 when a later attempt takes a run over: what the attempt before had in flight may be lost', () =>
+    withLog(100, async ({ log, other }) => {
+      const first = (await log.append('plan:1', entry('day 1'), run(3, 1))) as LogPosition;
+      // Attempt 1 stopped with day 2 on its way; attempt 2 goes on after the saved days.
+      const takenOver = (await other.log.append('plan:1', entry('day 3'), run(3, 2))) as LogPosition;
+      expect(takenOver.epoch).not.toBe(first.epoch);
+      expect(takenOver.offset).toBe(2);
+      expect(await log.history('plan:1', first)).toEqual({ recovered: false });
+      expect(await log.history('plan:1', { all: true })).toEqual({ recovered: false });
     }));
 
   it('takes nothing more of a run after its terminal message, in this log or in the one closed with it; other messages go on', () =>
