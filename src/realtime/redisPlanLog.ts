@@ -264,7 +264,11 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
     while (state.queue.length > 0 && !state.repairing) {
       const next = state.queue[0]!;
       // Before the starting position is known, the first live message is where this instance starts.
-      const expected = state.last === null ? next.offset : state.last.epoch === next.epoch ? state.last.offset + 1 : 1;
+      // So is the first message of a new epoch: Pub/Sub keeps the order of a connection's messages,
+      // so none of that epoch came before it unless the connection dropped (then catchUp reads the
+      // stream); an epoch that began after a loss starts past 1 with nothing before it to read, and
+      // waiting on a read for it would let the messages of the plan's other log overtake it.
+      const expected = state.last === null || state.last.epoch !== next.epoch ? next.offset : state.last.offset + 1;
       if (next.offset > expected) {
         state.repairing = true;
         void readRange(stream, expected, next.offset - 1)
