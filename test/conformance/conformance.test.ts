@@ -3,7 +3,7 @@
 // caught by the check meant for them.
 import path from 'node:path';
 import { Hono, type Context } from 'hono';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CheckName, PhaseName } from '../../conformance/runner/checks.js';
 import { objectOrEmpty, type Json, type JsonObject } from '../../conformance/specModel/index.js';
 import { runConformance } from '../../conformance/runner/runner.js';
@@ -17,11 +17,10 @@ import type { LogPosition } from '../../src/realtime/planLog.js';
 import { findTripPlanById } from '../../src/trips/tripPlanRepository.js';
 import { toTripPlanDetailResponse } from '../../src/trips/tripPlanMappers.js';
 import type { TestAppOptions } from '../support/testApp.js';
-import { startTestServer, type TestServer } from '../support/testServer.js';
+import { startTestServer } from '../support/testServer.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const spec = loadSpecIndex(path.join(root, 'specs/openapi.yaml'), path.join(root, 'specs/asyncapi.yaml'));
-const servers: TestServer[] = [];
 
 /** A broker that delivers what `alter` makes of each message: a server breaking the AsyncAPI contract on purpose. */
 function brokerAltering(alter: (destination: string, body: string, position: LogPosition) => { body: string; position: LogPosition }): Broker {
@@ -34,27 +33,28 @@ function brokerAltering(alter: (destination: string, body: string, position: Log
     },
   };
 }
-afterAll(async () => {
-  for (const s of servers) await s.stop();
-});
-
 async function run(options: TestAppOptions, phases: PhaseName[], maxExamples = 4) {
   // The app's own response validation is off, as on a server that does not check itself.
   const server = await startTestServer({ RESPONSE_VALIDATION: 'off' }, options);
-  servers.push(server);
-  return runConformance(
-    spec,
-    {
-      baseUrl: server.url,
-      wsUrl: `${server.url.replace(/^http/, 'ws')}/ws-stomp`,
-      login: 'dev',
-      seed: 42,
-      maxExamples,
-      timeoutMs: 5000,
-      generationTimeoutMs: 8000,
-    },
-    phases,
-  );
+  // Stopped as soon as its run ends: fifteen servers kept to the end of the file would hold a pool
+  // of PostgreSQL connections each, which other test files running alongside need too.
+  try {
+    return await runConformance(
+      spec,
+      {
+        baseUrl: server.url,
+        wsUrl: `${server.url.replace(/^http/, 'ws')}/ws-stomp`,
+        login: 'dev',
+        seed: 42,
+        maxExamples,
+        timeoutMs: 5000,
+        generationTimeoutMs: 8000,
+      },
+      phases,
+    );
+  } finally {
+    await server.stop();
+  }
 }
 
 describe('conformance of the real app', () => {
