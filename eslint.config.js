@@ -23,7 +23,7 @@ export default tseslint.config(
       'src/generation/offline/offlinePlanner.ts',
       'test/support/plannerStubs.ts',
       'test/contract/asyncContract.test.ts',
-      'test/storage/storageFailures.test.ts',
+      'test/db/storageFailures.test.ts',
     ],
     rules: { '@typescript-eslint/require-await': 'off' },
   },

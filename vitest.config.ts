@@ -5,14 +5,26 @@ import { defineConfig } from 'vitest/config';
 // The tests that run on both engines: the repository, HTTP, STOMP and contract tests (and the
 // conformance runner against an in-process server). The `postgres` project runs them again, each
 // test app on a fresh PostgreSQL database (test/support/testDatabase.ts).
+// Tests that need PostgreSQL itself (several instances on one database, its outages): the
+// `postgres` project only.
+const postgresOnly = [
+  'test/distributed/chatLimitAcrossInstances.test.ts',
+  'test/distributed/databaseIdentityInRedis.test.ts',
+  'test/distributed/instancesOnOnePostgres.test.ts',
+  'test/distributed/redisInstances.test.ts',
+  'test/faults/postgresOutage.test.ts',
+  'test/metrics/redisReconnectMetrics.test.ts',
+];
 const onBothEngines = [
   'test/catalogue/placeCatalogue.test.ts',
-  'test/http/**/*.test.ts',
+  'test/{http,kernel,auth,trips,prompts,chats,rateLimit}/**/*.test.ts',
+  'test/operational/{docsPages,servedOpenapi,staticAssets}.test.ts',
+  'test/{stomp,delivery,events}/**/*.test.ts',
+  'test/distributed/redisReplayAcrossInstances.test.ts',
   'test/contract/**/*.test.ts',
-  'test/realtime/**/*.test.ts',
   'test/conformance/conformance.test.ts',
-  'test/postgres/**/*.test.ts',
   'test/metrics/**/*.test.ts',
+  ...postgresOnly,
 ];
 
 /** Does PostgreSQL answer? Without it the `postgres` project is left out, and the global setup says why (or fails under CI). */
@@ -48,7 +60,7 @@ export default defineConfig({
     projects: [
       {
         extends: true as const,
-        test: { name: 'sqlite', globalSetup, include: ['test/**/*.test.ts'], exclude: ['test/fixtures/**', 'node_modules/**', 'test/postgres/**'] },
+        test: { name: 'sqlite', globalSetup, include: ['test/**/*.test.ts'], exclude: ['test/fixtures/**', 'node_modules/**', ...postgresOnly] },
       },
       ...(withPostgres ? [{ extends: true as const, test: { name: 'postgres', globalSetup, include: onBothEngines, env: { TEST_ENGINE: 'postgres' } } }] : []),
     ],

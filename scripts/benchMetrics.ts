@@ -6,7 +6,7 @@
 // 127.0.0.1 only and removes its child processes and temp files. BENCH_SECONDS: seconds per run.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { createMetrics } from '../src/metrics/metricsRegistry.js';
 import { benchRun, runMain } from './bench/benchRun.js';
 import { startChildServer } from './bench/childServer.js';

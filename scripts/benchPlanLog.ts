@@ -8,12 +8,12 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { Redis } from 'ioredis';
-import { createLogger } from '../src/logger.js';
-import { createInProcessBroker, type Broker } from '../src/realtime/broker.js';
-import { createInMemoryPlanLog } from '../src/realtime/inMemoryPlanLog.js';
-import type { PlanLog } from '../src/realtime/planLog.js';
-import { createInMemoryLogStarts } from '../src/realtime/logStarts.js';
-import { createRedisPlanLog } from '../src/realtime/redisPlanLog.js';
+import { createLogger } from '../src/kernel/logger.js';
+import { createInProcessBroker, type Broker } from '../src/delivery/broker.js';
+import { createInMemoryPlanLog } from '../src/delivery/inMemoryPlanLog.js';
+import type { PlanLog } from '../src/delivery/planLog.js';
+import { createInMemoryLogStarts } from '../src/delivery/logStarts.js';
+import { createRedisPlanLog } from '../src/delivery/redisPlanLog.js';
 import { percentile } from './bench/loadTest.js';
 import { machineLines } from './bench/machine.js';
 import { textTable } from './bench/textTable.js';

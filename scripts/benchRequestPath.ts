@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { benchPostgres, type BenchPostgres } from './bench/benchPostgres.js';
 import { startChildServer, type ChildServer } from './bench/childServer.js';
 import { summariseCpuProfile } from './bench/cpuProfileSummary.js';

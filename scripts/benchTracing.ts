@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { runMain } from './bench/benchRun.js';
 import { startChildServer } from './bench/childServer.js';
 import { freePort } from './bench/freePort.js';

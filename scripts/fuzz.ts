@@ -5,11 +5,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createApp } from '../src/app.js';
+import { createApp } from '../src/composition/app.js';
 import { openDatabasePort } from '../src/db/openDatabasePort.js';
 import { loadSpecIndex, printPhase, printSummary, runConformance, wsUrl, type PhaseName } from '../conformance/index.js';
-import { loadConfig } from '../src/config.js';
-import { startServer } from '../src/server.js';
+import { loadConfig } from '../src/config/config.js';
+import { startServer } from '../src/composition/server.js';
 
 const { values } = parseArgs({
   options: {

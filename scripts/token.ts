@@ -7,7 +7,7 @@ import { createAuthService } from '../src/auth/authService.js';
 import { resolveJwtSecret } from '../src/auth/jwtSecret.js';
 import { roleForEmail } from '../src/auth/roles.js';
 import { createTokenSigner } from '../src/auth/tokens.js';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, loadConfig } from '../src/config/config.js';
 import { openDatabasePort } from '../src/db/openDatabasePort.js';
 
 const { values } = parseArgs({

@@ -2,12 +2,12 @@
 // Anything the operator can fix (a setting, an unwritable folder, a busy port) ends the start with
 // one line naming the setting and exit code 78, never a stack trace.
 import path from 'node:path';
-import type { App } from './app.js';
-import { staleBuildInput } from './buildFreshness.js';
-import { ConfigError, describeDatabase, isLoopback, loadConfig, reachableOnlyFromThisMachine, settings, type Config } from './config.js';
-import { settingsHelp, settingsMarkdown } from './configHelp.js';
-import { checkDataPaths } from './dataPaths.js';
-import type { RunningServer } from './server.js';
+import type { App } from './composition/app.js';
+import { staleBuildInput } from './composition/buildFreshness.js';
+import { ConfigError, describeDatabase, isLoopback, loadConfig, reachableOnlyFromThisMachine, settings, type Config } from './config/config.js';
+import { settingsHelp, settingsMarkdown } from './config/configHelp.js';
+import { checkDataPaths } from './config/dataPaths.js';
+import type { RunningServer } from './composition/server.js';
 
 const EX_CONFIG = 78;
 
@@ -45,10 +45,16 @@ try {
 
 // Loaded only once the settings hold, so a refusal costs no more than reading them.
 const [{ default: BetterSqlite3 }, { createApp }, { openDatabasePort }, { abandonLogs, createLogger, droppedLogLines, flushLogs }, { startServer }] =
-  await Promise.all([import('better-sqlite3'), import('./app.js'), import('./db/openDatabasePort.js'), import('./logger.js'), import('./server.js')]);
+  await Promise.all([
+    import('better-sqlite3'),
+    import('./composition/app.js'),
+    import('./db/openDatabasePort.js'),
+    import('./kernel/logger.js'),
+    import('./composition/server.js'),
+  ]);
 const log = createLogger(config.logLevel);
 // The OpenTelemetry SDK only when it is configured: without OTEL_EXPORTER_OTLP_ENDPOINT none of it loads.
-const tracing = config.tracing ? (await import('./tracing.js')).startTracing(config.tracing) : null;
+const tracing = config.tracing ? (await import('./composition/tracing.js')).startTracing(config.tracing) : null;
 
 let app: App;
 try {

@@ -2,7 +2,7 @@
 // carries esbuild's per-function name helpers and cost about 6% more CPU per list request). Built
 // first when any input is newer than the build, so that a benchmark never measures yesterday's code.
 import { execFileSync } from 'node:child_process';
-import { staleBuildInput } from '../../src/buildFreshness.js';
+import { staleBuildInput } from '../../src/composition/buildFreshness.js';
 
 export const builtServerEntry = 'dist/src/main.js';
 

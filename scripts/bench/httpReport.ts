@@ -4,7 +4,7 @@
 // The engines run one after the other, never at once, and are printed side by side.
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { startChildServer, type ChildServer } from './childServer.js';
 import { benchPostgres } from './benchPostgres.js';
 import { freePort } from './freePort.js';

@@ -4,7 +4,7 @@
 // with autocannon while its process's CPU time is read before and after: CPU per request is that
 // difference over the responses, the measure other work on the machine moves least.
 import path from 'node:path';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { startChildServer, type ChildServer } from './childServer.js';
 import { freePort } from './freePort.js';
 import { runLoad, type LoadTarget } from './loadTest.js';

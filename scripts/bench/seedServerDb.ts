@@ -3,7 +3,7 @@
 // the server accepts the token) and `plans` trip plans of theirs with their chat rooms.
 import { createAuthService } from '../../src/auth/authService.js';
 import { createTokenSigner } from '../../src/auth/tokens.js';
-import type { Config } from '../../src/config.js';
+import type { Config } from '../../src/config/config.js';
 import { openDatabasePort } from '../../src/db/openDatabasePort.js';
 import { insertTripPlans } from './seedTrips.js';
 import { insertTripPlansOnPostgres } from './seedTripsPostgres.js';

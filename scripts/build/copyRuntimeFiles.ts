@@ -7,7 +7,7 @@
 // TypeScript runner.
 import fs from 'node:fs';
 import path from 'node:path';
-import { buildStamp } from '../../src/buildFreshness.js';
+import { buildStamp } from '../../src/composition/buildFreshness.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const distRoot = path.join(repoRoot, 'dist');

@@ -2,8 +2,8 @@
 // (`Bearer <token68>`, the shape of StompConnectHeaders.Authorization in asyncapi.yaml) is accepted,
 // as the member of the spec's getMe example. Missing or malformed tokens get the server's errors:
 // 401 AUTH011 / AUTH001 over HTTP, ERROR WS001 on CONNECT.
-import type { Principal } from '../../src/http/principal.js';
-import { AppError } from '../../src/http/appError.js';
+import type { Principal } from '../../src/kernel/principal.js';
+import { AppError } from '../../src/kernel/appError.js';
 
 const token68 = /^[A-Za-z0-9._~+/-]+=*$/;
 

@@ -8,8 +8,8 @@
 // COMPLETED or CANCELLED.
 import { abortableDelay } from '../../src/generation/abortableDelay.js';
 import { chunkText } from '../../src/text/textChunks.js';
-import type { Logger } from '../../src/logger.js';
-import type { Publishers, RunPublishers } from '../../src/realtime/publishers.js';
+import type { Logger } from '../../src/kernel/logger.js';
+import type { Publishers, RunPublishers } from '../../src/delivery/publishers.js';
 import type { AsyncExamples } from './asyncExamples.js';
 
 export interface MockGeneration {

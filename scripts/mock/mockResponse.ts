@@ -3,7 +3,7 @@
 // the client's `Prefer` header asks for another documented status or named example (as Prism does).
 // Every header the chosen response declares is sent with its example value (X-Request-Id and
 // RateLimit-* are then overwritten by the middlewares with real ones) and `Location` is a real path.
-import { errorTextLimits, truncateText } from '../../src/http/errorBodyLimits.js';
+import { errorTextLimits, truncateText } from '../../src/kernel/errorBodyLimits.js';
 import type { MockPreference } from './preferHeader.js';
 import { createdLocation, type DocumentedResponse, type OperationAnswers } from './specAnswers.js';
 

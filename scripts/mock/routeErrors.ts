@@ -1,7 +1,7 @@
 // 404 for an unknown path and 405 (with `Allow`) for a known path with another method, rendered by
 // the service's own error renderer so the mock's errors have the real server's shape and codes.
-import { AppError } from '../../src/http/appError.js';
-import { renderError } from '../../src/http/envelope.js';
+import { AppError } from '../../src/kernel/appError.js';
+import { renderError } from '../../src/kernel/envelope.js';
 
 function render(error: AppError, path: string): Response {
   const { status, body, headers } = renderError(error, path);

@@ -1,7 +1,7 @@
 // Handlers of the Auth operations.
 import type { Handlers } from '../../generated/operations.js';
-import { principalOf } from '../http/principal.js';
-import type { RequestContext } from '../http/requestContext.js';
+import { principalOf } from '../kernel/principal.js';
+import type { RequestContext } from '../kernel/requestContext.js';
 import type { AuthService } from './authService.js';
 
 export function createAuthHandlers({ auth }: { auth: AuthService }): Pick<Handlers<RequestContext>, 'devLogin' | 'reissueToken' | 'logout'> {

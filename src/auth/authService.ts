@@ -9,8 +9,8 @@
 import crypto from 'node:crypto';
 import type { components } from '../../generated/openapi.js';
 import type { DatabasePort } from '../db/databasePort.js';
-import { AppError } from '../http/appError.js';
-import type { Principal } from '../http/principal.js';
+import { AppError } from '../kernel/appError.js';
+import type { Principal } from '../kernel/principal.js';
 import type { MemberIdentity, MemberRow } from '../members/memberRepository.js';
 import type { Role } from './roles.js';
 import type { SessionRevocations } from './sessionRevocations.js';

@@ -3,7 +3,7 @@
 // provider cannot be reached, its own errors (ClientError, with oauth4webapi's code) when an answer
 // fails a check, and the provider's OAuth errors as ResponseBodyError / AuthorizationResponseError.
 import * as client from 'openid-client';
-import { AppError } from '../http/appError.js';
+import { AppError } from '../kernel/appError.js';
 import { providerUnreachable } from './oidcProvider.js';
 
 const unreachableCodes = new Set(['OAUTH_TIMEOUT', 'OAUTH_ABORT', 'OAUTH_RESPONSE_IS_NOT_CONFORM', 'OAUTH_RESPONSE_IS_NOT_JSON']);

@@ -1,6 +1,6 @@
 // Handlers of the OpenID Connect sign-in operations (absent when OIDC is not configured: app.ts).
 import type { Handlers } from '../../generated/operations.js';
-import type { RequestContext } from '../http/requestContext.js';
+import type { RequestContext } from '../kernel/requestContext.js';
 import type { OidcSignIn } from './oidcSignIn.js';
 
 type OidcHandlers = Pick<Handlers<RequestContext>, 'startOidcSignIn' | 'completeOidcSignIn' | 'exchangeOidcSignInCode'>;

@@ -5,9 +5,9 @@
 // the configuration the token, keys and userinfo requests) ends after OIDC_TIMEOUT_MS, so a provider
 // that accepts connections and never answers holds no request longer than that.
 import * as client from 'openid-client';
-import type { OidcSettings } from '../config.js';
-import { AppError } from '../http/appError.js';
-import type { Logger } from '../logger.js';
+import type { OidcSettings } from '../config/config.js';
+import { AppError } from '../kernel/appError.js';
+import type { Logger } from '../kernel/logger.js';
 
 export interface OidcProvider {
   /** the discovered configuration; throws AUTH021 while the issuer cannot be reached */

@@ -1,8 +1,8 @@
 // Where a sign-in may send the browser back to: a path of this service, or a URL of an allowed
 // origin (OIDC_RETURN_TO_ORIGINS and the redirect URI's). Anything else would make the sign-in an
 // open redirect that carries a sign-in code to a stranger.
-import type { OidcSettings } from '../config.js';
-import { invalidField } from '../http/appError.js';
+import type { OidcSettings } from '../config/config.js';
+import { invalidField } from '../kernel/appError.js';
 
 /** The longest returnTo kept with a pending sign-in, once resolved and percent-encoded (it is stored per sign-in). */
 export const RETURN_TO_MAX_LENGTH = 2048;

@@ -5,7 +5,7 @@
 // requests for long; a storage failure is logged and the next interval tries again.
 import { inArray, lt } from 'drizzle-orm';
 import type { DatabasePort } from '../db/databasePort.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/logger.js';
 
 export const SESSION_PURGE_BATCH = 1000;
 

@@ -4,7 +4,7 @@
 import crypto from 'node:crypto';
 import { sign, verify } from 'hono/jwt';
 import { JwtTokenExpired } from 'hono/utils/jwt/types';
-import { AppError } from '../http/appError.js';
+import { AppError } from '../kernel/appError.js';
 
 export type TokenType = 'access' | 'refresh';
 

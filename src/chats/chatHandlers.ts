@@ -2,9 +2,9 @@
 import type { Handlers } from '../../generated/operations.js';
 import { toCursorPage } from '../db/cursorPage.js';
 import type { DatabasePort } from '../db/databasePort.js';
-import { AppError, invalidField } from '../http/appError.js';
-import { principalOf } from '../http/principal.js';
-import type { RequestContext } from '../http/requestContext.js';
+import { AppError, invalidField } from '../kernel/appError.js';
+import { principalOf } from '../kernel/principal.js';
+import type { RequestContext } from '../kernel/requestContext.js';
 import { ownChatPageRows, type ChatMessageItem } from './chatMessagePage.js';
 import { findChatMessage, findOwnChatRoom } from './chatRepository.js';
 

@@ -5,7 +5,7 @@ import type OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { DatabasePort } from '../db/databasePort.js';
 import { regionDisplayName } from '../catalogue/placeCatalogue.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/logger.js';
 import { findActivePromptTemplate } from '../prompts/promptTemplateRepository.js';
 import type { DayEdit } from '../itinerary/dayEdits.js';
 import type { ChatAgent, ChatDecision, ChatTurn } from './chatAgent.js';

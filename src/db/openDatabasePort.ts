@@ -1,7 +1,7 @@
 // The database the configuration names (DATABASE_URL), opened and migrated, as the port
 // repositories use: PostgreSQL through a node-postgres pool, or a SQLite file of this process.
-import type { DatabaseLocation } from '../config.js';
-import type { Logger } from '../logger.js';
+import type { DatabaseLocation } from '../config/config.js';
+import type { Logger } from '../kernel/logger.js';
 import { openDatabase } from './database.js';
 import { databasePort, postgresPort, sqlitePort, type DatabasePort, type PortOptions } from './databasePort.js';
 

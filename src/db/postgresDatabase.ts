@@ -15,7 +15,7 @@ import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { drizzle, type NodePgDatabase, type NodePgTransaction } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/logger.js';
 import * as schema from './schema.pg.js';
 
 export type PgDb = NodePgDatabase<typeof schema> & { $client: pg.Pool };

@@ -298,7 +298,7 @@ export const databaseIdentity = sqliteTable('database_identity', {
 });
 
 /**
- * Where the plan logs behind STOMP began (realtime/logStarts.ts), kept where it outlives them: a
+ * Where the plan logs behind STOMP began (delivery/logStarts.ts), kept where it outlives them: a
  * log in memory or in Redis may be lost (a restart, a Redis without persistence), and then this
  * row says that it had messages, so a new epoch after the loss starts past offset 1 and a replay
  * of it is not recovered. `stream` is the log (`plan:42`, `room:7`), `run` the newest generation

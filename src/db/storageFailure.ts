@@ -5,7 +5,7 @@
 // it now: HTTP answers 503 COMMON503 with Retry-After (openapi.yaml, StorageUnavailable), STOMP an
 // ERROR WS503 (asyncapi.yaml), generation AI002. Everything else stays an unexpected error.
 import BetterSqlite3 from 'better-sqlite3';
-import { AppError } from '../http/appError.js';
+import { AppError } from '../kernel/appError.js';
 
 /** Seconds a client is asked to wait after a refused write (Retry-After). */
 export const STORAGE_RETRY_AFTER_SECONDS = 5;

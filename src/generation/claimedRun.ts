@@ -11,9 +11,9 @@
 import type { DatabasePort } from '../db/databasePort.js';
 import { storageUnavailable } from '../db/storageFailure.js';
 import type { PlannedDay } from '../itinerary/plannedDay.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/logger.js';
 import type { Metrics } from '../metrics/metricsRegistry.js';
-import type { RunPublishers } from '../realtime/publishers.js';
+import type { RunPublishers } from '../delivery/publishers.js';
 import { findDay, type DayWithStops } from '../trips/dailyPlanRepository.js';
 import { toDailyPlanResponse } from '../trips/tripPlanMappers.js';
 import { inDaySpan } from './generationSpans.js';

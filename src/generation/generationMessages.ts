@@ -2,7 +2,7 @@
 // errors channel (asyncapi.yaml: nothing follows either). Each goes out as a message of the run it
 // ends (its RunToken), so it closes that run's logs: nothing of that run is taken after it.
 import { channelAddress } from '../../generated/asyncapi.js';
-import type { RunPublishers } from '../realtime/publishers.js';
+import type { RunPublishers } from '../delivery/publishers.js';
 
 export const STOPPED_MESSAGE = 'The service stopped while generating this itinerary; start the generation again.';
 export const LEASE_EXPIRED_MESSAGE = 'The service instance generating this itinerary stopped answering; start the generation again.';

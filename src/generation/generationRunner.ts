@@ -10,13 +10,13 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { context } from '@opentelemetry/api';
-import type { GenerationJobSettings } from '../config.js';
+import type { GenerationJobSettings } from '../config/config.js';
 import type { DatabasePort } from '../db/databasePort.js';
 import type { EventBus } from '../events/eventBus.js';
-import { withTraceIds } from '../http/traceContext.js';
-import type { Logger } from '../logger.js';
+import { withTraceIds } from '../kernel/traceContext.js';
+import type { Logger } from '../kernel/logger.js';
 import type { GenerationOutcome, Metrics } from '../metrics/metricsRegistry.js';
-import type { Publishers } from '../realtime/publishers.js';
+import type { Publishers } from '../delivery/publishers.js';
 import { Cancelled, LeaseLost, runClaimedGeneration, type ClaimedRunDeps, type RunOutcome } from './claimedRun.js';
 import { claimGeneration, membersGenerating, renewLease, type ClaimedGeneration } from './generationLeases.js';
 import { announceCancelled, announceFailure, LEASE_EXPIRED_MESSAGE, STOPPED_MESSAGE } from './generationMessages.js';

@@ -3,7 +3,7 @@
 // run on another; a resumed attempt is another child of the same request span. One span per day
 // under it. Through @opentelemetry/api only: no-ops with tracing off.
 import { context, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
-import { contextOfTraceparent } from '../http/traceContext.js';
+import { contextOfTraceparent } from '../kernel/traceContext.js';
 import type { RunOutcome } from './claimedRun.js';
 import type { ClaimedGeneration } from './generationLeases.js';
 

@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import type { DatabasePort } from '../db/databasePort.js';
 import { inTransaction, list, outsideTransaction, type Statements } from '../db/plainStatements.js';
-import type { RunToken } from '../realtime/planLog.js';
+import type { RunToken } from '../delivery/planLog.js';
 
 export type Takeover = 'fail' | 'resume';
 

@@ -3,9 +3,9 @@
 // (a parse of the whole spec) were a sixth of the start-up of a service that plans offline.
 import type { ChatAgent } from '../chats/chatAgent.js';
 import { createOfflineChatAgent } from '../chats/offlineChatAgent.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { DatabasePort } from '../db/databasePort.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/logger.js';
 import { createOfflinePlanner } from './offline/offlinePlanner.js';
 import type { Planner } from './planner.js';
 import { catalogueRegionsOnly, type PlannerRegions } from '../catalogue/plannerRegions.js';

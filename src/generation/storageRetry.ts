@@ -8,7 +8,7 @@
 // with AI002 or lets another claim resume it (GENERATION_TAKEOVER), as for an instance that died.
 // Everything follows from GENERATION_LEASE_MS; a retried step must be idempotent (fencedRunWrites.ts).
 import { storageFailureCode, storageUnavailableReason, transientStorageFailure } from '../db/storageFailure.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/logger.js';
 import { abortableDelay } from './abortableDelay.js';
 import type { LeaseTerm } from './leaseTerm.js';
 

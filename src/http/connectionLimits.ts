@@ -15,7 +15,7 @@
 import type { Socket } from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MiddlewareHandler } from 'hono';
-import { AppError } from './appError.js';
+import { AppError } from '../kernel/appError.js';
 import type { HttpEnv } from './httpEnv.js';
 
 /** Why a connection was taken beyond a cap: its address holds too many, or the instance does. */

@@ -5,9 +5,9 @@
 // COMMON500 too, so even error bodies keep to the spec.
 import type { Hono } from 'hono';
 import type { OperationId } from '../../generated/operations.js';
-import type { Logger } from '../logger.js';
-import { AppError } from './appError.js';
-import { renderError } from './envelope.js';
+import type { Logger } from '../kernel/logger.js';
+import { AppError } from '../kernel/appError.js';
+import { renderError } from '../kernel/envelope.js';
 import type { HttpEnv } from './httpEnv.js';
 import { allowedMethods } from './operationRouter.js';
 import { respondJson } from './responseHeaders.js';

@@ -1,6 +1,6 @@
 // The per-request variables of the Hono app.
 import type { RouteDefinition } from '../../generated/routes.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/logger.js';
 
 export type HttpEnv = {
   Variables: {

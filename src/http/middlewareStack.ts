@@ -3,15 +3,15 @@
 // beyond the connection caps, the rate limit per client address, and the body size limit.
 import type { Context, Hono, Next } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
-import { AppError } from './appError.js';
+import type { Config } from '../config/config.js';
+import type { Logger } from '../kernel/logger.js';
+import { AppError } from '../kernel/appError.js';
 import { clientAddressOf } from './clientAddress.js';
 import { refuseBeyondCaps, type ConnectionGate } from './connectionLimits.js';
 import { corsHeaders } from './corsHeaders.js';
 import type { HttpEnv } from './httpEnv.js';
 import { rateLimit } from './rateLimit.js';
-import type { RateLimitStore } from './rateLimitStore.js';
+import type { RateLimitStore } from '../rateLimit/rateLimitStore.js';
 import { requestLogging } from './requestLogging.js';
 import { requestTracing } from './requestTracing.js';
 

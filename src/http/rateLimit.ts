@@ -2,10 +2,10 @@
 // 429 COMMON429 + Retry-After past the limit. Where the count is kept is the store's business
 // (rateLimitStore.ts: in memory by default, in Redis across instances).
 import type { MiddlewareHandler } from 'hono';
-import { AppError } from './appError.js';
+import { AppError } from '../kernel/appError.js';
 import type { HttpEnv } from './httpEnv.js';
 import { withResponseHeaders } from './responseHeaders.js';
-import { createMemoryRateLimitStore, type RateLimitStore } from './rateLimitStore.js';
+import { createMemoryRateLimitStore, type RateLimitStore } from '../rateLimit/rateLimitStore.js';
 
 export function rateLimit(options: {
   limit: number;

@@ -1,7 +1,7 @@
 // Reads a JSON request body: wrong content type, malformed JSON or JSON nested too deep is COMMON002.
 // The size limit is enforced before this by the body-limit middleware (COMMON413).
 import type { Context } from 'hono';
-import { AppError } from './appError.js';
+import { AppError } from '../kernel/appError.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './jsonDepth.js';
 
 export async function readJsonBody(c: Context, required: boolean): Promise<unknown> {

@@ -5,10 +5,10 @@
 import crypto from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { schemaValidators } from '../../generated/validators.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/logger.js';
 import type { HttpEnv } from './httpEnv.js';
 import { withResponseHeaders } from './responseHeaders.js';
-import { traceIds } from './traceContext.js';
+import { traceIds } from '../kernel/traceContext.js';
 
 const isRequestId = schemaValidators.openapi.RequestId;
 

@@ -5,7 +5,7 @@
 // `3.0`, `0x3`, ` 3` and `3e0` as 3, and `9007199254740993` as a different number.
 import type { Context } from 'hono';
 import type { RouteDefinition } from '../../generated/routes.js';
-import { AppError, type FieldError } from './appError.js';
+import { AppError, type FieldError } from '../kernel/appError.js';
 
 export interface RawParams {
   path: Record<string, string>;

@@ -2,8 +2,8 @@
 // documented for the operation, required headers present, and the body valid. `strict` turns a
 // violation into a 500 (and records it, so tests fail), `log` logs it, `off` skips the check.
 import type { ValidateFunction } from 'ajv';
-import type { ResponseValidationMode } from '../config.js';
-import type { Logger } from '../logger.js';
+import type { ResponseValidationMode } from '../config/config.js';
+import type { Logger } from '../kernel/logger.js';
 import { serverResponseHeaders, type RouteDefinition } from '../../generated/routes.js';
 import { operationValidators } from '../../generated/validators.js';
 

@@ -2,7 +2,7 @@
 // like `body.themes[2]`, `query.size` or `path.tripPlanId`, the rejected value and a message.
 import type { ErrorObject } from 'ajv';
 import { pointerTokens, valueAtPointer } from '../text/jsonPointer.js';
-import type { FieldError } from './appError.js';
+import type { FieldError } from '../kernel/appError.js';
 
 function fieldPath(prefix: string, pointer: string): string {
   let out = prefix;

@@ -2,9 +2,9 @@
 import type { Handlers } from '../../generated/operations.js';
 import type { components } from '../../generated/openapi.js';
 import type { DatabasePort } from '../db/databasePort.js';
-import { AppError } from '../http/appError.js';
-import { principalOf, type Principal } from '../http/principal.js';
-import type { RequestContext } from '../http/requestContext.js';
+import { AppError } from '../kernel/appError.js';
+import { principalOf, type Principal } from '../kernel/principal.js';
+import type { RequestContext } from '../kernel/requestContext.js';
 import { findMemberById, type MemberRow } from './memberRepository.js';
 
 function toMemberResponse(member: MemberRow, role: Principal['role']): components['schemas']['MemberResponse'] {

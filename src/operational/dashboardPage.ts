@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Env, Hono } from 'hono';
-import { operationPath } from '../http/operationPath.js';
+import { operationPath } from '../kernel/operationPath.js';
 import { escapeHtml, navBar, navBarCss } from './docLinks.js';
 import { registerStaticAssets, type StaticAsset } from './staticAssets.js';
 

@@ -1,7 +1,7 @@
 // The links the landing page lists (GET /, `LandingPageResponse.links` in openapi.yaml) and the
 // navigation bar on top of every docs page, so that each page reaches the others.
 import type { components } from '../../generated/openapi.js';
-import { operationPath } from '../http/operationPath.js';
+import { operationPath } from '../kernel/operationPath.js';
 
 type LandingLinks = components['schemas']['LandingPageResponse']['links'];
 

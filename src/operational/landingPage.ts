@@ -3,7 +3,7 @@
 import { objectOrEmpty, stringOrUndefined, type JsonObject } from '../../conformance/specModel/index.js';
 import { stompServerPath } from '../../generated/asyncapi.js';
 import type { components } from '../../generated/openapi.js';
-import { operationPath } from '../http/operationPath.js';
+import { operationPath } from '../kernel/operationPath.js';
 import { docLinks, escapeHtml, navBar, navBarCss } from './docLinks.js';
 
 type LandingPageResponse = components['schemas']['LandingPageResponse'];

@@ -5,8 +5,8 @@
 // answers 404.
 import crypto from 'node:crypto';
 import type { Handlers } from '../../generated/operations.js';
-import { AppError } from '../http/appError.js';
-import type { RequestContext } from '../http/requestContext.js';
+import { AppError } from '../kernel/appError.js';
+import type { RequestContext } from '../kernel/requestContext.js';
 import type { Metrics } from '../metrics/metricsRegistry.js';
 
 /** Whether `authorization` is `Bearer <token>`; hashes first, so the comparison takes the same time for any length. */

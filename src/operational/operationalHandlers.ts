@@ -2,10 +2,10 @@
 import type { Handlers } from '../../generated/operations.js';
 import { storageFailureCode, storageUnavailableReason } from '../db/storageFailure.js';
 import { probeReadiness } from '../db/readinessProbe.js';
-import { AppError } from '../http/appError.js';
+import { AppError } from '../kernel/appError.js';
 import type { DatabasePort } from '../db/databasePort.js';
 import { boundedReadiness, type ReadinessProbe } from './boundedReadiness.js';
-import type { RequestContext } from '../http/requestContext.js';
+import type { RequestContext } from '../kernel/requestContext.js';
 import { preferredMediaType } from '../http/mediaType.js';
 import { renderAsyncapiPage } from './asyncapiPage.js';
 import { renderDashboardPage } from './dashboardPage.js';

@@ -3,7 +3,7 @@
 // request reached. Swagger UI calls the first server, and an SDK generated from the served copy gets
 // a base URL, so both talk to the server that served the document.
 import { createRequire } from 'node:module';
-import type { RequestOrigin } from '../http/requestOrigin.js';
+import type { RequestOrigin } from '../kernel/requestOrigin.js';
 
 const require = createRequire(import.meta.url);
 

@@ -2,10 +2,10 @@
 import type { Handlers } from '../../generated/operations.js';
 import type { components } from '../../generated/openapi.js';
 import { toCursorPage } from '../db/cursorPage.js';
-import { AppError, invalidField } from '../http/appError.js';
-import { operationPath } from '../http/operationPath.js';
+import { AppError, invalidField } from '../kernel/appError.js';
+import { operationPath } from '../kernel/operationPath.js';
 import type { DatabasePort } from '../db/databasePort.js';
-import type { RequestContext } from '../http/requestContext.js';
+import type { RequestContext } from '../kernel/requestContext.js';
 import {
   createActivePromptTemplate,
   deletePromptTemplate,

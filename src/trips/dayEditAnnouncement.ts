@@ -2,7 +2,7 @@
 // edit): the schedule channel gets UPDATE_STARTED, then UPDATED with the day as saved, then the chat
 // channel gets UPDATED (asyncapi.yaml, receiveScheduleUpdates). Called right after the edit, in the
 // same turn, so nobody observes the edited plan before its messages.
-import type { Publishers } from '../realtime/publishers.js';
+import type { Publishers } from '../delivery/publishers.js';
 import type { AppliedDayEdit } from './savedDayEdits.js';
 import { toDailyPlanResponse } from './tripPlanMappers.js';
 

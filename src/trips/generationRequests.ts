@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import type { DatabasePort } from '../db/databasePort.js';
 import { inTransaction, outsideTransaction } from '../db/plainStatements.js';
-import type { RunToken } from '../realtime/planLog.js';
+import type { RunToken } from '../delivery/planLog.js';
 
 /**
  * Start (openapi.yaml, startTripPlanGeneration): from PENDING, FAILED or CANCELLED to GENERATING as

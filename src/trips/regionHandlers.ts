@@ -1,7 +1,7 @@
 // listRegions: the regions the configured planner supports (public; openapi.yaml).
 import type { Handlers } from '../../generated/operations.js';
 import type { PlannerRegions } from '../catalogue/plannerRegions.js';
-import type { RequestContext } from '../http/requestContext.js';
+import type { RequestContext } from '../kernel/requestContext.js';
 
 export function createRegionHandlers({ regions }: { regions: PlannerRegions }): Pick<Handlers<RequestContext>, 'listRegions'> {
   return {

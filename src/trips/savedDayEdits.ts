@@ -9,7 +9,7 @@
 import { resolveRegion } from '../catalogue/placeCatalogue.js';
 import { placesOfRegionWith, type PlaceRow } from '../catalogue/placeRepository.js';
 import type { DatabasePort, PgQueries } from '../db/databasePort.js';
-import { AppError } from '../http/appError.js';
+import { AppError } from '../kernel/appError.js';
 import { editedDayMarkdown } from '../itinerary/dayMarkdown.js';
 import {
   editSummary,

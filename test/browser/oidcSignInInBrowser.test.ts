@@ -9,7 +9,7 @@
 import type { Browser } from 'playwright-core';
 import { chromiumAvailable, launchHeadlessChromium } from '../support/headlessChromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../src/server.js';
+import { startServer, type RunningServer } from '../../src/composition/server.js';
 import { startOidcHarness, type OidcHarness } from '../support/oidcHarness.js';
 import { scriptedBrowser } from '../support/scriptedBrowser.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';

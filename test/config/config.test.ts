@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveJwtSecret } from '../../src/auth/jwtSecret.js';
 import { roleForEmail } from '../../src/auth/roles.js';
-import { ConfigError, describeDatabase, isLoopback, loadConfig } from '../../src/config.js';
+import { ConfigError, describeDatabase, isLoopback, loadConfig } from '../../src/config/config.js';
 
 describe('configuration', () => {
   it('has defaults that work on a fresh clone', () => {

@@ -2,7 +2,7 @@
 // chat message limit: their defaults, the open-files limit MAX_CONNECTIONS must stay under, and the
 // combinations refused at start.
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, openFilesLimit } from '../../src/config.js';
+import { ConfigError, loadConfig, openFilesLimit } from '../../src/config/config.js';
 
 describe('connection and abuse settings', () => {
   it('default: 10000 connections, 256 per address, headers in 10 s, a request in 30 s, keep-alive 5 s, CONNECT in 10 s, 20 chat messages a minute', () => {

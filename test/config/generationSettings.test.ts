@@ -2,7 +2,7 @@
 // the design's defaults, the small values tests use for quick takeovers, and a clear refusal of a
 // heartbeat that cannot keep a lease.
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 
 describe('generation job settings', () => {
   it('default to a 30 s lease renewed every 10 s, a sweep every 5 s, a poll every second, takeover fail, 2 attempts', () => {

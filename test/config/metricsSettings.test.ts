@@ -2,7 +2,7 @@
 // without a token on a loopback HOST only; a token makes them servable anywhere; a token too short
 // or with spaces is refused in one line that never shows it.
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/config/config.js';
 
 const token = 'a'.repeat(16);
 

@@ -1,7 +1,7 @@
 // The OIDC_* settings: all three required ones together or none, invalid values and combinations
 // refused with one line naming the setting, and production's refusal of a plain-http issuer.
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/config/config.js';
 
 const base = { NODE_ENV: 'test', DATABASE_URL: ':memory:' };
 const oidc = {

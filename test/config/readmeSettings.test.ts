@@ -1,11 +1,11 @@
-// The README's configuration table is the settings table of src/config.ts (what validation and
+// The README's configuration table is the settings table of src/config/config.ts (what validation and
 // `npm start -- --help` use), row for row: no setting undocumented, no stale row.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { settings } from '../../src/config.js';
-import { settingsHelp, settingsMarkdown } from '../../src/configHelp.js';
+import { settings } from '../../src/config/config.js';
+import { settingsHelp, settingsMarkdown } from '../../src/config/configHelp.js';
 import { ensureFreshBuild } from '../support/freshBuild.js';
 import { exitOf, repoRoot, serviceEnv } from '../support/serviceProcess.js';
 

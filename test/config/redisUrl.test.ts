@@ -2,7 +2,7 @@
 // database number is kept; refused with a SQLite DATABASE_URL in one clear line; its password never
 // shown.
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/config/config.js';
 
 const postgres = { DATABASE_URL: 'postgres://trips@db.internal:5432/trips', JWT_SECRET: 'x'.repeat(32) };
 

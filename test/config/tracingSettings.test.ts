@@ -2,7 +2,7 @@
 // tracing is off unless the endpoint is set; a bad value is refused in one line, an endpoint's
 // password never shown.
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/config/config.js';
 
 describe('tracing settings', () => {
   it('off by default, even with the other OTEL_ settings set', () => {

@@ -488,7 +488,7 @@ describe('cancel, failure and crash recovery', () => {
     );
     // The process dies: no status update is written. (A graceful stop would mark it FAILED itself,
     // so the database goes first, as in a kill.)
-    void first.app.services.database.close();
+    void first.app.services.db.close();
     await first.stop();
     const second = await startTestServer(env);
     servers.push(second);

@@ -10,13 +10,13 @@ import { jsonAt, jsonText, readOperations, readYaml, type OperationFact } from '
 import { Hono } from 'hono';
 import type { Handlers } from '../../generated/operations.js';
 import { routes } from '../../generated/routes.js';
-import type { App } from '../../src/app.js';
+import type { App } from '../../src/composition/app.js';
 import { storageUnavailable } from '../../src/db/storageFailure.js';
 import { handleErrors } from '../../src/http/errorHandlers.js';
 import type { HttpEnv } from '../../src/http/httpEnv.js';
 import { useMiddlewareStack } from '../../src/http/middlewareStack.js';
 import { registerOperations } from '../../src/http/operationRouter.js';
-import type { RequestContext } from '../../src/http/requestContext.js';
+import type { RequestContext } from '../../src/kernel/requestContext.js';
 import { fillTemplate, mapPlaceholders } from '../../src/text/fillTemplate.js';
 import { startOidcHarness, type OidcHarness } from '../support/oidcHarness.js';
 import { heldPlanner } from '../support/plannerStubs.js';
@@ -408,7 +408,7 @@ describe('statuses that need a differently configured app', () => {
   });
 
   it('every operation that writes: 503 COMMON503 with Retry-After when the storage cannot take the write', async () => {
-    // The same error better-sqlite3 throws on a full disk; test/storage/ makes the disk fail for real.
+    // The same error better-sqlite3 throws on a full disk; test/db/storageFailures.test.ts makes the disk fail for real.
     const full = () => {
       throw new BetterSqlite3.SqliteError('database or disk is full', 'SQLITE_FULL');
     };
@@ -457,7 +457,7 @@ describe('statuses that need a differently configured app', () => {
   it('getReadiness: 503 COMMON503 when the database is gone', async () => {
     const app = await newApp();
     expect((await app.request('GET', '/readyz')).status).toBe(200);
-    await app.app.services.database.close();
+    await app.app.services.db.close();
     const res = await app.request('GET', '/readyz');
     expect([res.status, errorCodeOf(res)]).toEqual([503, 'COMMON503']);
   });

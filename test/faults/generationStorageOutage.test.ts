@@ -68,7 +68,7 @@ async function instanceBeside(env: Record<string, string>): Promise<TestApp> {
  * query of its own would); `restore()` lets everything through again and gives the connection back.
  */
 async function pauseDatabaseOf(s: TestServer): Promise<{ restore(): Promise<void> }> {
-  const { engine } = s.app.services.database;
+  const { engine } = s.app.services.db;
   if (engine.dialect !== 'postgres') throw new Error('the instance behind the proxy runs on PostgreSQL');
   const connection = await engine.db.$client.connect();
   proxy.pause();
@@ -146,7 +146,7 @@ describeOnPostgres('a generation while PostgreSQL is away (PostgreSQL)', () => {
     const quiet = { GENERATION_HEARTBEAT_MS: '5000', GENERATION_SWEEP_MS: '60000', GENERATION_POLL_MS: '60000', STOMP_SESSION_CHECK_MS: '3600000' };
     const { s, planner } = await instanceBehindProxy({ ...quiet, GENERATION_LEASE_MS: '20000', GENERATION_TAKEOVER: 'resume' });
     const { token, client, tripPlanId, chatRoomId } = await runHeldAfterDayOne(s, planner);
-    const { engine } = s.app.services.database;
+    const { engine } = s.app.services.db;
     if (engine.dialect !== 'postgres') throw new Error('the instance behind the proxy runs on PostgreSQL');
 
     proxy.pause();

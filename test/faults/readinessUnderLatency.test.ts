@@ -84,7 +84,7 @@ describeOnPostgres('/readyz with PostgreSQL slow or silent', () => {
     const proxy = await proxyTo(fresh.url, 5432);
     t = await startTestApp({ DATABASE_URL: throughProxy(fresh.url, proxy), ...QUIET });
     expect((await t.request('GET', '/readyz')).status).toBe(200);
-    const engine = t.app.services.database.engine;
+    const engine = t.app.services.db.engine;
     if (engine.dialect !== 'postgres') throw new Error('a PostgreSQL app');
     const pool = engine.db.$client;
     const busy = () => pool.totalCount - pool.idleCount;

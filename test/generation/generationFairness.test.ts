@@ -3,7 +3,7 @@
 // one member's twenty plans do not hold back another member's one. Checked by the order in which
 // runs start, with a planner whose runs end only when the test says so.
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { createOfflinePlanner } from '../../src/generation/offline/offlinePlanner.js';
 import type { Planner } from '../../src/generation/planner.js';
 import { gatedPlanner, type GatedPlanner } from '../support/plannerStubs.js';

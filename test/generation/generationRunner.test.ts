@@ -4,7 +4,7 @@
 // clock the leases see is the test's; waiting is polling on outcomes, never a duration.
 import { sql } from 'drizzle-orm';
 import { afterEach, expect, it, vi } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import type { DatabasePort } from '../../src/db/databasePort.js';
 import { outsideTransaction } from '../../src/db/plainStatements.js';
 import { createInProcessEventBus, type EventBus } from '../../src/events/eventBus.js';
@@ -13,9 +13,9 @@ import { claimGeneration } from '../../src/generation/generationLeases.js';
 import { startGenerationRunner, type GenerationRunner } from '../../src/generation/generationRunner.js';
 import type { Planner } from '../../src/generation/planner.js';
 import type { PlannedDay } from '../../src/itinerary/plannedDay.js';
-import { createLogger } from '../../src/logger.js';
-import type { RunToken } from '../../src/realtime/planLog.js';
-import type { Publishers } from '../../src/realtime/publishers.js';
+import { createLogger } from '../../src/kernel/logger.js';
+import type { RunToken } from '../../src/delivery/planLog.js';
+import type { Publishers } from '../../src/delivery/publishers.js';
 import { cancelGeneration, startGeneration } from '../../src/trips/generationRequests.js';
 import { describeOnBothEngines } from '../support/bothEngines.js';
 

@@ -15,7 +15,7 @@ import { createOpenAiPlanner } from '../../src/generation/openai/openaiPlanner.j
 import { PlannerError, type PlanRequest } from '../../src/generation/planner.js';
 import type { PlannedDay } from '../../src/itinerary/plannedDay.js';
 import { travelBetween } from '../../src/itinerary/travel.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/kernel/logger.js';
 import { createActivePromptTemplate } from '../../src/prompts/promptTemplateRepository.js';
 import type { DayWithStops } from '../../src/trips/dailyPlanRepository.js';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../support/fakeOpenAiServer.js';

@@ -3,7 +3,7 @@
 // lease about to run out, or an aborted run ends the step at once.
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/kernel/logger.js';
 import { leaseTerm } from '../../src/generation/leaseTerm.js';
 import { retryDelayMs, retryingWhileLeaseHolds, retryPolicyFor, StorageOutlastedLease } from '../../src/generation/storageRetry.js';
 

@@ -13,7 +13,7 @@ afterEach(async () => {
 it('GET /metrics still answers when the database does not (the waiting count keeps its last value)', async () => {
   t = await startTestApp();
   expect((await scrape(t)).value('trip_generations_waiting')).toBe(0);
-  await t.app.services.database.close();
+  await t.app.services.db.close();
   const metrics = await scrape(t);
   expect(metrics.value('trip_generations_waiting')).toBe(0);
   expect(metrics.families.map((f) => f.name)).toContain('trip_db_query_errors_total');

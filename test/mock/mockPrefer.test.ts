@@ -1,11 +1,11 @@
 // The mock's answer to a `Prefer` header it cannot honour: RFC 9457 problem JSON, bounded the way the
-// service bounds its error bodies (src/http/errorBodyLimits.ts) whatever the header's size, so a
+// service bounds its error bodies (src/kernel/errorBodyLimits.ts) whatever the header's size, so a
 // client cannot make the mock send back what it sent.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMock, type Mock } from '../../scripts/mock/createMock.js';
 import { startMockServer, type RunningMock } from '../../scripts/mockServer.js';
-import { ERROR_BODY_MAX_BYTES, TRUNCATION_MARKER, errorTextLimits } from '../../src/http/errorBodyLimits.js';
+import { ERROR_BODY_MAX_BYTES, TRUNCATION_MARKER, errorTextLimits } from '../../src/kernel/errorBodyLimits.js';
 
 const env = { NODE_ENV: 'test', LOG_LEVEL: 'silent' };
 const headers = (prefer: string) => ({ authorization: 'Bearer any.token', prefer });

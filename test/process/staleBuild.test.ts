@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { staleBuildInput } from '../../src/buildFreshness.js';
+import { staleBuildInput } from '../../src/composition/buildFreshness.js';
 
 const roots: string[] = [];
 afterEach(() => {

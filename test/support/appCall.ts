@@ -1,6 +1,6 @@
 // JSON calls to an app built with createApp in the test process (no socket): status and the
 // envelope's data, for suites that start several instances on one database.
-import type { App } from '../../src/app.js';
+import type { App } from '../../src/composition/app.js';
 
 export type AppCall = <T = unknown>(method: string, path: string, token?: string, body?: unknown) => Promise<{ status: number; data: T }>;
 

@@ -2,11 +2,11 @@
 // and runner, sharing only the database and the JWT secret of their config): a fresh database
 // before each test; every app closed and the database dropped after it. Call at a file's top level.
 import { afterEach, beforeEach } from 'vitest';
-import { createApp, type App } from '../../src/app.js';
-import type { Config } from '../../src/config.js';
+import { createApp, type App } from '../../src/composition/app.js';
+import type { Config } from '../../src/config/config.js';
 import { databasePort, postgresPort } from '../../src/db/databasePort.js';
 import { openPostgresDatabase } from '../../src/db/postgresDatabase.js';
-import type { AppPorts } from '../../src/services.js';
+import type { AppPorts } from '../../src/composition/services.js';
 import { appCall } from './appCall.js';
 import { freshPostgresDatabase, type FreshPostgresDatabase } from './postgres.js';
 

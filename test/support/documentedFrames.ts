@@ -5,8 +5,8 @@
 // frame whose message has no payload must have no body.
 import { channels, matchChannel, stompFrameMessages } from '../../generated/asyncapi.js';
 import { messageHeaderValidators, messageValidators, type ValidateFunction } from '../../generated/validators.js';
-import { createStompParser } from '../../src/realtime/stompParser.js';
-import { frameBodyText } from '../../src/realtime/stompFrame.js';
+import { createStompParser } from '../../src/stomp/stompParser.js';
+import { frameBodyText } from '../../src/stomp/stompFrame.js';
 
 export interface ObservedFrame {
   command: string;

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { staleBuildInput } from '../../src/buildFreshness.js';
+import { staleBuildInput } from '../../src/composition/buildFreshness.js';
 import { repoRoot } from './serviceProcess.js';
 
 const lock = path.join(repoRoot, '.tmp', 'build.lock');

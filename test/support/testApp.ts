@@ -5,8 +5,8 @@
 import type { Hono } from 'hono';
 import type { HttpEnv } from '../../src/http/httpEnv.js';
 import { routeFor } from '../../src/http/operationRouter.js';
-import { createApp, type App, type AppPorts } from '../../src/app.js';
-import { loadConfig, type Config } from '../../src/config.js';
+import { createApp, type App, type AppPorts } from '../../src/composition/app.js';
+import { loadConfig, type Config } from '../../src/config/config.js';
 import { openDatabasePort } from '../../src/db/openDatabasePort.js';
 import { testAppDatabase } from './testDatabase.js';
 

@@ -1,5 +1,5 @@
 // A test app behind a real HTTP + WebSocket server on a free loopback port.
-import { startServer, type RunningServer } from '../../src/server.js';
+import { startServer, type RunningServer } from '../../src/composition/server.js';
 import { startTestApp, type TestApp, type TestAppOptions } from './testApp.js';
 
 export interface TestServer extends TestApp {

@@ -3,7 +3,7 @@
 // after them; and a logger whose JSON lines the test can read (trace and span ids among them).
 import { pino, type Logger } from 'pino';
 import { afterAll, beforeAll } from 'vitest';
-import { startTracing, type Tracing } from '../../src/tracing.js';
+import { startTracing, type Tracing } from '../../src/composition/tracing.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlpReceiver.js';
 import { testConfig } from './testApp.js';
 

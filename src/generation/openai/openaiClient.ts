@@ -1,6 +1,6 @@
 // The OpenAI SDK client the planner and the chat agent share, built from config.
 import OpenAI from 'openai';
-import type { Config } from '../../config.js';
+import type { Config } from '../../config/config.js';
 
 export function createOpenAiClient(config: Config['openai']): OpenAI {
   return new OpenAI({

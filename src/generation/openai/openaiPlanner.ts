@@ -7,8 +7,8 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import type { components } from '../../../generated/openapi.js';
 import { schemaValidators } from '../../../generated/validators.js';
 import type { DatabasePort } from '../../db/databasePort.js';
-import { withTraceIds } from '../../http/traceContext.js';
-import type { Logger } from '../../logger.js';
+import { withTraceIds } from '../../kernel/traceContext.js';
+import type { Logger } from '../../kernel/logger.js';
 import { findActivePromptTemplate } from '../../prompts/promptTemplateRepository.js';
 import type { PlaceRow } from '../../catalogue/placeRepository.js';
 import { abortableDelay } from '../abortableDelay.js';
