@@ -24,7 +24,9 @@ describe('configuration documentation', () => {
   beforeAll(ensureFreshBuild, 120_000);
 
   it('the settings table of docs/configuration.md is the one npm start -- --help --markdown prints', () => {
-    const rows = settingsSection(page).split('\n').filter((line) => line.startsWith('|'));
+    const rows = settingsSection(page)
+      .split('\n')
+      .filter((line) => line.startsWith('|'));
     expect(rows).toEqual(settingsMarkdown().trimEnd().split('\n'));
   });
 
