@@ -1,5 +1,5 @@
-// The README's configuration table is the settings table of src/config/config.ts (what validation and
-// `npm start -- --help` use), row for row: no setting undocumented, no stale row.
+// The settings table of docs/configuration.md is the settings table of src/config/config.ts (what
+// validation and `npm start -- --help` use), row for row: no setting undocumented, no stale row.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,15 +9,24 @@ import { settingsHelp, settingsMarkdown } from '../../src/config/configHelp.js';
 import { ensureFreshBuild } from '../support/freshBuild.js';
 import { exitOf, repoRoot, serviceEnv } from '../support/serviceProcess.js';
 
-const readme = fs.readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
-const section = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('\n## ', readme.indexOf('## Configuration') + 1));
+const page = fs.readFileSync(path.resolve(import.meta.dirname, '../../docs/configuration.md'), 'utf8');
+
+/** The page's `## Settings` section, up to the next heading of that level (or the page's end). */
+function settingsSection(markdown: string): string {
+  const start = markdown.indexOf('\n## Settings\n');
+  if (start < 0) throw new Error('docs/configuration.md has no "## Settings" section');
+  const end = markdown.indexOf('\n## ', start + 1);
+  return markdown.slice(start, end < 0 ? undefined : end);
+}
 
 describe('configuration documentation', () => {
   // `npm start` runs dist/: built again first when a source is newer.
   beforeAll(ensureFreshBuild, 120_000);
 
-  it('the README configuration table is the settings table (npm start -- --help --markdown)', () => {
-    const rows = section.split('\n').filter((line) => line.startsWith('|'));
+  it('the settings table of docs/configuration.md is the one npm start -- --help --markdown prints', () => {
+    const rows = settingsSection(page)
+      .split('\n')
+      .filter((line) => line.startsWith('|'));
     expect(rows).toEqual(settingsMarkdown().trimEnd().split('\n'));
   });
 
