@@ -868,8 +868,8 @@ export interface paths {
          *     (OpenTelemetry semantic-convention names), STOMP connections, subscriptions, delivered and
          *     dropped messages and replays, generations by outcome, running and waiting, the time to the
          *     first day, lease takeovers and fenced writes, rate-limit rejections, database pool use and
-         *     query errors, Redis reconnects, and the process (`process_*`, `nodejs_*`). The README's
-         *     "Operating it" lists every metric and the alert to set on it.
+         *     query errors, Redis reconnects, and the process (`process_*`, `nodejs_*`). The operations
+         *     guide (docs/operations.md, "Operating it") lists every metric and the alert to set on it.
          *
          *     Protection: with the server setting `METRICS_TOKEN`, the request needs the header
          *     `Authorization: Bearer <METRICS_TOKEN>` (not an access token); without it, or with another
