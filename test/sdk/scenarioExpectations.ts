@@ -1,31 +1,15 @@
 // One set of expectations for every generated client: each program returns what it saw at each
-// step, and the same flow has to produce the same answers whichever SDK drove it. The flow:
-// log in → create (two more plans too) → subscribe → start → page through the list → read the
-// days → swap two stops → chat history → rename → delete → the deleted plan is a typed 404 TRIP101.
+// step (a ScenarioResult, the type the programs share in test/fixtures/sdk/scenarioCommon.ts), and
+// the same flow has to produce the same answers whichever SDK drove it. The flow: log in → create
+// (two more plans too) → subscribe → start → page through the list → read the days → swap two
+// stops → chat history → rename → delete → the deleted plan is a typed 404 TRIP101.
 import { jsonAt } from '../../conformance/specModel/index.js';
 import { expect } from 'vitest';
 import type { ReceivedMessage } from '../../conformance/index.js';
 import type { StompRealtime } from './stompRealtime.js';
+import type { ScenarioResult } from '../fixtures/sdk/scenarioCommon.js';
 
-interface Day {
-  dayNumber: number;
-  date: string;
-  scheduledPlaces: { visitOrder: number; place: { name: string } }[];
-}
-
-export interface ScenarioResult {
-  ids: { tripPlanId: number; chatRoomId: number; others: number[] };
-  login: { status: number; expiresIn: number };
-  create: { status: number; location: string | null };
-  start: { status: number; message: string };
-  list: { pages: number[][] };
-  dailyPlans: { status: number; days: Day[] };
-  swap: { status: number; daysAfter: Day[] };
-  chat: { status: number; hasNext: boolean; messages: { messageType: string; content: string }[] };
-  rename: { status: number; title: string; generationStatus: string };
-  delete: { status: number };
-  getDeleted: { status: number; code: string | undefined };
-}
+type Day = ScenarioResult['dailyPlans']['days'][number];
 
 export interface ScenarioProgram {
   runScenario: (baseUrl: string, realtime: StompRealtime) => Promise<ScenarioResult>;
