@@ -86,6 +86,19 @@ async function* plannedDays(planner: Planner, request: PlanRequest, signal: Abor
   }
 }
 
+/** What the steps of one run share: what it was given, and the days saved so far. */
+interface RunState {
+  readonly deps: ClaimedRunDeps;
+  readonly job: ClaimedGeneration;
+  readonly publishers: RunPublishers;
+  readonly signal: AbortSignal;
+  readonly term: LeaseTerm;
+  readonly request: PlanRequest;
+  readonly retrying: RetryStep;
+  /** the days saved, by this attempt or an earlier one */
+  days: number;
+}
+
 /**
  * `publishers` are the run's (its lease's run and attempt): what a superseded attempt sends is
  * refused. `term` is the lease as the run's clock sees it, moved on by every renewal that succeeds.
@@ -97,102 +110,138 @@ export async function runClaimedGeneration(
   signal: AbortSignal,
   term: LeaseTerm,
 ): Promise<RunOutcome> {
-  const { port, log, clock, leaseMs, metrics } = deps;
-  const { lease, event } = job;
-  const { tripPlanId, memberId, chatRoomId } = event;
-  const request: PlanRequest = { tripPlanId, memberId, ...event.request, transportation: event.request.transportation ?? 'PUBLIC_TRANSIT' };
-  const now = () => new Date(clock()).toISOString();
-  const stillOurs = () => {
-    if (signal.aborted) throw signal.reason;
-  };
+  const { clock, leaseMs, log } = deps;
+  const { tripPlanId, memberId } = job.event;
+  const request: PlanRequest = { tripPlanId, memberId, ...job.event.request, transportation: job.event.request.transportation ?? 'PUBLIC_TRANSIT' };
   const retrying = retryingWhileLeaseHolds({ clock, term, policy: retryPolicyFor(leaseMs), signal, log });
-  const fenced = <T>(step: string, write: (at: FenceAt) => Promise<Fenced<T>>): Promise<T> =>
-    retrying(step, async () => {
-      stillOurs();
-      const nowMs = clock();
-      const result = await write({ lease, nowMs, leaseMs });
-      if (!result.held) {
-        metrics?.fencedWrites.inc();
-        throw new LeaseLost();
-      }
-      term.renewed(nowMs);
-      stillOurs();
-      return result.value;
-    });
-  /** The day's summary on the chat (chunks, then stored, then the full text); a retried summary streams again from its start. */
-  const summarise = async (day: PlannedDay) => {
-    const summary = await retrying(`summary of day ${day.dayNumber}`, async () => {
-      let text = '';
-      for await (const chunk of deps.planner.summarize(day, request, signal)) {
-        stillOurs();
-        text += chunk;
-        publishers.chat({ message: chunk, isComplete: false, timestamp: now(), messageStreamType: 'CHAT' });
-      }
-      return text;
-    });
-    const { dayNumber } = day;
-    await fenced(`summary of day ${dayNumber} saved`, (at) => saveDaySummary(port, at, { chatRoomId, dayNumber, content: summary, createdAt: clock() }));
-    publishers.chat({ message: summary, isComplete: true, timestamp: now(), messageStreamType: 'CHAT' });
-  };
-  let days = job.savedDays;
-  /** when the run began waiting for the planner's next day: where that day's span starts */
-  let dayAsked: Date;
+  const run: RunState = { deps, job, publishers, signal, term, request, retrying, days: job.savedDays };
   try {
-    // An earlier attempt announced these days and stopped before their summaries were stored.
-    for (const dayNumber of job.unsummarisedDays) {
-      const saved = await retrying(`day ${dayNumber} read back`, () => findDay(port, tripPlanId, dayNumber));
-      if (saved) await inDaySpan(dayNumber, new Date(), () => summarise(plannedDayOf(saved)));
-    }
-    dayAsked = new Date();
-    for await (const day of plannedDays(deps.planner, request, signal, retrying)) {
-      stillOurs();
-      // Saved by an earlier attempt, or before the planner was started over.
-      if (day.dayNumber <= days) {
-        dayAsked = new Date();
-        continue;
-      }
-      await inDaySpan(day.dayNumber, dayAsked, async () => {
-        const saved = await fenced(`day ${day.dayNumber} saved`, (at) => saveGeneratedDay(port, at, day, request.transportation));
-        days++;
-        // Time to the first day: only a first attempt's, whose queue time is when its start was accepted.
-        if (days === 1 && lease.attempt === 1 && job.queuedAtMs > 0) metrics?.firstDay.observe(Math.max(0, clock() - job.queuedAtMs) / 1000);
-        publishers.schedule({ type: 'DAILY_PLAN_GENERATED', tripPlanId, dailyPlan: toDailyPlanResponse(saved) });
-        await summarise(day);
-      });
-      dayAsked = new Date();
-    }
-    await retrying('finish', async (retry) => {
-      stillOurs();
-      if (await finishGeneration(port, lease, clock(), 'COMPLETED')) return;
-      // An earlier try may have committed and lost its answer: the run then ended, by this attempt.
-      if (retry > 0 && (await endedByAttempt(port, lease, 'COMPLETED'))) return;
-      metrics?.fencedWrites.inc();
-      throw new LeaseLost();
-    });
+    await summariseUnsummarisedDays(run);
+    await generateDays(run);
+    await markCompleted(run);
     publishers.chat({
-      message: `Your ${days}-day itinerary is ready.`,
+      message: `Your ${run.days}-day itinerary is ready.`,
       isComplete: true,
-      timestamp: now(),
+      timestamp: now(run),
       messageStreamType: 'COMPLETED',
     });
-    log.info({ tripPlanId, days, attempt: lease.attempt }, 'generation completed');
+    log.info({ tripPlanId, days: run.days, attempt: job.lease.attempt }, 'generation completed');
     return 'completed';
   } catch (error) {
-    const reason: unknown = signal.aborted ? signal.reason : error;
-    if (reason instanceof Cancelled && reason.reason === 'shutdown') return stop(deps, job, publishers, days);
-    if (reason instanceof Cancelled || reason instanceof LeaseLost) {
-      log.info({ tripPlanId, days, why: reason.message }, 'generation ended without its lease');
-      return 'lost';
-    }
-    if (reason instanceof StorageOutlastedLease) {
-      // Its lease runs out; a sweeper (of any instance) fails the job or lets another claim resume it.
-      log.warn({ tripPlanId, days, step: reason.step }, 'generation stopped writing: the storage stayed unavailable until its lease ran out');
-      return 'lost';
-    }
-    log.error({ err: error, tripPlanId }, 'generation failed');
-    const message = error instanceof PlannerError ? error.message : storageUnavailable(error) ? UNSAVABLE_MESSAGE : FAILED_MESSAGE;
-    return fail(deps, job, publishers, message);
+    return endedBy(run, error);
   }
+}
+
+const now = (run: RunState) => new Date(run.deps.clock()).toISOString();
+
+function stillOurs(run: RunState): void {
+  if (run.signal.aborted) throw run.signal.reason;
+}
+
+/** A write fenced by the lease, tried again while it holds; a write the fence refused loses the lease. */
+function fenced<T>(run: RunState, step: string, write: (at: FenceAt) => Promise<Fenced<T>>): Promise<T> {
+  const { clock, leaseMs, metrics } = run.deps;
+  return run.retrying(step, async () => {
+    stillOurs(run);
+    const nowMs = clock();
+    const result = await write({ lease: run.job.lease, nowMs, leaseMs });
+    if (!result.held) {
+      metrics?.fencedWrites.inc();
+      throw new LeaseLost();
+    }
+    run.term.renewed(nowMs);
+    stillOurs(run);
+    return result.value;
+  });
+}
+
+/** The day's summary on the chat (chunks, then stored, then the full text); a retried summary streams again from its start. */
+async function summarise(run: RunState, day: PlannedDay): Promise<void> {
+  const { deps, publishers } = run;
+  const summary = await run.retrying(`summary of day ${day.dayNumber}`, async () => {
+    let text = '';
+    for await (const chunk of deps.planner.summarize(day, run.request, run.signal)) {
+      stillOurs(run);
+      text += chunk;
+      publishers.chat({ message: chunk, isComplete: false, timestamp: now(run), messageStreamType: 'CHAT' });
+    }
+    return text;
+  });
+  const { dayNumber } = day;
+  const { chatRoomId } = run.job.event;
+  await fenced(run, `summary of day ${dayNumber} saved`, (at) =>
+    saveDaySummary(deps.port, at, { chatRoomId, dayNumber, content: summary, createdAt: deps.clock() }),
+  );
+  publishers.chat({ message: summary, isComplete: true, timestamp: now(run), messageStreamType: 'CHAT' });
+}
+
+/** An earlier attempt announced these days and stopped before their summaries were stored. */
+async function summariseUnsummarisedDays(run: RunState): Promise<void> {
+  const { tripPlanId } = run.job.event;
+  for (const dayNumber of run.job.unsummarisedDays) {
+    const saved = await run.retrying(`day ${dayNumber} read back`, () => findDay(run.deps.port, tripPlanId, dayNumber));
+    if (saved) await inDaySpan(dayNumber, new Date(), () => summarise(run, plannedDayOf(saved)));
+  }
+}
+
+/** The planner's days not saved yet: each saved, announced and summarised, in its own span. */
+async function generateDays(run: RunState): Promise<void> {
+  /** when the run began waiting for the planner's next day: where that day's span starts */
+  let dayAsked = new Date();
+  for await (const day of plannedDays(run.deps.planner, run.request, run.signal, run.retrying)) {
+    stillOurs(run);
+    // Saved by an earlier attempt, or before the planner was started over.
+    if (day.dayNumber <= run.days) {
+      dayAsked = new Date();
+      continue;
+    }
+    await inDaySpan(day.dayNumber, dayAsked, () => saveDay(run, day));
+    dayAsked = new Date();
+  }
+}
+
+async function saveDay(run: RunState, day: PlannedDay): Promise<void> {
+  const { deps, job } = run;
+  const saved = await fenced(run, `day ${day.dayNumber} saved`, (at) => saveGeneratedDay(deps.port, at, day, run.request.transportation));
+  run.days++;
+  // Time to the first day: only a first attempt's, whose queue time is when its start was accepted.
+  if (run.days === 1 && job.lease.attempt === 1 && job.queuedAtMs > 0) deps.metrics?.firstDay.observe(Math.max(0, deps.clock() - job.queuedAtMs) / 1000);
+  run.publishers.schedule({ type: 'DAILY_PLAN_GENERATED', tripPlanId: job.event.tripPlanId, dailyPlan: toDailyPlanResponse(saved) });
+  await summarise(run, day);
+}
+
+async function markCompleted(run: RunState): Promise<void> {
+  const { port, clock, metrics } = run.deps;
+  const { lease } = run.job;
+  await run.retrying('finish', async (retry) => {
+    stillOurs(run);
+    if (await finishGeneration(port, lease, clock(), 'COMPLETED')) return;
+    // An earlier try may have committed and lost its answer: the run then ended, by this attempt.
+    if (retry > 0 && (await endedByAttempt(port, lease, 'COMPLETED'))) return;
+    metrics?.fencedWrites.inc();
+    throw new LeaseLost();
+  });
+}
+
+/** How a run that did not complete ends: after a stop, a lost lease, an outlasting outage or a failure. */
+function endedBy(run: RunState, error: unknown): Promise<RunOutcome> | RunOutcome {
+  const { deps, job, publishers, signal, days } = run;
+  const { log } = deps;
+  const { tripPlanId } = job.event;
+  const reason: unknown = signal.aborted ? signal.reason : error;
+  if (reason instanceof Cancelled && reason.reason === 'shutdown') return stop(deps, job, publishers, days);
+  if (reason instanceof Cancelled || reason instanceof LeaseLost) {
+    log.info({ tripPlanId, days, why: reason.message }, 'generation ended without its lease');
+    return 'lost';
+  }
+  if (reason instanceof StorageOutlastedLease) {
+    // Its lease runs out; a sweeper (of any instance) fails the job or lets another claim resume it.
+    log.warn({ tripPlanId, days, step: reason.step }, 'generation stopped writing: the storage stayed unavailable until its lease ran out');
+    return 'lost';
+  }
+  log.error({ err: error, tripPlanId }, 'generation failed');
+  const message = error instanceof PlannerError ? error.message : storageUnavailable(error) ? UNSAVABLE_MESSAGE : FAILED_MESSAGE;
+  return fail(deps, job, publishers, message);
 }
 
 /** FAILED with AI002, unless the lease is already gone (then whoever has the job speaks for it). */
