@@ -1,8 +1,8 @@
 // Every setting of the service, read once from the environment, with defaults that work on a fresh
 // clone (SQLite file under ./data, offline planner, dev-login only in development on loopback).
 // `settings` below is the one table of settings: loadConfig validates against it, and
-// `npm start -- --help` (and the README's configuration table, checked by a test) print it. A bad
-// value is refused with one line naming the setting, the value and what is accepted.
+// `npm start -- --help` (and the settings table of docs/configuration.md, checked by a test) print
+// it. A bad value is refused with one line naming the setting, the value and what is accepted.
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -64,7 +64,7 @@ export interface Config {
   generationConcurrency: number;
   /** runs of one member at once (startTripPlanGeneration in openapi.yaml: queue and fairness) */
   generationConcurrencyPerUser: number;
-  /** the plan row is the job (README, "Generation jobs on the plan row"): lease timings and takeover */
+  /** the plan row is the job (docs/design/scale-out.md, "Generation jobs on the plan row"): lease timings and takeover */
   generationJobs: GenerationJobSettings;
   openai: { apiKey: string | null; baseUrl: string | null; model: string; maxAttempts: number };
   stomp: {
@@ -327,7 +327,7 @@ function setting<T>(name: string, parser: Parser<T>, defaultText: string, meanin
   return { name, ...parser, defaultText, meaning, secret };
 }
 
-/** Every setting, in the order `--help` and the README list them. */
+/** Every setting, in the order `--help` and docs/configuration.md list them. */
 export const settings = {
   NODE_ENV: setting(
     'NODE_ENV',

@@ -1,6 +1,6 @@
 // `npm start -- --help`: every setting with its default, what it accepts and what it means, from
-// the one table in config.ts. `--markdown` prints the same table as the README's configuration
-// section (a test keeps the two equal).
+// the one table in config.ts. `--markdown` prints the same table as the settings section
+// of docs/configuration.md (a test keeps the two equal).
 import { settings, type Setting } from './config.js';
 
 const rows = () => Object.values(settings) as Setting[];

@@ -133,7 +133,7 @@ export const tripPlans = pgTable(
     imageUrl: text('image_url'),
     createdAt: epochMs('created_at').notNull(),
     updatedAt: epochMs('updated_at').notNull(),
-    // The plan row is the generation job (README, "Generation jobs on the plan row"): the
+    // The plan row is the generation job (docs/design/scale-out.md, "Generation jobs on the plan row"): the
     // lease-based runner claims it, renews the lease with heartbeats and fences every write with
     // the attempt.
     /** +1 on every start: the run the plan's realtime log belongs to */

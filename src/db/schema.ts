@@ -119,7 +119,7 @@ export const tripPlans = sqliteTable(
     imageUrl: text('image_url'),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
-    // The plan row is the generation job (README, "Generation jobs on the plan row"): the
+    // The plan row is the generation job (docs/design/scale-out.md, "Generation jobs on the plan row"): the
     // lease-based runner claims it, renews the lease with heartbeats and fences every write with
     // the attempt.
     /** +1 on every start: the run the plan's realtime log belongs to */

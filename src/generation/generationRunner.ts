@@ -1,4 +1,4 @@
-// Runs the generation jobs of the plan rows (README, "Generation jobs on the plan row"): the same
+// Runs the generation jobs of the plan rows (docs/design/scale-out.md, "Generation jobs on the plan row"): the same
 // runner on every instance and both engines. It claims waiting jobs (fairness: nextGeneration.ts)
 // when a start on this instance wakes it, when a run of its own ends, and every GENERATION_POLL_MS;
 // it renews the leases of its runs every GENERATION_HEARTBEAT_MS (a lost lease aborts the run, and

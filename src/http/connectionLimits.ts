@@ -1,6 +1,6 @@
 // How many connections the HTTP server holds (HTTP and WebSocket alike: an upgraded socket stays
 // the same connection), in all and per client address, and what a connection beyond them gets
-// (openapi.yaml, Conventions; README, Limits). Every connection is an open file: without a cap,
+// (openapi.yaml, Conventions; docs/limits.md). Every connection is an open file: without a cap,
 // idle or slow sockets pile up until accept() fails and nothing is answered, /healthz neither.
 //
 // A connection beyond a cap is still read, so that its request gets a documented answer (429

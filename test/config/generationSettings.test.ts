@@ -1,4 +1,4 @@
-// The settings of the generation jobs on the plan row (README, "Generation jobs on the plan row"):
+// The settings of the generation jobs on the plan row (docs/design/scale-out.md, "Generation jobs on the plan row"):
 // the design's defaults, the small values tests use for quick takeovers, and a clear refusal of a
 // heartbeat that cannot keep a lease.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// METRICS_ENABLED and METRICS_TOKEN (README, "Operating it"): metrics are on by default and served
+// METRICS_ENABLED and METRICS_TOKEN (docs/operations.md, "Operating it"): metrics are on by default and served
 // without a token on a loopback HOST only; a token makes them servable anywhere; a token too short
 // or with spaces is refused in one line that never shows it.
 import { describe, expect, it } from 'vitest';

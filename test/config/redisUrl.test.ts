@@ -1,4 +1,4 @@
-// REDIS_URL (README, "Several instances (PostgreSQL + Redis)"): a redis:// or rediss:// URL whose
+// REDIS_URL (docs/operations.md, "Several instances (PostgreSQL + Redis)"): a redis:// or rediss:// URL whose
 // database number is kept; refused with a SQLite DATABASE_URL in one clear line; its password never
 // shown.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_SERVICE_NAME, OTEL_TRACES_SAMPLER_ARG (README, "Traces"):
+// OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_SERVICE_NAME, OTEL_TRACES_SAMPLER_ARG (docs/operations.md, "Traces"):
 // tracing is off unless the endpoint is set; a bad value is refused in one line, an endpoint's
 // password never shown.
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
-// Generation jobs across two real server processes on one PostgreSQL database (README, "Generation
-// jobs on the plan row"): a process killed with SIGKILL mid-run leaves a lease that runs out, and
+// Generation jobs across two real server processes on one PostgreSQL database (docs/design/scale-out.md,
+// "Generation jobs on the plan row"): a process killed with SIGKILL mid-run leaves a lease that runs out, and
 // the other process fails the plan with AI002 (GENERATION_TAKEOVER=fail) or finishes it with each
 // day saved once (resume); restarting one process never touches the job the other one runs. Short
 // lease settings make takeovers quick; every wait polls for an outcome with a generous limit, none

@@ -1,5 +1,5 @@
 // Two real server processes (src/main.ts, as `npm start` runs it) on one PostgreSQL database and
-// one Redis database (README, "Several instances (PostgreSQL + Redis)"). A runs the generations, B
+// one Redis database (docs/operations.md, "Several instances (PostgreSQL + Redis)"). A runs the generations, B
 // runs none (GENERATION_CONCURRENCY=0), so every message a client of B gets crossed Redis. Skipped
 // when PostgreSQL or Redis does not answer (their global setups print why), failing under CI=true.
 // The second suite adds the SIGTERM hand-over (resume and fail) and a third instance. Time limits

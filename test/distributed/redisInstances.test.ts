@@ -1,4 +1,4 @@
-// REDIS_URL wired (README, "Several instances (PostgreSQL + Redis)"): two instances (two apps with
+// REDIS_URL wired (docs/operations.md, "Several instances (PostgreSQL + Redis)"): two instances (two apps with
 // real HTTP and STOMP servers, as two processes would be) on one PostgreSQL database and one Redis
 // database. A generation started over HTTP on A reaches a STOMP client of B in order; a late
 // subscriber on B replays it; a logout on A closes B's connections at once; the rate limit is

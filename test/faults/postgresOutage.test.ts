@@ -1,4 +1,4 @@
-// PostgreSQL that goes away mid-service (README, the failure table's "PostgreSQL unreachable" row):
+// PostgreSQL that goes away mid-service (docs/operations.md, "What happens when something fails": the "PostgreSQL unreachable" row):
 // requests answer 503 COMMON503 with Retry-After instead of hanging or a 500, /readyz is DOWN while
 // it is away, and everything works again once it is back. The database is "stopped" by cutting a
 // TCP proxy the test controls, since the PostgreSQL server itself is shared.

@@ -1,6 +1,6 @@
 // A stand-in for the service's GET /metrics until the real one lands: the exposition prom-client
 // would write (HELP and TYPE lines, histograms with `le` first, a blank line between families) with
-// the names of the agreed list (README, "Operating it"), moving on every scrape by what the test's
+// the names of the agreed list (docs/operations.md, "Operating it"), moving on every scrape by what the test's
 // traffic says. Each exposition is one scrape: what happened since the previous one is added, then
 // written out.
 
