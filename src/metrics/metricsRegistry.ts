@@ -27,8 +27,23 @@ export function createMetrics(sources: ScrapeSources) {
   const registry = new Registry();
   const registers = [registry];
   collectDefaultMetrics({ register: registry });
+  // Registered in this order, which is the order of the scrape.
   return {
     registry,
+    ...httpMetrics(registers),
+    ...admissionMetrics(registers),
+    ...stompMetrics(registers),
+    ...generationMetrics(registers, sources),
+    ...storageMetrics(registers, sources),
+    ...redisMetrics(registers),
+  };
+}
+
+type Registers = Registry[];
+
+/** Requests as the HTTP adapter answers them. */
+function httpMetrics(registers: Registers) {
+  return {
     httpRequestDuration: new Histogram({
       name: 'http_server_request_duration_seconds',
       help: 'Duration of HTTP server requests, by method, spec path template, status and spec operationId ("unmatched" for paths that are no operation).',
@@ -42,6 +57,12 @@ export function createMetrics(sources: ScrapeSources) {
       labelNames: ['operation_id', 'http_response_status_code'] as const,
       registers,
     }),
+  };
+}
+
+/** Requests, connections and chat messages refused by a limit, and the connections within the caps. */
+function admissionMetrics(registers: Registers) {
+  return {
     rateLimitRejections: new Counter({
       name: 'trip_rate_limit_rejections_total',
       help: 'Requests refused by the rate limit (429 COMMON429).',
@@ -63,6 +84,12 @@ export function createMetrics(sources: ScrapeSources) {
       help: 'Chat messages refused because their member sent more than CHAT_MESSAGES_PER_MINUTE (CHAT103).',
       registers,
     }),
+  };
+}
+
+/** STOMP connections, subscriptions, deliveries and replays of this instance. */
+function stompMetrics(registers: Registers) {
+  return {
     stompConnections: new Gauge({ name: 'trip_stomp_connections', help: 'Open STOMP (WebSocket) connections on this instance.', registers }),
     stompSubscriptions: new Gauge({ name: 'trip_stomp_subscriptions', help: 'STOMP subscriptions held by the connections of this instance.', registers }),
     stompDelivered: new Counter({
@@ -88,6 +115,12 @@ export function createMetrics(sources: ScrapeSources) {
       help: 'Replaying subscriptions answered with x-recovered: false (the history asked for is gone: unknown epoch or trimmed).',
       registers,
     }),
+  };
+}
+
+/** Generation runs: how they end, how many run or wait, how soon the first day comes, lost leases. */
+function generationMetrics(registers: Registers, sources: ScrapeSources) {
+  return {
     generations: new Counter({
       name: 'trip_generations_total',
       help: 'Generation runs this instance held, by how they ended: completed, failed (AI002), cancelled, or taken_over (the lease was lost).',
@@ -124,6 +157,12 @@ export function createMetrics(sources: ScrapeSources) {
       help: 'Generation writes refused because the run had lost its lease.',
       registers,
     }),
+  };
+}
+
+/** The database: its connection pool (read at scrape) and its failed statements. */
+function storageMetrics(registers: Registers, sources: ScrapeSources) {
+  return {
     dbConnections: new Gauge({
       name: 'db_client_connection_count',
       help: "Database connections by state (idle, used): the PostgreSQL pool, or SQLite's one connection (used).",
@@ -148,6 +187,12 @@ export function createMetrics(sources: ScrapeSources) {
       help: 'Database statements or transactions that failed with an error of the database or its driver.',
       registers,
     }),
+  };
+}
+
+/** The Redis connections (REDIS_URL). */
+function redisMetrics(registers: Registers) {
+  return {
     redisReconnects: new Counter({
       name: 'trip_redis_reconnects_total',
       help: 'Reconnection attempts of the Redis connections (REDIS_URL), by connection.',
@@ -156,5 +201,4 @@ export function createMetrics(sources: ScrapeSources) {
     }),
   };
 }
-
 export type Metrics = ReturnType<typeof createMetrics>;

@@ -55,197 +55,250 @@ const utf8Encoder = new TextEncoder();
 // ignoreBOM: a header value that starts with U+FEFF must keep it.
 const strictUtf8Decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
+/** Everything one parser holds between pushes; the functions below are its states' transitions. */
+interface ParserState {
+  readonly maxFrameBytes: number;
+  readonly maxHeaders: number;
+  readonly maxHeaderLineBytes: number;
+  escapeHeaders: boolean;
+  phase: Phase;
+  // After an error the stream position is unknown, so every later push fails the same way.
+  failure: { error: unknown } | undefined;
+  // Bytes of the current frame seen so far plus the NUL it still owes, so a frame that cannot
+  // fit is rejected as soon as its bytes arrive rather than when the NUL finally does.
+  frameBytes: number;
+  // A line or NUL-terminated body that spans pushes; caller buffers are never retained.
+  readonly pending: GrowableBytes;
+  command: StompCommand;
+  escapeThisFrame: boolean;
+  headers: Map<string, string>;
+  headerLines: number;
+  sizedBody: Uint8Array;
+  sizedBodyFilled: number;
+}
+
+/** What one push has finished so far. */
+interface PushResult {
+  frames: StompFrame[];
+  heartbeats: number;
+}
+
 export function createStompParser(options: StompParserOptions): StompParser {
+  const state = newParserState(options);
+  return {
+    push: (chunk) => push(state, chunk),
+    setEscapeHeaders(enabled: boolean): void {
+      state.escapeHeaders = enabled;
+    },
+    idle: () => state.phase === 'betweenFrames' && !state.failure && state.pending.isEmpty(),
+  };
+}
+
+function newParserState(options: StompParserOptions): ParserState {
   const { maxFrameBytes, maxHeaders = MAX_STOMP_HEADERS, maxHeaderLineBytes = MAX_STOMP_HEADER_LINE_BYTES } = options;
   if (!Number.isSafeInteger(maxFrameBytes) || maxFrameBytes < 1) {
     throw new RangeError(`maxFrameBytes must be a positive integer, got ${maxFrameBytes}`);
   }
-  let escapeHeaders = options.escapeHeaders ?? true;
-
-  let phase: Phase = 'betweenFrames';
-  // After an error the stream position is unknown, so every later push fails the same way.
-  let failure: { error: unknown } | undefined;
-  // Bytes of the current frame seen so far plus the NUL it still owes, so a frame that cannot
-  // fit is rejected as soon as its bytes arrive rather than when the NUL finally does.
-  let frameBytes = 0;
-  // A line or NUL-terminated body that spans pushes; caller buffers are never retained.
-  const pending = new GrowableBytes(maxFrameBytes);
-  let command: StompCommand = 'SEND';
-  let escapeThisFrame = false;
-  let headers = new Map<string, string>();
-  let headerLines = 0;
-  let sizedBody = new Uint8Array(0);
-  let sizedBodyFilled = 0;
-
-  function countFrameBytes(count: number): void {
-    frameBytes += count;
-    if (frameBytes > maxFrameBytes) throw new StompFrameError(`frame exceeds ${maxFrameBytes} bytes`);
-  }
-
-  function startFrame(): void {
-    phase = 'commandLine';
-    frameBytes = 1;
-    headers = new Map();
-    headerLines = 0;
-  }
-
-  function checkLineLength(bytes: number): void {
-    // A CR before the LF is part of the EOL, so one byte of slack.
-    if (bytes > maxHeaderLineBytes + 1)
-      throw new StompFrameError(`a ${phase === 'commandLine' ? 'command' : 'header'} line exceeds ${maxHeaderLineBytes} bytes`);
-  }
-
-  function finishFrame(body: Uint8Array): StompFrame {
-    phase = 'betweenFrames';
-    const frame: StompFrame = { command, headers: Object.fromEntries(headers), body };
-    headers = new Map();
-    sizedBody = new Uint8Array(0);
-    return frame;
-  }
-
-  function readLine(line: Uint8Array): void {
-    // EOL is LF or CRLF.
-    const content = line.byteLength > 0 && line[line.byteLength - 1] === CR ? line.subarray(0, -1) : line;
-    if (phase === 'commandLine') readCommandLine(content);
-    else if (content.byteLength === 0) startBody();
-    else readHeaderLine(content);
-  }
-
-  function readCommandLine(line: Uint8Array): void {
-    const text = decodeUtf8(line, 'command');
-    if (!isStompCommand(text)) throw new StompFrameError(`unknown command ${JSON.stringify(text.slice(0, 40))}`);
-    command = text;
-    escapeThisFrame = escapeHeaders && commandEscapesHeaders(command);
-    phase = 'headerLines';
-  }
-
-  function readHeaderLine(line: Uint8Array): void {
-    if (++headerLines > maxHeaders) throw new StompFrameError(`${command} frame has more than ${maxHeaders} headers`);
-    const colon = line.indexOf(COLON);
-    if (colon === -1) throw new StompFrameError(`header line without a colon in ${command} frame`);
-    if (colon === 0) throw new StompFrameError(`header with an empty name in ${command} frame`);
-    let name = decodeUtf8(line.subarray(0, colon), 'header name');
-    let value = decodeUtf8(line.subarray(colon + 1), 'header value');
-    if (escapeThisFrame) {
-      name = unescapeHeaderText(name);
-      value = unescapeHeaderText(value);
-    }
-    // Repeated headers: the spec says only the first occurrence counts.
-    if (!headers.has(name)) headers.set(name, value);
-  }
-
-  function startBody(): void {
-    const declaredLength = headers.get('content-length');
-    if (declaredLength === undefined) {
-      phase = 'nulTerminatedBody';
-      return;
-    }
-    if (!/^[0-9]+$/.test(declaredLength)) {
-      throw new StompFrameError(`invalid content-length ${JSON.stringify(declaredLength.slice(0, 40))}`);
-    }
-    const length = Number(declaredLength);
-    // Reject before allocating or waiting for the body.
-    if (frameBytes + length > maxFrameBytes) {
-      throw new StompFrameError(`content-length ${declaredLength.slice(0, 40)} makes the frame exceed ${maxFrameBytes} bytes`);
-    }
-    frameBytes += length;
-    sizedBody = new Uint8Array(length);
-    sizedBodyFilled = 0;
-    phase = length === 0 ? 'sizedBodyTerminator' : 'sizedBody';
-  }
-
-  /** Consumes bytes of the current phase from `position` and returns where it stopped. */
-  function step(bytes: Uint8Array, position: number, onFrame: (frame: StompFrame) => void, onHeartbeat: () => void): number {
-    switch (phase) {
-      case 'betweenFrames': {
-        const byte = bytes[position];
-        if (byte === LF) {
-          onHeartbeat();
-          return position + 1;
-        }
-        if (byte === CR) {
-          phase = 'betweenFramesAfterCr';
-          return position + 1;
-        }
-        if (byte === NUL) throw new StompFrameError('NUL byte outside a frame');
-        startFrame();
-        return position;
-      }
-      case 'betweenFramesAfterCr': {
-        if (bytes[position] !== LF) throw new StompFrameError('CR not followed by LF between frames');
-        onHeartbeat();
-        phase = 'betweenFrames';
-        return position + 1;
-      }
-      case 'commandLine':
-      case 'headerLines': {
-        const lineFeed = bytes.indexOf(LF, position);
-        if (lineFeed === -1) {
-          checkLineLength(pending.size + bytes.byteLength - position);
-          countFrameBytes(bytes.byteLength - position);
-          pending.append(bytes.subarray(position));
-          return bytes.byteLength;
-        }
-        checkLineLength(pending.size + lineFeed - position);
-        countFrameBytes(lineFeed + 1 - position);
-        const ownBytes = bytes.subarray(position, lineFeed);
-        // Decoded at once, so a view of the caller's chunk or of `pending` is safe here.
-        readLine(pending.isEmpty() ? ownBytes : pending.append(ownBytes).takeView());
-        return lineFeed + 1;
-      }
-      case 'sizedBody': {
-        const take = Math.min(sizedBody.byteLength - sizedBodyFilled, bytes.byteLength - position);
-        sizedBody.set(bytes.subarray(position, position + take), sizedBodyFilled);
-        sizedBodyFilled += take;
-        if (sizedBodyFilled === sizedBody.byteLength) phase = 'sizedBodyTerminator';
-        return position + take;
-      }
-      case 'sizedBodyTerminator': {
-        if (bytes[position] !== NUL) {
-          throw new StompFrameError(`${command} frame has more bytes than its content-length and no NUL after them`);
-        }
-        onFrame(finishFrame(sizedBody));
-        return position + 1;
-      }
-      case 'nulTerminatedBody': {
-        const nul = bytes.indexOf(NUL, position);
-        if (nul === -1) {
-          countFrameBytes(bytes.byteLength - position);
-          pending.append(bytes.subarray(position));
-          return bytes.byteLength;
-        }
-        countFrameBytes(nul - position);
-        const ownBytes = bytes.subarray(position, nul);
-        onFrame(finishFrame(pending.isEmpty() ? ownBytes.slice() : pending.append(ownBytes).takeCopy()));
-        return nul + 1;
-      }
-    }
-  }
-
-  function push(chunk: string | Uint8Array): { frames: StompFrame[]; heartbeats: number } {
-    if (failure) throw failure.error;
-    const bytes = typeof chunk === 'string' ? utf8Encoder.encode(chunk) : chunk;
-    const frames: StompFrame[] = [];
-    let heartbeats = 0;
-    const onFrame = (frame: StompFrame): void => void frames.push(frame);
-    const onHeartbeat = (): void => void (heartbeats += 1);
-    try {
-      let position = 0;
-      while (position < bytes.byteLength) position = step(bytes, position, onFrame, onHeartbeat);
-    } catch (error) {
-      failure = { error };
-      throw error;
-    }
-    return { frames, heartbeats };
-  }
-
   return {
-    push,
-    setEscapeHeaders(enabled: boolean): void {
-      escapeHeaders = enabled;
-    },
-    idle: () => phase === 'betweenFrames' && !failure && pending.isEmpty(),
+    maxFrameBytes,
+    maxHeaders,
+    maxHeaderLineBytes,
+    escapeHeaders: options.escapeHeaders ?? true,
+    phase: 'betweenFrames',
+    failure: undefined,
+    frameBytes: 0,
+    pending: new GrowableBytes(maxFrameBytes),
+    command: 'SEND',
+    escapeThisFrame: false,
+    headers: new Map(),
+    headerLines: 0,
+    sizedBody: new Uint8Array(0),
+    sizedBodyFilled: 0,
   };
+}
+
+function push(state: ParserState, chunk: string | Uint8Array): PushResult {
+  if (state.failure) throw state.failure.error;
+  const bytes = typeof chunk === 'string' ? utf8Encoder.encode(chunk) : chunk;
+  const result: PushResult = { frames: [], heartbeats: 0 };
+  try {
+    let position = 0;
+    while (position < bytes.byteLength) position = step(state, bytes, position, result);
+  } catch (error) {
+    state.failure = { error };
+    throw error;
+  }
+  return result;
+}
+
+/** Consumes bytes of the current phase from `position` and returns where it stopped. */
+function step(state: ParserState, bytes: Uint8Array, position: number, result: PushResult): number {
+  switch (state.phase) {
+    case 'betweenFrames':
+      return readBetweenFrames(state, bytes, position, result);
+    case 'betweenFramesAfterCr':
+      return readHeartbeatLf(state, bytes, position, result);
+    case 'commandLine':
+    case 'headerLines':
+      return readHeadLine(state, bytes, position);
+    case 'sizedBody':
+      return readSizedBody(state, bytes, position);
+    case 'sizedBodyTerminator':
+      return readSizedBodyTerminator(state, bytes, position, result);
+    case 'nulTerminatedBody':
+      return readNulTerminatedBody(state, bytes, position, result);
+  }
+}
+
+/** Heart-beats (LF, or CR then LF) until the first byte of a frame. */
+function readBetweenFrames(state: ParserState, bytes: Uint8Array, position: number, result: PushResult): number {
+  const byte = bytes[position];
+  if (byte === LF) {
+    result.heartbeats += 1;
+    return position + 1;
+  }
+  if (byte === CR) {
+    state.phase = 'betweenFramesAfterCr';
+    return position + 1;
+  }
+  if (byte === NUL) throw new StompFrameError('NUL byte outside a frame');
+  startFrame(state);
+  return position;
+}
+
+function readHeartbeatLf(state: ParserState, bytes: Uint8Array, position: number, result: PushResult): number {
+  if (bytes[position] !== LF) throw new StompFrameError('CR not followed by LF between frames');
+  result.heartbeats += 1;
+  state.phase = 'betweenFrames';
+  return position + 1;
+}
+
+function startFrame(state: ParserState): void {
+  state.phase = 'commandLine';
+  state.frameBytes = 1;
+  state.headers = new Map();
+  state.headerLines = 0;
+}
+
+/** The command line or a header line, held in `pending` until its LF arrives. */
+function readHeadLine(state: ParserState, bytes: Uint8Array, position: number): number {
+  const { pending } = state;
+  const lineFeed = bytes.indexOf(LF, position);
+  if (lineFeed === -1) {
+    checkLineLength(state, pending.size + bytes.byteLength - position);
+    countFrameBytes(state, bytes.byteLength - position);
+    pending.append(bytes.subarray(position));
+    return bytes.byteLength;
+  }
+  checkLineLength(state, pending.size + lineFeed - position);
+  countFrameBytes(state, lineFeed + 1 - position);
+  const ownBytes = bytes.subarray(position, lineFeed);
+  // Decoded at once, so a view of the caller's chunk or of `pending` is safe here.
+  readLine(state, pending.isEmpty() ? ownBytes : pending.append(ownBytes).takeView());
+  return lineFeed + 1;
+}
+
+function countFrameBytes(state: ParserState, count: number): void {
+  state.frameBytes += count;
+  if (state.frameBytes > state.maxFrameBytes) throw new StompFrameError(`frame exceeds ${state.maxFrameBytes} bytes`);
+}
+
+function checkLineLength(state: ParserState, bytes: number): void {
+  // A CR before the LF is part of the EOL, so one byte of slack.
+  if (bytes > state.maxHeaderLineBytes + 1)
+    throw new StompFrameError(`a ${state.phase === 'commandLine' ? 'command' : 'header'} line exceeds ${state.maxHeaderLineBytes} bytes`);
+}
+
+function readLine(state: ParserState, line: Uint8Array): void {
+  // EOL is LF or CRLF.
+  const content = line.byteLength > 0 && line[line.byteLength - 1] === CR ? line.subarray(0, -1) : line;
+  if (state.phase === 'commandLine') readCommandLine(state, content);
+  else if (content.byteLength === 0) startBody(state);
+  else readHeaderLine(state, content);
+}
+
+function readCommandLine(state: ParserState, line: Uint8Array): void {
+  const text = decodeUtf8(line, 'command');
+  if (!isStompCommand(text)) throw new StompFrameError(`unknown command ${JSON.stringify(text.slice(0, 40))}`);
+  state.command = text;
+  state.escapeThisFrame = state.escapeHeaders && commandEscapesHeaders(text);
+  state.phase = 'headerLines';
+}
+
+function readHeaderLine(state: ParserState, line: Uint8Array): void {
+  const { command, maxHeaders } = state;
+  if (++state.headerLines > maxHeaders) throw new StompFrameError(`${command} frame has more than ${maxHeaders} headers`);
+  const colon = line.indexOf(COLON);
+  if (colon === -1) throw new StompFrameError(`header line without a colon in ${command} frame`);
+  if (colon === 0) throw new StompFrameError(`header with an empty name in ${command} frame`);
+  let name = decodeUtf8(line.subarray(0, colon), 'header name');
+  let value = decodeUtf8(line.subarray(colon + 1), 'header value');
+  if (state.escapeThisFrame) {
+    name = unescapeHeaderText(name);
+    value = unescapeHeaderText(value);
+  }
+  // Repeated headers: the spec says only the first occurrence counts.
+  if (!state.headers.has(name)) state.headers.set(name, value);
+}
+
+/** After the blank line: a body of content-length bytes, or else one that runs to the NUL. */
+function startBody(state: ParserState): void {
+  const declaredLength = state.headers.get('content-length');
+  if (declaredLength === undefined) {
+    state.phase = 'nulTerminatedBody';
+    return;
+  }
+  if (!/^[0-9]+$/.test(declaredLength)) {
+    throw new StompFrameError(`invalid content-length ${JSON.stringify(declaredLength.slice(0, 40))}`);
+  }
+  const length = Number(declaredLength);
+  // Reject before allocating or waiting for the body.
+  if (state.frameBytes + length > state.maxFrameBytes) {
+    throw new StompFrameError(`content-length ${declaredLength.slice(0, 40)} makes the frame exceed ${state.maxFrameBytes} bytes`);
+  }
+  state.frameBytes += length;
+  state.sizedBody = new Uint8Array(length);
+  state.sizedBodyFilled = 0;
+  state.phase = length === 0 ? 'sizedBodyTerminator' : 'sizedBody';
+}
+
+function readSizedBody(state: ParserState, bytes: Uint8Array, position: number): number {
+  const { sizedBody } = state;
+  const take = Math.min(sizedBody.byteLength - state.sizedBodyFilled, bytes.byteLength - position);
+  sizedBody.set(bytes.subarray(position, position + take), state.sizedBodyFilled);
+  state.sizedBodyFilled += take;
+  if (state.sizedBodyFilled === sizedBody.byteLength) state.phase = 'sizedBodyTerminator';
+  return position + take;
+}
+
+function readSizedBodyTerminator(state: ParserState, bytes: Uint8Array, position: number, result: PushResult): number {
+  if (bytes[position] !== NUL) {
+    throw new StompFrameError(`${state.command} frame has more bytes than its content-length and no NUL after them`);
+  }
+  result.frames.push(finishFrame(state, state.sizedBody));
+  return position + 1;
+}
+
+function readNulTerminatedBody(state: ParserState, bytes: Uint8Array, position: number, result: PushResult): number {
+  const { pending } = state;
+  const nul = bytes.indexOf(NUL, position);
+  if (nul === -1) {
+    countFrameBytes(state, bytes.byteLength - position);
+    pending.append(bytes.subarray(position));
+    return bytes.byteLength;
+  }
+  countFrameBytes(state, nul - position);
+  const ownBytes = bytes.subarray(position, nul);
+  result.frames.push(finishFrame(state, pending.isEmpty() ? ownBytes.slice() : pending.append(ownBytes).takeCopy()));
+  return nul + 1;
+}
+
+function finishFrame(state: ParserState, body: Uint8Array): StompFrame {
+  state.phase = 'betweenFrames';
+  const frame: StompFrame = { command: state.command, headers: Object.fromEntries(state.headers), body };
+  state.headers = new Map();
+  state.sizedBody = new Uint8Array(0);
+  return frame;
 }
 
 /** Append-only byte buffer with amortised growth, capped at the frame limit. */

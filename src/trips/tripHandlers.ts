@@ -59,131 +59,171 @@ async function ownPlan(db: DatabasePort, ctx: RequestContext, tripPlanId: number
   return plan;
 }
 
-export function createTripHandlers({ db, clock, events, regions, publishers }: TripHandlerDeps): TripHandlers {
+export function createTripHandlers(deps: TripHandlerDeps): TripHandlers {
   return {
-    async listTripPlans({ query }, ctx) {
-      const { memberId } = principalOf(ctx);
-      const [field, direction] = query.sort.split(':') as [TripSort['field'], TripSort['direction']];
-      let cursor = null;
-      if (query.cursor !== undefined) {
-        cursor = (await findOwnListCursor(db, memberId, query.cursor)) ?? null;
-        if (!cursor) throw invalidField('query.cursor', query.cursor, 'is not the id of one of your trip plans');
-      }
-      const rows = await listOwnTripPlans(db, memberId, { field, direction }, query.size, cursor);
-      return { status: 200, body: toCursorPage(rows, query.size, toTripPlanResponse) };
-    },
+    listTripPlans: listTripPlansHandler(deps),
+    createTripPlanSession: createTripPlanSessionHandler(deps),
+    getTripPlan: getTripPlanHandler(deps),
+    startTripPlanGeneration: startTripPlanGenerationHandler(deps),
+    cancelTripPlanGeneration: cancelTripPlanGenerationHandler(deps),
+    updateTripPlanTitle: updateTripPlanTitleHandler(deps),
+    deleteTripPlan: deleteTripPlanHandler(deps),
+    listDailyPlans: listDailyPlansHandler(deps),
+    swapScheduledPlaces: swapScheduledPlacesHandler(deps),
+  };
+}
 
-    async createTripPlanSession({ body }, ctx) {
-      const { memberId } = principalOf(ctx);
-      const now = clock();
-      const region = body.region.trim();
-      if (!regions.accepts(region)) {
-        throw new AppError('TRIP107', `The planner does not support the region "${region}"; GET /api/v1/regions lists the supported regions.`);
-      }
-      const endDate = addDays(body.startDate, body.duration - 1);
-      // Past 9999-12-31 the ISO text gets a sign and a five-digit year (`+010000-01`); LocalDate has
-      // four digits (openapi.yaml).
-      if (!/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(endDate))
-        throw invalidField('body.startDate', body.startDate, 'the trip must end by 9999-12-31 (startDate + duration - 1)');
-      const plan = await insertTripPlan(db, {
-        memberId,
-        title: defaultTitle(region, body.duration),
-        region,
-        startDate: body.startDate,
-        endDate,
-        duration: body.duration,
-        peopleCount: body.peopleCount,
-        themes: body.themes,
-        transportation: body.transportation,
-        generationStatus: 'PENDING',
-        createdAt: now,
-        updatedAt: now,
-      });
-      return {
-        status: 201,
-        body: { chatRoomId: plan.chatRoomId, tripPlanId: plan.id, conversationId: plan.chatRoomId },
-        headers: { Location: operationPath('getTripPlan', { tripPlanId: plan.id }) },
-      };
-    },
+export function listTripPlansHandler({ db }: Pick<TripHandlerDeps, 'db'>): TripHandlers['listTripPlans'] {
+  return async ({ query }, ctx) => {
+    const { memberId } = principalOf(ctx);
+    const [field, direction] = query.sort.split(':') as [TripSort['field'], TripSort['direction']];
+    let cursor = null;
+    if (query.cursor !== undefined) {
+      cursor = (await findOwnListCursor(db, memberId, query.cursor)) ?? null;
+      if (!cursor) throw invalidField('query.cursor', query.cursor, 'is not the id of one of your trip plans');
+    }
+    const rows = await listOwnTripPlans(db, memberId, { field, direction }, query.size, cursor);
+    return { status: 200, body: toCursorPage(rows, query.size, toTripPlanResponse) };
+  };
+}
 
-    async getTripPlan({ path }, ctx) {
-      return { status: 200, body: toTripPlanDetailResponse(await ownPlan(db, ctx, path.tripPlanId)) };
-    },
+export function createTripPlanSessionHandler({ db, clock, regions }: Pick<TripHandlerDeps, 'db' | 'clock' | 'regions'>): TripHandlers['createTripPlanSession'] {
+  return async ({ body }, ctx) => {
+    const { memberId } = principalOf(ctx);
+    const now = clock();
+    const region = body.region.trim();
+    if (!regions.accepts(region)) {
+      throw new AppError('TRIP107', `The planner does not support the region "${region}"; GET /api/v1/regions lists the supported regions.`);
+    }
+    const endDate = addDays(body.startDate, body.duration - 1);
+    // Past 9999-12-31 the ISO text gets a sign and a five-digit year (`+010000-01`); LocalDate has
+    // four digits (openapi.yaml).
+    if (!/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(endDate))
+      throw invalidField('body.startDate', body.startDate, 'the trip must end by 9999-12-31 (startDate + duration - 1)');
+    const plan = await insertTripPlan(db, {
+      memberId,
+      title: defaultTitle(region, body.duration),
+      region,
+      startDate: body.startDate,
+      endDate,
+      duration: body.duration,
+      peopleCount: body.peopleCount,
+      themes: body.themes,
+      transportation: body.transportation,
+      generationStatus: 'PENDING',
+      createdAt: now,
+      updatedAt: now,
+    });
+    return {
+      status: 201,
+      body: { chatRoomId: plan.chatRoomId, tripPlanId: plan.id, conversationId: plan.chatRoomId },
+      headers: { Location: operationPath('getTripPlan', { tripPlanId: plan.id }) },
+    };
+  };
+}
 
-    async startTripPlanGeneration({ path }, ctx) {
-      const plan = await ownPlan(db, ctx, path.tripPlanId);
-      if (!(await startGeneration(db, plan.id, clock(), currentTraceparent()))) {
-        // Read again: a concurrent start (on any instance) may have won since the plan was read.
-        const status = (await ownPlan(db, ctx, path.tripPlanId)).generationStatus;
-        throw new AppError('TRIP106', `The trip plan cannot be started while it is ${status === 'COMPLETED' ? 'completed' : 'generating'}.`);
-      }
-      events.publish('tripPlanGenerationRequested', {
-        chatRoomId: plan.chatRoomId,
-        tripPlanId: plan.id,
-        memberId: plan.memberId,
-        request: {
-          themes: plan.themes as PlaceThemeType[],
-          startDate: plan.startDate,
-          duration: plan.duration,
-          region: plan.region,
-          peopleCount: plan.peopleCount,
-          transportation: plan.transportation as Transportation,
-        },
-      });
-      return { status: 200, body: { message: 'Trip plan generation started.' } };
-    },
+export function getTripPlanHandler({ db }: Pick<TripHandlerDeps, 'db'>): TripHandlers['getTripPlan'] {
+  return async ({ path }, ctx) => {
+    return { status: 200, body: toTripPlanDetailResponse(await ownPlan(db, ctx, path.tripPlanId)) };
+  };
+}
 
-    async cancelTripPlanGeneration({ path }, ctx) {
-      const plan = await ownPlan(db, ctx, path.tripPlanId);
-      const ended = await cancelGeneration(db, plan.id, clock());
-      if (!ended) throw new AppError('TRIP106', 'No generation is running for this trip plan.');
+export function startTripPlanGenerationHandler({
+  db,
+  clock,
+  events,
+}: Pick<TripHandlerDeps, 'db' | 'clock' | 'events'>): TripHandlers['startTripPlanGeneration'] {
+  return async ({ path }, ctx) => {
+    const plan = await ownPlan(db, ctx, path.tripPlanId);
+    if (!(await startGeneration(db, plan.id, clock(), currentTraceparent()))) {
+      // Read again: a concurrent start (on any instance) may have won since the plan was read.
+      const status = (await ownPlan(db, ctx, path.tripPlanId)).generationStatus;
+      throw new AppError('TRIP106', `The trip plan cannot be started while it is ${status === 'COMPLETED' ? 'completed' : 'generating'}.`);
+    }
+    events.publish('tripPlanGenerationRequested', {
+      chatRoomId: plan.chatRoomId,
+      tripPlanId: plan.id,
+      memberId: plan.memberId,
+      request: {
+        themes: plan.themes as PlaceThemeType[],
+        startDate: plan.startDate,
+        duration: plan.duration,
+        region: plan.region,
+        peopleCount: plan.peopleCount,
+        transportation: plan.transportation as Transportation,
+      },
+    });
+    return { status: 200, body: { message: 'Trip plan generation started.' } };
+  };
+}
+
+export function cancelTripPlanGenerationHandler({
+  db,
+  clock,
+  events,
+}: Pick<TripHandlerDeps, 'db' | 'clock' | 'events'>): TripHandlers['cancelTripPlanGeneration'] {
+  return async ({ path }, ctx) => {
+    const plan = await ownPlan(db, ctx, path.tripPlanId);
+    const ended = await cancelGeneration(db, plan.id, clock());
+    if (!ended) throw new AppError('TRIP106', 'No generation is running for this trip plan.');
+    events.publish('tripPlanGenerationCancelRequested', {
+      tripPlanId: plan.id,
+      memberId: plan.memberId,
+      chatRoomId: plan.chatRoomId,
+      reason: 'cancel',
+      ...ended,
+    });
+    return { status: 200, body: { message: 'Trip plan generation cancelled.' } };
+  };
+}
+
+export function updateTripPlanTitleHandler({ db, clock }: Pick<TripHandlerDeps, 'db' | 'clock'>): TripHandlers['updateTripPlanTitle'] {
+  return async ({ path, body }, ctx) => {
+    const plan = await ownPlan(db, ctx, path.tripPlanId);
+    await updateTripPlanTitle(db, plan.id, body.title.trim(), clock());
+    return { status: 204 };
+  };
+}
+
+export function deleteTripPlanHandler({ db, events }: Pick<TripHandlerDeps, 'db' | 'events'>): TripHandlers['deleteTripPlan'] {
+  return async ({ path }, ctx) => {
+    const plan = await ownPlan(db, ctx, path.tripPlanId);
+    if (plan.generationStatus === 'GENERATING') {
+      const ended = { run: plan.genRun, attempt: plan.genAttempt };
       events.publish('tripPlanGenerationCancelRequested', {
         tripPlanId: plan.id,
         memberId: plan.memberId,
         chatRoomId: plan.chatRoomId,
-        reason: 'cancel',
+        reason: 'delete',
         ...ended,
       });
-      return { status: 200, body: { message: 'Trip plan generation cancelled.' } };
-    },
+    }
+    await deleteTripPlan(db, plan.id);
+    return { status: 204 };
+  };
+}
 
-    async updateTripPlanTitle({ path, body }, ctx) {
-      const plan = await ownPlan(db, ctx, path.tripPlanId);
-      await updateTripPlanTitle(db, plan.id, body.title.trim(), clock());
-      return { status: 204 };
-    },
+export function listDailyPlansHandler({ db }: Pick<TripHandlerDeps, 'db'>): TripHandlers['listDailyPlans'] {
+  return async ({ path }, ctx) => {
+    const plan = await ownPlan(db, ctx, path.tripPlanId);
+    return { status: 200, body: (await listDays(db, plan.id)).map(toDailyPlanResponse) };
+  };
+}
 
-    async deleteTripPlan({ path }, ctx) {
-      const plan = await ownPlan(db, ctx, path.tripPlanId);
-      if (plan.generationStatus === 'GENERATING') {
-        const ended = { run: plan.genRun, attempt: plan.genAttempt };
-        events.publish('tripPlanGenerationCancelRequested', {
-          tripPlanId: plan.id,
-          memberId: plan.memberId,
-          chatRoomId: plan.chatRoomId,
-          reason: 'delete',
-          ...ended,
-        });
-      }
-      await deleteTripPlan(db, plan.id);
-      return { status: 204 };
-    },
-
-    async listDailyPlans({ path }, ctx) {
-      const plan = await ownPlan(db, ctx, path.tripPlanId);
-      return { status: 200, body: (await listDays(db, plan.id)).map(toDailyPlanResponse) };
-    },
-
-    async swapScheduledPlaces({ path, body }, ctx) {
-      const plan = await ownPlan(db, ctx, path.tripPlanId);
-      if (body.chatRoomId !== plan.chatRoomId) throw new AppError('TRIP101', 'Trip plan not found for this chat room.');
-      if (body.visitOrderA === body.visitOrderB) throw invalidField('body.visitOrderB', body.visitOrderB, 'must differ from visitOrderA');
-      // One transaction holding the plan row: TRIP106 while it is GENERATING (the itinerary belongs
-      // to the generator until the run ends), and concurrent edits of the day one after the other
-      // (openapi.yaml, swapScheduledPlaces).
-      const edit = await applyDayEdit(db, plan.id, { kind: 'swap', dayNumber: path.dayNumber, visitOrderA: body.visitOrderA, visitOrderB: body.visitOrderB });
-      announceDayEdit(publishers, clock, plan, edit);
-      return { status: 204 };
-    },
+export function swapScheduledPlacesHandler({
+  db,
+  clock,
+  publishers,
+}: Pick<TripHandlerDeps, 'db' | 'clock' | 'publishers'>): TripHandlers['swapScheduledPlaces'] {
+  return async ({ path, body }, ctx) => {
+    const plan = await ownPlan(db, ctx, path.tripPlanId);
+    if (body.chatRoomId !== plan.chatRoomId) throw new AppError('TRIP101', 'Trip plan not found for this chat room.');
+    if (body.visitOrderA === body.visitOrderB) throw invalidField('body.visitOrderB', body.visitOrderB, 'must differ from visitOrderA');
+    // One transaction holding the plan row: TRIP106 while it is GENERATING (the itinerary belongs
+    // to the generator until the run ends), and concurrent edits of the day one after the other
+    // (openapi.yaml, swapScheduledPlaces).
+    const edit = await applyDayEdit(db, plan.id, { kind: 'swap', dayNumber: path.dayNumber, visitOrderA: body.visitOrderA, visitOrderB: body.visitOrderB });
+    announceDayEdit(publishers, clock, plan, edit);
+    return { status: 204 };
   };
 }
