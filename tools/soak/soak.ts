@@ -1,6 +1,6 @@
 // `npm run soak [-- --minutes 9] [--users 50] [--seed 1]`: three instances of the built service on
 // a fresh PostgreSQL database and a Redis of its own, simulated users going round the whole flow
-// (soak/soakUser.ts), and one fault after another injected meanwhile (soak/soakFaults.ts). It stops
+// (soakUser.ts), and one fault after another injected meanwhile (soakFaults.ts). It stops
 // by itself within --minutes (at most 9, and in any case within 10), reads everything back, and prints one table of what must
 // be zero, plus the recovery time after each fault. Exit code 0 when every bar is met, else 1.
 // Logs of the instances are kept in .tmp/soak/. Not part of `npm test`.
