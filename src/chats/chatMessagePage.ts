@@ -2,7 +2,7 @@
 // once per engine, like the trip list page (trips/tripPlanList.ts). Through drizzle's builder the
 // page and its two checks (the room is the caller's, the cursor is a message of it) were three
 // unprepared queries and 25-45% slower than a trip list page (the performance work,
-// `npm run bench:chatpage`). The checks are folded into the page's WHERE: a room of someone else,
+// `npm run bench -- chatpage`). The checks are folded into the page's WHERE: a room of someone else,
 // or a cursor from another room, gives no rows, and only an empty page asks which it was
 // (chatRepository.ts), so an answered page costs one statement.
 import type { DatabasePort, PgQueries } from '../db/databasePort.js';

@@ -25,7 +25,7 @@ const keptStatements = new WeakMap<BetterSqlite3.Database, Map<string, BetterSql
 /**
  * The statement of this text, prepared once per connection: drizzle's q.all(sql) prepares it on
  * every call, which was most of what the generation jobs' statements cost on SQLite (the
- * performance work, `npm run bench:generations`).
+ * performance work, `npm run bench -- generations`).
  */
 function sqliteStatement(client: BetterSqlite3.Database, statement: SQL): { prepared: BetterSqlite3.Statement; params: unknown[] } {
   const { sql: text, params } = sqliteDialect.sqlToQuery(statement);

@@ -60,7 +60,7 @@ export const MIGRATION_LOCK_KEY = '8390875190346737522';
 // the values. Left to choose, PostgreSQL plans them anew at each execution whenever a custom plan
 // looks cheaper, and that planning cost more than running the statement, growing with the table (a
 // cursor past the histogram's end sends the planner into the index): keyset 1M ÷ 1k rows went from
-// 1.39 to 0.97 and a page from ~400 to ~200 µs (npm run bench -- --only keyset_postgres). A startup
+// 1.39 to 0.97 and a page from ~400 to ~200 µs (npm run bench -- summary --only keyset_postgres). A startup
 // option, so that it is the session's default (RESET keeps it); node-postgres lets a URL's own
 // `options` replace the config's, so the setting goes in front of those.
 const GENERIC_PLANS = '-c plan_cache_mode=force_generic_plan';

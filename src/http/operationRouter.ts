@@ -81,7 +81,7 @@ function sendResult(c: Context<HttpEnv>, route: RouteDefinition, result: AnyResu
 /**
  * Path, query and body of a request, checked against the operation's generated validators (strings
  * coerced, defaults applied): COMMON001 with every failing field, COMMON002 for a body that is not
- * JSON. Shared with the mock server (scripts/mock), so its errors are the service's.
+ * JSON. Shared with the mock server (tools/mock), so its errors are the service's.
  */
 export async function readValidRequest(
   c: Context,

@@ -4,7 +4,7 @@
 // object is built for them and the response stays on node-server's fast path. Reading or changing
 // `c.res` before the handler, as hono/cors does, instead makes Hono rebuild the handler's response
 // from a full fetch Response whose body node-server then streams back out: that cost about a third
-// of the server's CPU per list request (profiled with `npm run bench:request -- --profile`). A
+// of the server's CPU per list request (profiled with `npm run bench -- request --profile`). A
 // response made otherwise (static assets, c.json elsewhere) gets them set afterwards.
 import type { Context, Next } from 'hono';
 import type { HttpEnv } from './httpEnv.js';

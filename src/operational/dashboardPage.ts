@@ -2,7 +2,7 @@
 // generations running and waiting) for a person who has a browser and no Prometheus. The page
 // scrapes /metrics of its own origin; its scripts (dashboard/*.js) and uPlot (from the installed
 // package, no CDN) are static assets. `npm run dashboard` serves the same page beside a proxy of
-// another instance's /metrics (scripts/dashboard/).
+// another instance's /metrics (tools/dashboard/).
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Env, Hono } from 'hono';

@@ -1,7 +1,8 @@
 // The conformance package (conformance/) is a product of its own: it imports nothing of this
 // repository outside itself, and only packages its package.json declares, so its packed tarball runs
 // anywhere. The rest of the repository uses it only through its public surfaces: codegen and src/
-// (the docs) the spec model's index, the scripts that or the package's index; tests may look inside.
+// (the docs) the spec model's index, the tools and benchmarks that or the package's index; tests may look
+// inside.
 import { builtinModules } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,7 +18,8 @@ const packageSurface = path.join(product, 'index.ts');
 const allowedSurfaces: Record<string, string[]> = {
   codegen: [specModelSurface],
   src: [specModelSurface],
-  scripts: [specModelSurface, packageSurface],
+  tools: [specModelSurface, packageSurface],
+  bench: [specModelSurface, packageSurface],
 };
 
 interface SourceFile {
@@ -88,7 +90,7 @@ describe('the conformance product boundary', () => {
       'conformance/specModel/z.ts': "const m = await import('left-pad');",
       'codegen/emitX.ts': "import { bundle } from '../conformance/specModel/bundle.js';",
       'src/operational/x.ts': "export { runConformance } from '../../conformance/index.js';",
-      'scripts/x.ts': "import { send } from '../conformance/runner/httpProbe.js';",
+      'tools/x.ts': "import { send } from '../conformance/runner/httpProbe.js';",
     });
     expect(problems.map((problem) => problem.split(':')[0])).toEqual([
       'conformance/runner/x.ts imports ../../src/app.js',
@@ -96,7 +98,7 @@ describe('the conformance product boundary', () => {
       'conformance/specModel/z.ts imports left-pad',
       'codegen/emitX.ts imports ../conformance/specModel/bundle.js',
       'src/operational/x.ts imports ../../conformance/index.js',
-      'scripts/x.ts imports ../conformance/runner/httpProbe.js',
+      'tools/x.ts imports ../conformance/runner/httpProbe.js',
     ]);
   });
 
@@ -111,14 +113,14 @@ describe('the conformance product boundary', () => {
       violationsIn({
         'conformance/runner/x.ts': inProduct.join('\n'),
         'codegen/emitX.ts': "import { bundle } from '../conformance/specModel/index.js';",
-        'scripts/x.ts': "import { wsUrl } from '../conformance/index.js';",
+        'tools/x.ts': "import { wsUrl } from '../conformance/index.js';",
         'test/x.test.ts': "import { send } from '../conformance/runner/httpProbe.js';",
       }),
     ).toEqual([]);
   });
 
   it('holds for the product and for every folder that uses it', () => {
-    const files = ['conformance', 'codegen', 'src', 'scripts'].flatMap((folder) => sourceFiles(path.join(root, folder)));
+    const files = ['conformance', 'codegen', 'src', 'tools', 'bench'].flatMap((folder) => sourceFiles(path.join(root, folder)));
     expect(files.filter((f) => inside(product, f.file)).length).toBeGreaterThan(30);
     expect(boundaryViolations(files, declared)).toEqual([]);
   });

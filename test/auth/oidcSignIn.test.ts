@@ -1,5 +1,5 @@
 // OpenID Connect sign-in end to end without the internet: the local provider (oidc-provider,
-// scripts/idp) on 127.0.0.1, the service in process (or on a real port for STOMP), and a
+// tools/idp) on 127.0.0.1, the service in process (or on a real port for STOMP), and a
 // cookie-aware scripted browser through the whole redirect chain (openapi.yaml: startOidcSignIn,
 // completeOidcSignIn, exchangeOidcSignInCode).
 import crypto from 'node:crypto';
@@ -11,7 +11,7 @@ import { eq } from 'drizzle-orm';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { components } from '../../generated/openapi.js';
-import { startLocalIdentityProvider } from '../../scripts/idp/localIdentityProvider.js';
+import { startLocalIdentityProvider } from '../../tools/idp/localIdentityProvider.js';
 import { startServer } from '../../src/composition/server.js';
 import { freshPostgresDatabase } from '../support/postgres.js';
 import { testEngine } from '../support/testDatabase.js';

@@ -1,4 +1,4 @@
-// `npm run bench`'s report: the table assembled from each part's measurements (small inputs, the
+// `npm run bench -- summary`'s report: the table assembled from each part's measurements (small inputs, the
 // row functions bench.ts calls), and the script end to end on its in-process parts only
 // (`--quick --json --only ...`: no servers started; the generation row checks out the commit before
 // the performance work to run it next to ours, a few seconds), every row of the performance table
@@ -7,17 +7,17 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import type { BenchRow } from '../../scripts/bench/benchRow.js';
-import { benchTable, type BenchReport } from '../../scripts/bench/benchTable.js';
-import { chatPage, chatPageBefore, tripListPage, type Measured } from '../../scripts/bench/chatPageCosts.js';
-import type { GenerationResult } from '../../scripts/bench/generationRate.js';
-import type { ConnectionResult } from '../../scripts/bench/idleConnectionCost.js';
-import { chatRows, generationRows, keysetPostgresRow, keysetRow, keysetSqliteRow } from '../../scripts/bench/inProcessRows.js';
-import type { ServerLoad } from '../../scripts/bench/listThroughput.js';
-import { listRows } from '../../scripts/bench/listRows.js';
-import { connectionRows, startRows } from '../../scripts/bench/processRows.js';
-import { summary } from '../../scripts/bench/startupRun.js';
-import { median } from '../../scripts/bench/loadTest.js';
+import type { BenchRow } from '../../bench/lib/benchRow.js';
+import { benchTable, type BenchReport } from '../../bench/lib/benchTable.js';
+import { chatPage, chatPageBefore, tripListPage, type Measured } from '../../bench/lib/chatPageCosts.js';
+import type { GenerationResult } from '../../bench/lib/generationRate.js';
+import type { ConnectionResult } from '../../bench/lib/idleConnectionCost.js';
+import { chatRows, generationRows, keysetPostgresRow, keysetRow, keysetSqliteRow } from '../../bench/lib/inProcessRows.js';
+import type { ServerLoad } from '../../bench/lib/listThroughput.js';
+import { listRows } from '../../bench/lib/listRows.js';
+import { connectionRows, startRows } from '../../bench/lib/processRows.js';
+import { summary } from '../../bench/lib/startupRun.js';
+import { median } from '../../bench/lib/loadTest.js';
 
 const run = promisify(execFile);
 const everyMeasure = [
@@ -94,7 +94,7 @@ describe('median of the benchmark scripts', () => {
   });
 });
 
-describe("npm run bench's table, assembled from each part's measurements", () => {
+describe("the summary's table, assembled from each part's measurements", () => {
   const rows = assembledRows();
   const row = (key: string) => rows.find((r) => r.key === key)!;
 
@@ -147,10 +147,10 @@ describe("npm run bench's table, assembled from each part's measurements", () =>
   });
 });
 
-describe('npm run bench -- --quick --json --only <in-process rows>', () => {
+describe('npm run bench -- summary --quick --json --only <in-process rows>', () => {
   it('measures the rows asked for and keeps every other row of the table as not run', { timeout: 120_000 }, async () => {
     const asked = ['generation_cpu_sqlite', 'chat_vs_list_page'];
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/bench.ts', '--quick', '--json', '--only', asked.join(',')], {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/summary.ts', '--quick', '--json', '--only', asked.join(',')], {
       cwd: new URL('../..', import.meta.url),
       maxBuffer: 10 * 1024 * 1024,
     });
@@ -167,7 +167,7 @@ describe('npm run bench -- --quick --json --only <in-process rows>', () => {
 
   it('refuses a key that is not a row of the table', async () => {
     await expect(
-      run(process.execPath, ['--import', 'tsx', 'scripts/bench.ts', '--quick', '--json', '--only', 'start_to_readyz'], {
+      run(process.execPath, ['--import', 'tsx', 'bench/summary.ts', '--quick', '--json', '--only', 'start_to_readyz'], {
         cwd: new URL('../..', import.meta.url),
       }),
     ).rejects.toMatchObject({ stderr: expect.stringContaining('--only takes row keys') as unknown });

@@ -1,7 +1,7 @@
 // The benchmark's x-offset judge: it must report a gap, a late or repeated offset and a second
 // epoch, or a benchmark saying "0 lost" proves nothing.
 import { describe, expect, it } from 'vitest';
-import { missingOffsets, newOffsetSequence, recordOffset } from '../../scripts/bench/offsetOrder.js';
+import { missingOffsets, newOffsetSequence, recordOffset } from '../../bench/lib/offsetOrder.js';
 
 const frame = (offset: number | string, epoch = 'e1') => ({ 'x-epoch': epoch, 'x-offset': String(offset) });
 

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { Hono } from 'hono';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startDashboardServer, type RunningDashboardServer } from '../../scripts/dashboard/dashboardServer.js';
+import { startDashboardServer, type RunningDashboardServer } from '../../tools/dashboard/dashboardServer.js';
 import type { HttpEnv } from '../../src/http/httpEnv.js';
 import { chromiumAvailable, launchHeadlessChromium } from '../support/headlessChromium.js';
 import { createMetricsStandIn, type MetricsStandIn, type Traffic } from '../support/metricsStandIn.js';

@@ -1,6 +1,6 @@
 // The OpenID Connect sign-in as a person does it, in Debian's chromium (playwright-core, headless):
 // the landing page's "Sign in", the local provider's login and consent pages (oidc-provider,
-// scripts/idp), back on the landing page signed in, then "Sign out" revokes the token; and a link
+// tools/idp), back on the landing page signed in, then "Sign out" revokes the token; and a link
 // carrying the one-time code of someone else's sign-in signs nobody in (login CSRF). Nothing
 // leaves 127.0.0.1 (the provider's development pages ask for a web font: blocked, and not held
 // against the service); a console error, a page error or an outside request of the service's own

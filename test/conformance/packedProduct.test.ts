@@ -73,7 +73,7 @@ describe('the packed conformance package', () => {
         'stomp/recordingStompClient.ts',
       ]),
     );
-    expect(files.filter((f) => /^(src|codegen|scripts|generated|specs|test)\//.test(f) || f.endsWith('.test.ts'))).toEqual([]);
+    expect(files.filter((f) => /^(src|codegen|bench|tools|generated|specs|test)\//.test(f) || f.endsWith('.test.ts'))).toEqual([]);
   });
 
   it('checks a server against the specs it serves and writes JUnit XML (exit 0)', async () => {

@@ -1,4 +1,4 @@
-// `npm run cluster` (scripts/cluster.ts): two instances on one PostgreSQL database and one Redis,
+// `npm run cluster` (tools/cluster.ts): two instances on one PostgreSQL database and one Redis,
 // both ready, each passing the conformance runner (replay on SUBSCRIBE included), one process to
 // stop them both. Skipped when PostgreSQL or Redis does not answer. Time limits only bound a hang.
 import { spawn } from 'node:child_process';
@@ -39,7 +39,7 @@ describe.skipIf(!postgresForTests.available || !redisForTests.available)('npm ru
     await space.client.flushdb();
     const ports = [await freePort(), await freePort()];
     const redis = new URL(redisForTests.available ? redisForTests.url : 'redis://127.0.0.1:6379');
-    const cluster = spawn(process.execPath, ['--import', 'tsx', 'scripts/cluster.ts'], {
+    const cluster = spawn(process.execPath, ['--import', 'tsx', 'tools/cluster.ts'], {
       cwd: repoRoot,
       // The rate limit is shared by both instances and counts the runner's requests to both.
       env: serviceEnv({

@@ -1,7 +1,7 @@
-// The OpenID Connect set-up of the tests: a local provider (scripts/idp) on 127.0.0.1 and the
+// The OpenID Connect set-up of the tests: a local provider (tools/idp) on 127.0.0.1 and the
 // settings of a service on a chosen free port, whose callback the provider accepts.
 import net from 'node:net';
-import { startLocalIdentityProvider, type LocalIdentityProvider } from '../../scripts/idp/localIdentityProvider.js';
+import { startLocalIdentityProvider, type LocalIdentityProvider } from '../../tools/idp/localIdentityProvider.js';
 
 export interface OidcHarness {
   idp: LocalIdentityProvider;

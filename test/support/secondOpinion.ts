@@ -1,12 +1,12 @@
 // An independent check of responses: openapi-backend's validateResponse, which assembles the response
 // schemas from the spec its own way (with a JSON Schema 2020-12 Ajv for our OpenAPI 3.1 document,
-// scripts/bench/openapiBackend31.ts). Its dereferencing, operation lookup and response-schema
+// openapiBackend31.ts). Its dereferencing, operation lookup and response-schema
 // selection stay its own.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Document } from 'openapi-backend';
 import YAML from 'yaml';
-import { openapiBackend31 } from '../../scripts/bench/openapiBackend31.js';
+import { openapiBackend31 } from './openapiBackend31.js';
 
 export interface SecondOpinion {
   validate(operationId: string, status: number, body: unknown): string[];

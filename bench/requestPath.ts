@@ -1,0 +1,213 @@
+// `npm run bench -- request`: what one `GET /api/v1/trips?size=20` (auth + validation + query +
+// envelope) costs the server process, next to a bare Hono hello-world and, with `--baseline <dir>`,
+// the same route of another checkout of this repository (e.g. `git worktree add /tmp/base <commit>`
+// with its node_modules), all in one run. The servers are started together and measured in turns,
+// round after round, so that other work on the machine weighs on each alike; per server it prints
+// the median over the rounds of req/s, of req/s ÷ the same round's hello req/s, and of the server
+// process's own CPU time per response (the measure that load moves least).
+//   --seconds N (5) per measurement, --rounds N (3), --engine sqlite|postgres (sqlite),
+//   --path <GET path> (/api/v1/trips?size=20), --log-level <LOG_LEVEL> (warn, as bench http; production's
+//   default is info: one line per request), --profile <dir>: our server runs with --cpu-prof into <dir>; its self time is summarised at the end,
+//   --fastify: the Fastify + ajv peer of the list route (bench/peers/fastifyListServer.ts, SQLite only) is measured too, and
+//   profiled with --profile, so that where the two spend their time can be compared side by side.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../src/index.js';
+import { benchPostgres, type BenchPostgres } from './lib/benchPostgres.js';
+import { startChildServer, type ChildServer } from './lib/childServer.js';
+import { summariseCpuProfile } from './lib/cpuProfileSummary.js';
+import { freePort } from './lib/freePort.js';
+import { loadLine, machineLines } from './lib/machine.js';
+import { median, runLoad, type LoadTarget } from './lib/loadTest.js';
+import { cpuSeconds } from './lib/processCpu.js';
+import { seedServerDb } from './lib/seedServerDb.js';
+import { textTable } from './lib/textTable.js';
+import { deploymentEnv } from './lib/deploymentEnv.js';
+import { freshBuiltServer } from './lib/builtServer.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const out = (line: string) => process.stdout.write(`${line}\n`);
+const connections = 50;
+const warmupSeconds = 1;
+const seededPlans = 10_000;
+
+const { values: args } = parseArgs({
+  options: {
+    baseline: { type: 'string' },
+    seconds: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '3' },
+    engine: { type: 'string', default: 'sqlite' },
+    profile: { type: 'string' },
+    path: { type: 'string', default: '/api/v1/trips?size=20' },
+    'log-level': { type: 'string', default: 'warn' },
+    fastify: { type: 'boolean', default: false },
+  },
+});
+const seconds = Number(args.seconds);
+const rounds = Number(args.rounds);
+if (!Number.isInteger(seconds) || seconds < 1 || !Number.isInteger(rounds) || rounds < 1) throw new Error('--seconds and --rounds take positive integers');
+if (args.engine !== 'sqlite' && args.engine !== 'postgres') throw new Error('--engine is sqlite or postgres');
+const baselineDir = args.baseline === undefined ? undefined : path.resolve(args.baseline);
+if (args.fastify && args.engine !== 'sqlite') throw new Error('--fastify compares on SQLite only: the peer reads the SQLite file');
+if (baselineDir && !fs.existsSync(path.join(baselineDir, 'node_modules'))) throw new Error(`${baselineDir} has no node_modules: copy them in first`);
+// Another GET of the service to measure the same way, e.g. /healthz for what every request costs.
+const listPath = args.path;
+const profileDir = args.profile === undefined ? undefined : path.resolve(args.profile);
+
+interface Measured {
+  name: string;
+  server: ChildServer;
+  target: LoadTarget;
+  reqPerSec: number[];
+  cpuUs: number[];
+  failures: number;
+}
+
+const children: ChildServer[] = [];
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trip-bench-request-'));
+let postgres: BenchPostgres | undefined;
+
+async function cleanUp(): Promise<void> {
+  await Promise.all(children.splice(0).map((child) => child.stop()));
+  if (postgres?.available) await postgres.drop();
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
+
+async function databaseUrl(): Promise<string> {
+  if (args.engine === 'sqlite') return path.join(dir, 'list.sqlite');
+  postgres = await benchPostgres();
+  if (!postgres.available) throw new Error(postgres.reason);
+  return postgres.url;
+}
+
+async function measureOnce(m: Measured): Promise<void> {
+  await runLoad(m.target, { seconds: warmupSeconds, connections, warmupSeconds: 0 });
+  const before = cpuSeconds(m.server.pid);
+  const result = await runLoad(m.target, { seconds, connections, warmupSeconds: 0 });
+  const after = cpuSeconds(m.server.pid);
+  m.reqPerSec.push(result.reqPerSec);
+  if (before !== null && after !== null && result.responses > 0) m.cpuUs.push(((after - before) * 1e6) / result.responses);
+  m.failures += result.non2xx + result.errors;
+}
+
+async function main(): Promise<void> {
+  out(`== Request path: GET ${listPath}, server CPU per request`);
+  for (const line of machineLines()) out(line);
+  const serverEnv = deploymentEnv({ dataDir: dir, databaseUrl: await databaseUrl(), logLevel: args['log-level'] });
+  const seeded = await seedServerDb(loadConfig(serverEnv), seededPlans);
+  const auth = { Authorization: `Bearer ${seeded.accessToken}` };
+  // The Fastify peer reads the same file with the same secret (bench.ts's list row does the same).
+  const peerEnv = { DATABASE_FILE: serverEnv.DATABASE_URL!, JWT_SECRET: serverEnv.JWT_SECRET! };
+  out(
+    `setup:  ${args.engine}, LOG_LEVEL=${args['log-level']}, ${seededPlans} plans of one member; ${connections} connections, ${warmupSeconds} s warm-up + ${seconds} s per measurement, ${rounds} rounds in turns`,
+  );
+
+  const start = async (
+    name: string,
+    entry: string,
+    cwd: string,
+    env: Record<string, string>,
+    readyPath: string,
+    url: string,
+    headers = {},
+    nodeArgs: string[] = [],
+  ) => {
+    const server = await startChildServer({ entry, cwd, port: await freePort(), env, readyPath, nodeArgs });
+    children.push(server);
+    return { name, server, target: { name, url: `${server.baseUrl}${url}`, headers }, reqPerSec: [], cpuUs: [], failures: 0 } satisfies Measured;
+  };
+  const profileArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const hello = await start('hello (bare Hono)', 'bench/peers/helloServer.ts', root, {}, '/', '/');
+  const spawned = performance.now();
+  const ours = await start('ours', freshBuiltServer(root, out), root, serverEnv, '/readyz', listPath, auth, profileArgs);
+  // The profile's start-up part, left out of its summary.
+  const startupMs = performance.now() - spawned;
+  const measured: Measured[] = [hello, ours];
+  if (baselineDir) {
+    // Compiled like ours where the checkout has a build; a checkout from before it runs under tsx, which costs more CPU.
+    const compiled = fs.existsSync(path.join(baselineDir, 'tsconfig.build.json'));
+    const name = `baseline (${path.basename(baselineDir)}${compiled ? '' : ', under tsx'})`;
+    const entry = compiled ? freshBuiltServer(baselineDir, out) : 'src/main.ts';
+    measured.push(await start(name, entry, baselineDir, serverEnv, '/readyz', listPath, auth));
+  }
+  const profiled = [{ m: ours, startupMs }];
+  if (args.fastify) {
+    const fastifySpawned = performance.now();
+    const fastify = await start('Fastify + ajv', 'bench/peers/fastifyListServer.ts', root, peerEnv, '/readyz', listPath, auth, profileArgs);
+    measured.push(fastify);
+    profiled.push({ m: fastify, startupMs: performance.now() - fastifySpawned });
+  }
+
+  // Every implementation must answer the same page, or the comparison means nothing.
+  const pages = await Promise.all(
+    measured.slice(1).map(async (m) => {
+      const res = await fetch(m.target.url, { headers: auth });
+      if (res.status !== 200) throw new Error(`${m.name}: ${res.status} ${await res.text()}`);
+      return JSON.stringify(((await res.json()) as { data: unknown }).data);
+    }),
+  );
+  if (pages.some((page) => page !== pages[0])) throw new Error('the servers answered different first pages');
+
+  const loads: string[] = [];
+  for (let round = 0; round < rounds; round++) {
+    for (const m of measured) await measureOnce(m);
+    loads.push(loadLine());
+  }
+  const ratio = (m: Measured) => median(m.reqPerSec.map((r, i) => r / hello.reqPerSec[i]!));
+  out(`load after each round: ${loads.join(' | ')}`);
+  out('');
+  out(
+    textTable(
+      ['server', 'req/s', '÷ hello', 'CPU µs/req', 'CPU µs/req per round', 'failures'],
+      measured.map((m) => [
+        m.name,
+        median(m.reqPerSec).toFixed(0),
+        ratio(m).toFixed(3),
+        m.cpuUs.length ? median(m.cpuUs).toFixed(0) : '-',
+        m.cpuUs.map((us) => us.toFixed(0)).join(' '),
+        String(m.failures),
+      ]),
+    ),
+  );
+  if (measured.some((m) => m.failures > 0)) process.exitCode = 1;
+
+  if (profileDir) {
+    for (const { m, startupMs: skipMs } of profiled) {
+      await m.server.stop();
+      const file = fs
+        .readdirSync(profileDir)
+        // CPU.<date>.<time>.<pid>.<thread>.<n>.cpuprofile: thread 0 is the main one (tsx's loader has another).
+        .filter((f) => f.endsWith('.cpuprofile') && f.includes(`.${m.server.pid}.0.`))
+        .map((f) => path.join(profileDir, f))[0];
+      if (!file) throw new Error(`no .cpuprofile of process ${m.server.pid} in ${profileDir}`);
+      const summary = summariseCpuProfile(file, { skipMs });
+      out('');
+      out(`== Profile of ${m.name} after start-up (idle while the others ran): ${file}, idle ${(summary.idle * 100).toFixed(0)}%`);
+      const rows = (list: { name: string; share: number }[]) => list.map((s) => [(s.share * 100).toFixed(1), s.name]);
+      out(textTable(['self %', 'where'], rows(summary.byPlace)));
+      out('');
+      out(textTable(['self %', 'function'], rows(summary.byFunction)));
+      if (summary.repositoryTotal.length === 0) continue;
+      out('');
+      out(textTable(['total %', 'function of src/ or generated/'], rows(summary.repositoryTotal)));
+    }
+  }
+}
+
+try {
+  await main();
+} catch (error) {
+  process.stderr.write(`benchmark failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exitCode = 1;
+} finally {
+  await cleanUp();
+}
