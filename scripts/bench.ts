@@ -15,7 +15,7 @@ import { missingRow, type BenchRow } from './bench/benchRow.js';
 import { benchTable } from './bench/benchTable.js';
 import { benchRun, runMain } from './bench/benchRun.js';
 import { measureChatPages } from './bench/chatPageCosts.js';
-import { openSqliteDatabasePort } from '../src/db/openDatabasePort.js';
+import { openSqliteDatabasePort } from '../src/composition/openDatabase.js';
 import { keysetFlatnessOnPostgres } from './bench/keysetFlatnessPostgres.js';
 import { keysetFlatnessReport, quickFlatnessShapes, flatnessShapes } from './bench/flatnessReport.js';
 import { generationBaseline, generationInChild } from './bench/generationBaseline.js';

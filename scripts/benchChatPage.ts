@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { databasePort, postgresPort } from '../src/db/databasePort.js';
-import { openSqliteDatabasePort } from '../src/db/openDatabasePort.js';
+import { databasePortOf, openSqliteDatabasePort } from '../src/composition/openDatabase.js';
+import { postgresPort } from '../src/db/databasePort.js';
 import { openPostgresDatabase } from '../src/db/postgresDatabase.js';
 import { benchPostgres } from './bench/benchPostgres.js';
 import { cpuPerPage, measureChatPages, PAGE, tripListPage, type Measured } from './bench/chatPageCosts.js';
@@ -51,7 +51,7 @@ async function main(): Promise<void> {
   }
   const pg = await benchPostgres();
   if (pg.available) {
-    const port = databasePort(postgresPort(await openPostgresDatabase(pg.url, { poolMax: 4 }), production));
+    const port = databasePortOf(postgresPort(await openPostgresDatabase(pg.url, { poolMax: 4 }), production));
     try {
       rows.push(...report('PostgreSQL', await measureChatPages(port, sizes)));
     } finally {

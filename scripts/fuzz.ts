@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApp } from '../src/composition/app.js';
-import { openDatabasePort } from '../src/db/openDatabasePort.js';
+import { openDatabasePort } from '../src/composition/openDatabase.js';
 import { loadSpecIndex, printPhase, printSummary, runConformance, wsUrl, type PhaseName } from '../conformance/index.js';
 import { loadConfig } from '../src/config/config.js';
 import { startServer } from '../src/composition/server.js';

@@ -8,7 +8,7 @@ import { resolveJwtSecret } from '../src/auth/jwtSecret.js';
 import { roleForEmail } from '../src/auth/roles.js';
 import { createTokenSigner } from '../src/auth/tokens.js';
 import { ConfigError, loadConfig } from '../src/config/config.js';
-import { openDatabasePort } from '../src/db/openDatabasePort.js';
+import { openDatabasePort } from '../src/composition/openDatabase.js';
 
 const { values } = parseArgs({
   options: { email: { type: 'string' }, name: { type: 'string' }, admin: { type: 'boolean', default: false }, help: { type: 'boolean', default: false } },

@@ -2,8 +2,9 @@
 // on a 1,000-row database and on a 1,000,000-row one (the member owning 10% of the rows in both), and
 // the query plan that makes the two cost the same.
 import path from 'node:path';
+import { databasePortOf } from '../../src/composition/openDatabase.js';
 import { openDatabase } from '../../src/db/database.js';
-import { databasePort, sqlitePort } from '../../src/db/databasePort.js';
+import { sqlitePort } from '../../src/db/databasePort.js';
 import type { TripSort } from '../../src/trips/tripPlanRepository.js';
 import { cursorAt, explainPageQuery, isFullScanOrSort, measurePage, pageSize } from './keysetFlatness.js';
 import { insertMembers, insertTripPlans } from './seedTrips.js';
@@ -71,7 +72,7 @@ export async function keysetFlatnessReport(
   // A fresh connection per database with the service's own settings (openDatabase), as the server has.
   const opened = built.map((b) => {
     const database = openDatabase(b.file);
-    return { ...b, database, port: databasePort(sqlitePort(database)) };
+    return { ...b, database, port: databasePortOf(sqlitePort(database)) };
   });
   try {
     const rows: string[][] = [];

@@ -9,9 +9,9 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { syncCatalogue } from '../../src/catalogue/placeRepository.js';
+import { databasePortOf, openSqliteDatabasePort } from '../../src/composition/openDatabase.js';
 import { loadConfig } from '../../src/config/config.js';
-import { databasePort, postgresPort, type DatabasePort } from '../../src/db/databasePort.js';
-import { openSqliteDatabasePort } from '../../src/db/openDatabasePort.js';
+import { postgresPort, type DatabasePort } from '../../src/db/databasePort.js';
 import { openPostgresDatabase } from '../../src/db/postgresDatabase.js';
 import { createInProcessEventBus } from '../../src/events/eventBus.js';
 import { startGenerationRunner, type GenerationRunner } from '../../src/generation/generationRunner.js';
@@ -208,7 +208,7 @@ export async function onPostgres(adminUrl: string, plans: number, runners: numbe
   await admin.query(`CREATE DATABASE "${name}"`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const port = databasePort(postgresPort(await openPostgresDatabase(url.toString(), { poolMax: 10 }), production));
+  const port = databasePortOf(postgresPort(await openPostgresDatabase(url.toString(), { poolMax: 10 }), production));
   try {
     return await measure('PostgreSQL', port, plans, runners, () => watchPostgres(admin, name));
   } finally {

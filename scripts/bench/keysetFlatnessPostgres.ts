@@ -3,7 +3,8 @@
 // BENCH_POSTGRES_URL's server (dropped afterwards), seeded with set-based statements; then the
 // list's cursor lookup + page query (measurePage) in the middle and at the end of the member's plans.
 import type pg from 'pg';
-import { databasePort, postgresPort, type DatabasePort } from '../../src/db/databasePort.js';
+import { databasePortOf } from '../../src/composition/openDatabase.js';
+import { postgresPort, type DatabasePort } from '../../src/db/databasePort.js';
 import { openPostgresDatabase } from '../../src/db/postgresDatabase.js';
 import { listOwnTripPlansSql } from '../../src/trips/tripPlanList.js';
 import type { TripSort } from '../../src/trips/tripPlanRepository.js';
@@ -92,7 +93,7 @@ async function seeded(shape: FlatnessShape, progress: (line: string) => void): P
   let port: DatabasePort | undefined;
   try {
     const database = await openPostgresDatabase(postgres.url, { poolMax: 2 });
-    port = databasePort(postgresPort(database, { guardReentry: false }));
+    port = databasePortOf(postgresPort(database, { guardReentry: false }));
     const started = performance.now();
     const memberId = await seed(database.pool, shape, Date.now());
     await database.pool.query('VACUUM ANALYZE');

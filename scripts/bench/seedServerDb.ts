@@ -4,7 +4,7 @@
 import { createAuthService } from '../../src/auth/authService.js';
 import { createTokenSigner } from '../../src/auth/tokens.js';
 import type { Config } from '../../src/config/config.js';
-import { openDatabasePort } from '../../src/db/openDatabasePort.js';
+import { openDatabasePort } from '../../src/composition/openDatabase.js';
 import { insertTripPlans } from './seedTrips.js';
 import { insertTripPlansOnPostgres } from './seedTripsPostgres.js';
 
