@@ -158,9 +158,11 @@ export function claimGeneration(port: DatabasePort, rules: ClaimRules): Promise<
 export async function membersGenerating(port: DatabasePort, memberIds: number[]): Promise<Set<number>> {
   if (memberIds.length === 0) return new Set();
   const rows = await port.run((q) =>
-    port.plainSql(q).rows<{ memberId: number }>(
-      sql`SELECT DISTINCT member_id AS "memberId" FROM trip_plan WHERE generation_status = 'GENERATING' AND member_id IN (${list(memberIds)})`,
-    ),
+    port
+      .plainSql(q)
+      .rows<{ memberId: number }>(
+        sql`SELECT DISTINCT member_id AS "memberId" FROM trip_plan WHERE generation_status = 'GENERATING' AND member_id IN (${list(memberIds)})`,
+      ),
   );
   return new Set(rows.map((r) => r.memberId));
 }

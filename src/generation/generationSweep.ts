@@ -89,7 +89,11 @@ export async function countGenerationsWithoutLiveLease(port: DatabasePort, nowMs
 /** Jobs waiting for a claim, over every instance. */
 export async function countWaitingGenerations(port: DatabasePort): Promise<number> {
   const [row] = await port.run((q) =>
-    port.plainSql(q).rows<{ waiting: number }>(sql`SELECT CAST(COUNT(*) AS INTEGER) AS "waiting" FROM trip_plan WHERE generation_status = 'GENERATING' AND gen_owner IS NULL`),
+    port
+      .plainSql(q)
+      .rows<{ waiting: number }>(
+        sql`SELECT CAST(COUNT(*) AS INTEGER) AS "waiting" FROM trip_plan WHERE generation_status = 'GENERATING' AND gen_owner IS NULL`,
+      ),
   );
   return row?.waiting ?? 0;
 }
