@@ -67,8 +67,9 @@ export interface ConnectionPoolState {
 /**
  * What repositories work with: one code path for both engines. Its queries and tables are typed as
  * PostgreSQL's (pg-core), whichever engine runs them; what differs per engine is in `statements`,
- * built for this engine by the composition root, and in the few properties below; `engine` is the
- * engine itself, for src/db/ and the composition root.
+ * built for this engine by the composition root, and in the few properties below. `engine` is the
+ * engine itself: src/db/ and the composition root choose by it; elsewhere it is only the
+ * database's identity (the same under every wrapper of the port, catalogue/placeCache.ts).
  */
 export interface DatabasePort {
   dialect: EnginePort['dialect'];
