@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { databasePort, postgresPort, openSqliteDatabasePort, openPostgresDatabase } from '../src/index.js';
+import { databasePortOf, postgresPort, openSqliteDatabasePort, openPostgresDatabase } from '../src/index.js';
 import { benchPostgres } from './lib/benchPostgres.js';
 import { cpuPerPage, measureChatPages, PAGE, tripListPage, type Measured } from './lib/chatPageCosts.js';
 import { loadLine, machineLines } from './lib/machine.js';
@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   }
   const pg = await benchPostgres();
   if (pg.available) {
-    const port = databasePort(postgresPort(await openPostgresDatabase(pg.url, { poolMax: 4 }), production));
+    const port = databasePortOf(postgresPort(await openPostgresDatabase(pg.url, { poolMax: 4 }), production));
     try {
       rows.push(...report('PostgreSQL', await measureChatPages(port, sizes)));
     } finally {

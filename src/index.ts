@@ -15,10 +15,10 @@ export { loadConfig, ConfigError, type Config } from './config/config.js';
 export { createLogger, type Logger } from './kernel/logger.js';
 
 // Opening the database on either engine, and the port every repository takes (token, seeding, in-process benchmarks).
-export { openDatabasePort, openSqliteDatabasePort } from './db/openDatabasePort.js';
+export { databasePortOf, openDatabasePort, openSqliteDatabasePort } from './composition/openDatabase.js';
 export { openPostgresDatabase } from './db/postgresDatabase.js';
 export { openDatabase, type Database } from './db/database.js';
-export { databasePort, postgresPort, sqlitePort, type DatabasePort } from './db/databasePort.js';
+export { postgresPort, sqlitePort, type DatabasePort } from './db/databasePort.js';
 
 // Members, sessions and signed tokens: `npm run token` and the benchmarks' signed-in callers.
 export { createAuthService } from './auth/authService.js';

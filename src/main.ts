@@ -48,7 +48,7 @@ const [{ default: BetterSqlite3 }, { createApp }, { openDatabasePort }, { abando
   await Promise.all([
     import('better-sqlite3'),
     import('./composition/app.js'),
-    import('./db/openDatabasePort.js'),
+    import('./composition/openDatabase.js'),
     import('./kernel/logger.js'),
     import('./composition/server.js'),
   ]);

@@ -2,7 +2,7 @@
 // on a 1,000-row database and on a 1,000,000-row one (the member owning 10% of the rows in both), and
 // the query plan that makes the two cost the same.
 import path from 'node:path';
-import { openDatabase, databasePort, sqlitePort, type TripSort } from '../../src/index.js';
+import { openDatabase, databasePortOf, sqlitePort, type TripSort } from '../../src/index.js';
 import { cursorAt, explainPageQuery, isFullScanOrSort, measurePage, pageSize } from './keysetFlatness.js';
 import { insertMembers, insertTripPlans } from './seedTrips.js';
 import { textTable } from './textTable.js';
@@ -69,7 +69,7 @@ export async function keysetFlatnessReport(
   // A fresh connection per database with the service's own settings (openDatabase), as the server has.
   const opened = built.map((b) => {
     const database = openDatabase(b.file);
-    return { ...b, database, port: databasePort(sqlitePort(database)) };
+    return { ...b, database, port: databasePortOf(sqlitePort(database)) };
   });
   try {
     const rows: string[][] = [];

@@ -11,7 +11,7 @@ import pg from 'pg';
 import {
   syncCatalogue,
   loadConfig,
-  databasePort,
+  databasePortOf,
   postgresPort,
   type DatabasePort,
   openSqliteDatabasePort,
@@ -214,7 +214,7 @@ export async function onPostgres(adminUrl: string, plans: number, runners: numbe
   await admin.query(`CREATE DATABASE "${name}"`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const port = databasePort(postgresPort(await openPostgresDatabase(url.toString(), { poolMax: 10 }), production));
+  const port = databasePortOf(postgresPort(await openPostgresDatabase(url.toString(), { poolMax: 10 }), production));
   try {
     return await measure('PostgreSQL', port, plans, runners, () => watchPostgres(admin, name));
   } finally {

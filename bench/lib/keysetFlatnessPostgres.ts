@@ -3,7 +3,7 @@
 // BENCH_POSTGRES_URL's server (dropped afterwards), seeded with set-based statements; then the
 // list's cursor lookup + page query (measurePage) in the middle and at the end of the member's plans.
 import type pg from 'pg';
-import { databasePort, postgresPort, type DatabasePort, openPostgresDatabase, listOwnTripPlansSql, type TripSort } from '../../src/index.js';
+import { databasePortOf, postgresPort, type DatabasePort, openPostgresDatabase, listOwnTripPlansSql, type TripSort } from '../../src/index.js';
 import { benchPostgres } from './benchPostgres.js';
 import type { FlatnessShape } from './flatnessReport.js';
 import { measurePage, pageSize } from './keysetFlatness.js';
@@ -89,7 +89,7 @@ async function seeded(shape: FlatnessShape, progress: (line: string) => void): P
   let port: DatabasePort | undefined;
   try {
     const database = await openPostgresDatabase(postgres.url, { poolMax: 2 });
-    port = databasePort(postgresPort(database, { guardReentry: false }));
+    port = databasePortOf(postgresPort(database, { guardReentry: false }));
     const started = performance.now();
     const memberId = await seed(database.pool, shape, Date.now());
     await database.pool.query('VACUUM ANALYZE');

@@ -3,11 +3,12 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../config/config.js';
+import { isInMemoryDatabase, type Config } from '../config/config.js';
 
 export function resolveJwtSecret(config: Config): string {
   if (config.jwtSecret) return config.jwtSecret;
-  if (config.database.engine === 'sqlite' && config.database.file === ':memory:') return crypto.randomBytes(48).toString('base64url');
+  // Tokens cannot outlive a database in memory: a secret of this process is enough.
+  if (isInMemoryDatabase(config.database)) return crypto.randomBytes(48).toString('base64url');
   const file = path.join(config.dataDir, 'jwt-secret');
   if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
   fs.mkdirSync(config.dataDir, { recursive: true });

@@ -2,15 +2,12 @@
 // instance started. A row is found by the hash of the browser's cookie and taken exactly once, by
 // the callback that carries its `state`. Anyone may start a sign-in, so their number is bounded per
 // client address and in total; the count and the insert are one step for every instance of the
-// database (PostgreSQL: under an advisory lock; SQLite: its one writer).
+// database (pendingLoginSaveLock.ts: PostgreSQL's advisory lock, SQLite's one writer).
 import { and, eq, lte, sql } from 'drizzle-orm';
 import type { DatabasePort } from '../db/databasePort.js';
 import type { oidcPendingLogins } from '../db/schema.pg.js';
 
 export type PendingLogin = typeof oidcPendingLogins.$inferSelect;
-
-/** The advisory lock the save takes on PostgreSQL: 'oidc' in ASCII. */
-const SAVE_LOCK = 0x6f696463;
 
 export interface PendingLoginLimits {
   perClient: number;
@@ -27,7 +24,7 @@ export type PendingLoginRefusal = { refused: 'client' | 'total'; oldestExpiresAt
 export function savePendingLogin(db: DatabasePort, login: PendingLogin, limits: PendingLoginLimits, nowMs: number): Promise<PendingLoginRefusal | null> {
   const { oidcPendingLogins: t } = db.t;
   return db.tx(async (q) => {
-    if (db.dialect === 'postgres') await q.execute(sql`SELECT pg_advisory_xact_lock(${SAVE_LOCK})`);
+    await db.statements.pendingLoginSaveLock.take(q);
     await q.delete(t).where(lte(t.expiresAt, nowMs)).returning({ id: t.id });
     const ofClient = sql`CASE WHEN ${t.clientKey} = ${login.clientKey} THEN ${t.expiresAt} END`;
     const [pending] = await q

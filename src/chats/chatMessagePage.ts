@@ -1,24 +1,20 @@
 // A page of a chat's history, newest first, keyset-paged by id: one hand-written statement prepared
-// once per engine, like the trip list page (trips/tripPlanList.ts). Through drizzle's builder the
-// page and its two checks (the room is the caller's, the cursor is a message of it) were three
-// unprepared queries and 25-45% slower than a trip list page (the performance work,
-// `npm run bench -- chatpage`). The checks are folded into the page's WHERE: a room of someone else,
-// or a cursor from another room, gives no rows, and only an empty page asks which it was
-// (chatRepository.ts), so an answered page costs one statement.
-import type { DatabasePort, PgQueries } from '../db/databasePort.js';
-import type { Db } from '../db/database.js';
-import type { PgDb } from '../db/postgresDatabase.js';
-import { prepared } from '../db/preparedStatements.js';
+// once per engine (chatMessagePageStatements.sqlite.ts, .postgres.ts), like the trip list page
+// (trips/tripPlanList.ts). Through drizzle's builder the page and its two checks (the room is the
+// caller's, the cursor is a message of it) were three unprepared queries and 25-45% slower than a
+// trip list page (the performance work, `npm run bench -- chatpage`). The checks are folded into the
+// page's WHERE: a room of someone else, or a cursor from another room, gives no rows, and only an
+// empty page asks which it was (chatRepository.ts), so an answered page costs one statement.
+import type { DatabasePort } from '../db/databasePort.js';
 import type { ChatMessageRow } from './chatRepository.js';
 
 export type ChatMessageItem = Omit<ChatMessageRow, 'chatRoomId'>;
 
-type Parameter = 'chatRoomId' | 'memberId' | 'limit' | 'beforeId';
-const sqliteParameter = (name: Parameter) => `@${name}`;
-const pgParameters: Record<Parameter, string> = { chatRoomId: '$1', memberId: '$2', limit: '$3', beforeId: '$4' };
+export type ChatPageParameter = 'chatRoomId' | 'memberId' | 'limit' | 'beforeId';
+const sqliteParameter = (name: ChatPageParameter) => `@${name}`;
 
 /** The SQL of a page, its parameters written by `parameter`. */
-export function ownChatPageSql(withCursor: boolean, parameter: (name: Parameter) => string = sqliteParameter): string {
+export function ownChatPageSql(withCursor: boolean, parameter: (name: ChatPageParameter) => string = sqliteParameter): string {
   const room = parameter('chatRoomId');
   const before = withCursor
     ? `AND m.id < ${parameter('beforeId')}
@@ -30,22 +26,13 @@ export function ownChatPageSql(withCursor: boolean, parameter: (name: Parameter)
     ORDER BY m.id DESC LIMIT ${parameter('limit')}`;
 }
 
+/** The name of a page's statement: one with a cursor, one without. */
+export const chatPageKey = (withCursor: boolean) => `ownChatPage:${withCursor}`;
+
 /**
  * size + 1 messages of the member's chat room older than `beforeId` (or the newest), newest first.
  * No rows when the room is not the member's, or `beforeId` is not a message of the room.
  */
 export function ownChatPageRows(db: DatabasePort, memberId: number, chatRoomId: number, size: number, beforeId: number | null): Promise<ChatMessageItem[]> {
-  const key = `ownChatPage:${beforeId !== null}`;
-  const limit = size + 1;
-  if (db.dialect === 'sqlite') {
-    return db.run((q) => {
-      const client = (q as unknown as Db).$client;
-      const statement = prepared(client, key, () => client.prepare<Record<string, unknown>, ChatMessageItem>(ownChatPageSql(beforeId !== null)));
-      return Promise.resolve(statement.all(beforeId === null ? { chatRoomId, memberId, limit } : { chatRoomId, memberId, limit, beforeId }));
-    });
-  }
-  const text = prepared(db.engine, key, () => ownChatPageSql(beforeId !== null, (name) => pgParameters[name]));
-  const values = beforeId === null ? [chatRoomId, memberId, limit] : [chatRoomId, memberId, limit, beforeId];
-  // A named statement: each pooled connection parses and plans it once.
-  return db.run(async (q: PgQueries) => (await (q as unknown as PgDb).$client.query<ChatMessageItem>({ name: key, text, values })).rows);
+  return db.run((q) => db.statements.chatMessagePage.page(q, { memberId, chatRoomId, limit: size + 1, beforeId }));
 }

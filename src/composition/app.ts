@@ -39,7 +39,7 @@ export interface App {
   close(): Promise<void>;
 }
 
-/** The service on `database` (opened and migrated: db/openDatabasePort.ts); `close()` closes it. */
+/** The service on `database` (opened and migrated: openDatabase.ts); `close()` closes it. */
 export async function createApp(config: Config, database: DatabasePort, ports: Partial<AppPorts> = {}): Promise<App> {
   const services = await createServices(config, database, ports);
   const { log, worker, chat, publishers, broker, planLog, sessionPurge } = services;

@@ -88,14 +88,7 @@ export interface Services {
 
 /** The metrics of this instance, with what is read at scrape: waiting generations, the connection pool. */
 function instanceMetrics(database: DatabasePort, waitingGenerations: () => Promise<number>): Metrics {
-  const { engine } = database;
-  const pool = engine.dialect === 'postgres' ? engine.db.$client : null;
-  return createMetrics({
-    waitingGenerations,
-    // SQLite: one connection, always in use by this process.
-    connectionPool: () =>
-      pool ? { idle: pool.idleCount, used: pool.totalCount - pool.idleCount, pending: pool.waitingCount } : { idle: 0, used: 1, pending: 0 },
-  });
+  return createMetrics({ waitingGenerations, connectionPool: () => database.connectionPool() });
 }
 
 /**
@@ -249,7 +242,7 @@ export async function createServices(config: Config, database: DatabasePort, por
     concurrency: config.generationConcurrency,
     concurrencyPerMember: config.generationConcurrencyPerUser,
     jobs: config.generationJobs,
-    failWaitingOnStop: db.dialect === 'sqlite',
+    failWaitingOnStop: !db.sharedByInstances,
     metrics,
   });
   // A room's turn is leased like a generation: an instance that stopped holds it at most that long.

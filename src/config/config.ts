@@ -319,6 +319,11 @@ export function describeDatabase(location: DatabaseLocation): string {
   return location.engine === 'sqlite' ? location.file : redactedDatabaseUrl(location.url);
 }
 
+/** Whether the database lives in this process's memory (SQLite `:memory:`): nothing in it outlives the process. */
+export function isInMemoryDatabase(location: DatabaseLocation): boolean {
+  return location.engine === 'sqlite' && location.file === ':memory:';
+}
+
 function withRedaction<T>(redact: (raw: string) => string, of: Setting<T>): Setting<T> {
   return { ...of, redact };
 }

@@ -4,7 +4,7 @@
 // setting (instead of a stack trace from SQLite later, or a read that blocks on a /proc file).
 import fs from 'node:fs';
 import path from 'node:path';
-import { refuse, settings, type Config, type Setting } from './config.js';
+import { isInMemoryDatabase, refuse, settings, type Config, type Setting } from './config.js';
 
 const PSEUDO_FILE_SYSTEMS = ['/proc', '/sys'];
 
@@ -68,7 +68,7 @@ export function checkDataPaths(config: Config, env: NodeJS.ProcessEnv = process.
     checkWritableFolder(setting, shownRaw, path.dirname(database.file));
     for (const file of [database.file, `${database.file}-wal`, `${database.file}-shm`]) checkWritableFile(setting, shownRaw, file);
   }
-  if (!config.jwtSecret && !(database.engine === 'sqlite' && database.file === ':memory:')) {
+  if (!config.jwtSecret && !isInMemoryDatabase(database)) {
     checkWritableFolder(settings.DATA_DIR, env.DATA_DIR ?? './data', config.dataDir);
   }
 }

@@ -19,7 +19,9 @@ import type { NodePgQueryResultHKT } from 'drizzle-orm/node-postgres';
 import type { PgDatabase } from 'drizzle-orm/pg-core';
 import { createAsyncMutex } from './asyncMutex.js';
 import type { Database, Db } from './database.js';
+import { postgresPlainSql, sqlitePlainSql, type PlainSql } from './plainSql.js';
 import type { PgDb, PostgresDatabase } from './postgresDatabase.js';
+import { postgresReadiness, sqliteReadiness, type DatabaseReadiness } from './readinessProbe.js';
 import type * as pgSchema from './schema.pg.js';
 import * as sqliteSchema from './schema.js';
 
@@ -46,15 +48,47 @@ export type PostgresPort = Port<'postgres', typeof pgSchema, PgDb, PgQueries>;
 export type EnginePort = SqlitePort | PostgresPort;
 
 /**
+ * The statements a repository writes per engine, one set per repository that has them (a port
+ * `<thing>.ts` with its implementations `<thing>.sqlite.ts` and `<thing>.postgres.ts` next to it).
+ * Each such port adds its set here itself (`declare module '../db/databasePort.js'`), since this
+ * folder may not import theirs; composition/engineStatements.ts builds every set for the opened
+ * engine, and the compiler holds it to the whole list.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging, from the repositories' folders
+export interface EngineStatements {}
+
+/** The connections this process holds to the database, for the metrics. */
+export interface ConnectionPoolState {
+  idle: number;
+  used: number;
+  pending: number;
+}
+
+/**
  * What repositories work with: one code path for both engines. Its queries and tables are typed as
- * PostgreSQL's (pg-core), whichever engine runs them; `engine` is the engine itself, for the few
- * statements that differ per dialect (the hot list page, the readiness probe).
+ * PostgreSQL's (pg-core), whichever engine runs them; what differs per engine is in `statements`,
+ * built for this engine by the composition root, and in the few properties below. `engine` is the
+ * engine itself: src/db/ and the composition root choose by it; elsewhere it is only the
+ * database's identity (the same under every wrapper of the port, catalogue/placeCache.ts).
  */
 export interface DatabasePort {
   dialect: EnginePort['dialect'];
   t: typeof pgSchema;
   tx<T>(fn: (q: PgQueries) => Promise<T>): Promise<T>;
   run<T>(fn: (q: PgQueries) => Promise<T>): Promise<T>;
+  /** plain SQL (plainSql.ts) on a handle this port's tx()/run() gave */
+  plainSql(q: PgQueries): PlainSql;
+  /** every repository's statements written per engine, this engine's */
+  statements: EngineStatements;
+  /** what /readyz asks this database (readinessProbe.ts) */
+  readiness: DatabaseReadiness;
+  /** the connections of this process to the database now */
+  connectionPool(): ConnectionPoolState;
+  /**
+   * whether other instances may use this database too (PostgreSQL); a SQLite file is this process's
+   * alone, so nobody else could run the generation jobs it leaves waiting when it stops
+   */
+  sharedByInstances: boolean;
   close(): Promise<void>;
   engine: EnginePort;
 }
@@ -73,14 +107,43 @@ export interface DatabasePort {
  * What it does not cover, so repositories must not do it: read the awaited result of a write
  * without `.returning()` (node-postgres' QueryResult vs better-sqlite3's RunResult: count changed
  * rows with `.returning({ id })` instead), use pg-only builder methods (`.for('update')`, `$count`
- * on SQLite's sync driver…) without a `dialect` branch, or write `sql` text only one dialect parses.
+ * on SQLite's sync driver…) or write `sql` text only one dialect parses, other than in a statement
+ * set of `statements` (EngineStatements); plain `sql` runs through `plainSql(q)`.
  * `.prepare(name)`: SQLite ignores the name; PostgreSQL uses it as the named prepared statement.
  */
-export function databasePort(engine: EnginePort): DatabasePort {
+export function databasePort(engine: EnginePort, statements: EngineStatements): DatabasePort {
   const close = () => engine.close();
-  if (engine.dialect === 'postgres') return { dialect: engine.dialect, t: engine.t, tx: (fn) => engine.tx(fn), run: (fn) => engine.run(fn), close, engine };
+  if (engine.dialect === 'postgres') {
+    const pool = engine.db.$client;
+    return {
+      dialect: engine.dialect,
+      t: engine.t,
+      tx: (fn) => engine.tx(fn),
+      run: (fn) => engine.run(fn),
+      plainSql: postgresPlainSql,
+      statements,
+      readiness: postgresReadiness(engine),
+      connectionPool: () => ({ idle: pool.idleCount, used: pool.totalCount - pool.idleCount, pending: pool.waitingCount }),
+      sharedByInstances: true,
+      close,
+      engine,
+    };
+  }
   const { tx, run } = engine as unknown as Pick<DatabasePort, 'tx' | 'run'>;
-  return { dialect: engine.dialect, t: engine.t as unknown as typeof pgSchema, tx, run, close, engine };
+  return {
+    dialect: engine.dialect,
+    t: engine.t as unknown as typeof pgSchema,
+    tx,
+    run,
+    plainSql: (q) => sqlitePlainSql(q as unknown as Db),
+    statements,
+    readiness: sqliteReadiness(engine),
+    // One connection, always in use by this process.
+    connectionPool: () => ({ idle: 0, used: 1, pending: 0 }),
+    sharedByInstances: false,
+    close,
+    engine,
+  };
 }
 
 /** Which port's callback the current async context runs in, while the callback runs. */

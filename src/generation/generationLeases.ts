@@ -2,12 +2,11 @@
 // waiting job by writing itself in as owner with a lease, renews the lease with heartbeats, and
 // every write it makes for the job is fenced by (run, attempt, owner): the attempt grows by one on
 // every claim, so a runner that lost its lease (paused past it, taken over, cancelled) writes
-// nothing and learns it lost. Written once for both engines; on PostgreSQL the claim skips rows
-// another instance is claiming (FOR UPDATE SKIP LOCKED) and serialises the claims of one member
-// (per-member limit).
+// nothing and learns it lost. Written once for both engines, in plain SQL through the port
+// (db/plainSql.ts); what a claim locks differs per engine (generationClaimLocks.ts).
 import { sql, type SQL } from 'drizzle-orm';
 import type { DatabasePort, PgQueries } from '../db/databasePort.js';
-import { inTransaction, list, onPostgres, outsideTransaction, statementsOn, type Statements } from '../db/plainStatements.js';
+import { list, type PlainSql } from '../db/plainSql.js';
 import type { TripPlanGenerationRequestedEvent } from '../events/eventBus.js';
 import { pickNextGeneration, type WaitingGeneration } from './nextGeneration.js';
 
@@ -48,8 +47,6 @@ export interface ClaimRules {
 
 /** How many waiting jobs one claim looks at: enough to see every waiting member in practice. */
 const CANDIDATES = 1000;
-/** The first key of the advisory lock a claim takes per member on PostgreSQL: 'gc' (generation claim). */
-const MEMBER_CLAIM_LOCK = 0x6763;
 
 /** The owner's current attempt, its lease not yet over: the condition of every fenced write. */
 export function fenced(lease: Lease, nowMs: number): SQL {
@@ -61,14 +58,14 @@ export type FenceParameter = 'tripPlanId' | 'run' | 'attempt' | 'owner' | 'nowMs
 
 /**
  * `fenced` as SQL text for a prepared statement, its parameters written by `parameter` (@name for
- * better-sqlite3, $n for node-postgres): the run's per-day writes (fencedRunWrites.ts).
+ * better-sqlite3, $n for node-postgres): the run's per-day writes (fencedRunWriteStatements.sqlite.ts, .postgres.ts).
  */
 export function fenceConditionText(parameter: (name: FenceParameter) => string): string {
   return `id = ${parameter('tripPlanId')} AND gen_run = ${parameter('run')} AND gen_attempt = ${parameter('attempt')} AND gen_owner = ${parameter('owner')}
     AND generation_status = 'GENERATING' AND gen_lease_until >= ${parameter('nowMs')}`;
 }
 
-async function runningByMember(s: Statements, memberIds: number[]): Promise<Map<number, number>> {
+async function runningByMember(s: PlainSql, memberIds: number[]): Promise<Map<number, number>> {
   if (memberIds.length === 0) return new Map();
   const rows = await s.rows<{ memberId: number; running: number }>(sql`
     SELECT member_id AS "memberId", CAST(COUNT(*) AS INTEGER) AS "running" FROM trip_plan
@@ -91,7 +88,7 @@ interface ClaimedRow {
   traceparent: string | null;
 }
 
-async function claimedGeneration(s: Statements, lease: Lease, queuedAtMs: number, claimedAtMs: number): Promise<ClaimedGeneration> {
+async function claimedGeneration(s: PlainSql, lease: Lease, queuedAtMs: number, claimedAtMs: number): Promise<ClaimedGeneration> {
   const [row] = await s.rows<ClaimedRow>(sql`
     SELECT p.id AS "tripPlanId", p.member_id AS "memberId", r.id AS "chatRoomId", p.themes, p.start_date AS "startDate",
       p.duration, p.region, p.people_count AS "peopleCount", p.transportation, p.gen_traceparent AS "traceparent",
@@ -120,7 +117,9 @@ async function claimedGeneration(s: Statements, lease: Lease, queuedAtMs: number
  * stopping instance, or re-queued by the sweeper (GENERATION_TAKEOVER=resume).
  */
 export function claimGeneration(port: DatabasePort, rules: ClaimRules): Promise<ClaimedGeneration | undefined> {
-  return inTransaction(port, async (s) => {
+  const locks = port.statements.generationClaimLocks;
+  return port.tx(async (q) => {
+    const s = port.plainSql(q);
     // gen_heartbeat_at of a waiting job is when it was queued (generationRequests.ts).
     let waiting = await s.rows<WaitingGeneration & { queuedAt: number | string }>(sql`
       SELECT id AS "tripPlanId", member_id AS "memberId", gen_heartbeat_at AS "queuedAt" FROM trip_plan
@@ -138,7 +137,7 @@ export function claimGeneration(port: DatabasePort, rules: ClaimRules): Promise<
       const { tripPlanId, memberId, queuedAt } = waiting[next]!;
       // Another instance may have claimed a job of this member since the count: count again under
       // the member's lock, which that instance held until its claim committed.
-      if (port.dialect === 'postgres') await s.run(sql`SELECT pg_advisory_xact_lock(CAST(${MEMBER_CLAIM_LOCK} AS integer), CAST(${memberId} AS integer))`);
+      await locks.lockMemberClaims(s, memberId);
       const runningNow = (await runningByMember(s, [memberId])).get(memberId) ?? 0;
       running.set(memberId, runningNow);
       if (runningNow >= rules.perMemberLimit) continue;
@@ -146,7 +145,7 @@ export function claimGeneration(port: DatabasePort, rules: ClaimRules): Promise<
         UPDATE trip_plan SET gen_owner = ${rules.owner}, gen_attempt = gen_attempt + 1,
           gen_lease_until = ${rules.nowMs + rules.leaseMs}, gen_heartbeat_at = ${rules.nowMs}
         WHERE id = (SELECT id FROM trip_plan WHERE id = ${tripPlanId} AND generation_status = 'GENERATING' AND gen_owner IS NULL
-                    ${onPostgres(port, sql`FOR UPDATE SKIP LOCKED`)})
+                    ${locks.skipRowsBeingClaimed})
         RETURNING gen_run AS "run", gen_attempt AS "attempt"`);
       if (claimed) return claimedGeneration(s, { tripPlanId, run: claimed.run, attempt: claimed.attempt, owner: rules.owner }, Number(queuedAt), rules.nowMs);
       // Claimed, cancelled or deleted by someone else meanwhile.
@@ -158,17 +157,19 @@ export function claimGeneration(port: DatabasePort, rules: ClaimRules): Promise<
 /** Which of these members have a plan GENERATING (running or waiting, on any instance). */
 export async function membersGenerating(port: DatabasePort, memberIds: number[]): Promise<Set<number>> {
   if (memberIds.length === 0) return new Set();
-  const rows = await outsideTransaction(port, (s) =>
-    s.rows<{ memberId: number }>(
-      sql`SELECT DISTINCT member_id AS "memberId" FROM trip_plan WHERE generation_status = 'GENERATING' AND member_id IN (${list(memberIds)})`,
-    ),
+  const rows = await port.run((q) =>
+    port
+      .plainSql(q)
+      .rows<{ memberId: number }>(
+        sql`SELECT DISTINCT member_id AS "memberId" FROM trip_plan WHERE generation_status = 'GENERATING' AND member_id IN (${list(memberIds)})`,
+      ),
   );
   return new Set(rows.map((r) => r.memberId));
 }
 
 /** The heartbeat: extends the lease; false when the lease is lost (cancelled, deleted, taken over or over). */
 export function renewLease(port: DatabasePort, lease: Lease, nowMs: number, leaseMs: number): Promise<boolean> {
-  return outsideTransaction(port, async (s) => (await s.rows(renewal(lease, nowMs, leaseMs))).length === 1);
+  return port.run(async (q) => (await port.plainSql(q).rows(renewal(lease, nowMs, leaseMs))).length === 1);
 }
 
 function renewal(lease: Lease, nowMs: number, leaseMs: number): SQL {
@@ -184,7 +185,7 @@ export type Fenced<T> = { held: true; value: T } | { held: false };
  */
 export function fencedWrite<T>(port: DatabasePort, lease: Lease, nowMs: number, leaseMs: number, write: (q: PgQueries) => Promise<T>): Promise<Fenced<T>> {
   return port.tx(async (q): Promise<Fenced<T>> => {
-    if ((await statementsOn(port, q).rows(renewal(lease, nowMs, leaseMs))).length !== 1) return { held: false };
+    if ((await port.plainSql(q).rows(renewal(lease, nowMs, leaseMs))).length !== 1) return { held: false };
     return { held: true, value: await write(q) };
   });
 }
@@ -192,8 +193,8 @@ export function fencedWrite<T>(port: DatabasePort, lease: Lease, nowMs: number, 
 /** The run's end, written by its owner: COMPLETED, or FAILED with AI002. False when the lease is lost. */
 export function finishGeneration(port: DatabasePort, lease: Lease, nowMs: number, status: 'COMPLETED' | 'FAILED'): Promise<boolean> {
   const failureCode = status === 'FAILED' ? 'AI002' : null;
-  return outsideTransaction(port, async (s) => {
-    const rows = await s.rows(sql`
+  return port.run(async (q) => {
+    const rows = await port.plainSql(q).rows(sql`
       UPDATE trip_plan SET generation_status = ${status}, failure_code = ${failureCode}, updated_at = ${nowMs}, gen_owner = NULL, gen_lease_until = NULL
       WHERE ${fenced(lease, nowMs)} RETURNING id`);
     return rows.length === 1;
@@ -205,8 +206,8 @@ export function finishGeneration(port: DatabasePort, lease: Lease, nowMs: number
  * have committed (the fence no longer matches a run that ended), and a retry asks this.
  */
 export async function endedByAttempt(port: DatabasePort, lease: Lease, status: 'COMPLETED' | 'FAILED'): Promise<boolean> {
-  const rows = await outsideTransaction(port, (s) =>
-    s.rows(sql`
+  const rows = await port.run((q) =>
+    port.plainSql(q).rows(sql`
       SELECT id FROM trip_plan WHERE id = ${lease.tripPlanId} AND gen_run = ${lease.run} AND gen_attempt = ${lease.attempt} AND generation_status = ${status}`),
   );
   return rows.length === 1;
@@ -214,8 +215,8 @@ export async function endedByAttempt(port: DatabasePort, lease: Lease, status: '
 
 /** Gives a job back (a stopping instance, GENERATION_TAKEOVER=resume): it waits for the next claim at once. */
 export function releaseLease(port: DatabasePort, lease: Lease, nowMs: number): Promise<boolean> {
-  return outsideTransaction(port, async (s) => {
-    const rows = await s.rows(sql`UPDATE trip_plan SET gen_owner = NULL, gen_lease_until = NULL WHERE ${fenced(lease, nowMs)} RETURNING id`);
+  return port.run(async (q) => {
+    const rows = await port.plainSql(q).rows(sql`UPDATE trip_plan SET gen_owner = NULL, gen_lease_until = NULL WHERE ${fenced(lease, nowMs)} RETURNING id`);
     return rows.length === 1;
   });
 }

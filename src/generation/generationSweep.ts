@@ -5,7 +5,7 @@
 // sweepers may run at once: each row's UPDATE is applied once, the others no longer match it.
 import { sql } from 'drizzle-orm';
 import type { DatabasePort } from '../db/databasePort.js';
-import { inTransaction, list, outsideTransaction, type Statements } from '../db/plainStatements.js';
+import { list, type PlainSql } from '../db/plainSql.js';
 import type { RunToken } from '../delivery/planLog.js';
 
 export type Takeover = 'fail' | 'resume';
@@ -28,7 +28,7 @@ export interface SweepRules {
   maxAttempts: number;
 }
 
-async function withChatRooms(s: Statements, plans: FailedRow[]): Promise<FailedGeneration[]> {
+async function withChatRooms(s: PlainSql, plans: FailedRow[]): Promise<FailedGeneration[]> {
   if (plans.length === 0) return [];
   const rooms = await s.rows<{ tripPlanId: number; chatRoomId: number }>(
     sql`SELECT trip_plan_id AS "tripPlanId", id AS "chatRoomId" FROM chat_room WHERE trip_plan_id IN (${list(plans.map((p) => p.tripPlanId))})`,
@@ -44,7 +44,8 @@ async function withChatRooms(s: Statements, plans: FailedRow[]): Promise<FailedG
 
 export function sweepExpiredLeases(port: DatabasePort, rules: SweepRules): Promise<{ requeued: number[]; failed: FailedGeneration[] }> {
   const { nowMs } = rules;
-  return inTransaction(port, async (s) => {
+  return port.tx(async (q) => {
+    const s = port.plainSql(q);
     const requeued =
       rules.takeover === 'resume'
         ? await s.rows<{ tripPlanId: number }>(sql`
@@ -65,7 +66,8 @@ export function sweepExpiredLeases(port: DatabasePort, rules: SweepRules): Promi
  * stops: nobody else could run them, and openapi.yaml promises AI002 and FAILED for queued runs.
  */
 export function failWaitingGenerations(port: DatabasePort, nowMs: number): Promise<FailedGeneration[]> {
-  return inTransaction(port, async (s) => {
+  return port.tx(async (q) => {
+    const s = port.plainSql(q);
     const failed = await s.rows<FailedRow>(sql`
       UPDATE trip_plan SET generation_status = 'FAILED', failure_code = 'AI002', updated_at = ${nowMs}
       WHERE generation_status = 'GENERATING' AND gen_owner IS NULL
@@ -76,8 +78,8 @@ export function failWaitingGenerations(port: DatabasePort, nowMs: number): Promi
 
 /** GENERATING plans nobody holds a live lease on, over every instance: waiting for a claim, or their lease ran out (metrics). */
 export async function countGenerationsWithoutLiveLease(port: DatabasePort, nowMs: number): Promise<number> {
-  const [row] = await outsideTransaction(port, (s) =>
-    s.rows<{ waiting: number }>(sql`
+  const [row] = await port.run((q) =>
+    port.plainSql(q).rows<{ waiting: number }>(sql`
       SELECT CAST(COUNT(*) AS INTEGER) AS "waiting" FROM trip_plan
       WHERE generation_status = 'GENERATING' AND (gen_owner IS NULL OR gen_lease_until < ${nowMs})`),
   );
@@ -86,8 +88,12 @@ export async function countGenerationsWithoutLiveLease(port: DatabasePort, nowMs
 
 /** Jobs waiting for a claim, over every instance. */
 export async function countWaitingGenerations(port: DatabasePort): Promise<number> {
-  const [row] = await outsideTransaction(port, (s) =>
-    s.rows<{ waiting: number }>(sql`SELECT CAST(COUNT(*) AS INTEGER) AS "waiting" FROM trip_plan WHERE generation_status = 'GENERATING' AND gen_owner IS NULL`),
+  const [row] = await port.run((q) =>
+    port
+      .plainSql(q)
+      .rows<{ waiting: number }>(
+        sql`SELECT CAST(COUNT(*) AS INTEGER) AS "waiting" FROM trip_plan WHERE generation_status = 'GENERATING' AND gen_owner IS NULL`,
+      ),
   );
   return row?.waiting ?? 0;
 }

@@ -1,7 +1,6 @@
 // Handlers of the Operations tag: probes and the documents describing the API.
 import type { Handlers } from '../../generated/operations.js';
 import { storageFailureCode, storageUnavailableReason } from '../db/storageFailure.js';
-import { probeReadiness } from '../db/readinessProbe.js';
 import { AppError } from '../kernel/appError.js';
 import type { DatabasePort } from '../db/databasePort.js';
 import { boundedReadiness, type ReadinessProbe } from './boundedReadiness.js';
@@ -29,12 +28,11 @@ type OperationalHandlers = Pick<
 function readinessProbes(database: DatabasePort, redis: { ready(): Promise<void> } | null, timeoutMs: number): ReadinessProbe[] {
   const probes: ReadinessProbe[] = [
     {
-      run: () => probeReadiness(database.engine, { timeoutMs }),
+      run: () => database.readiness.probe({ timeoutMs }),
       failure(error) {
         if (!storageFailureCode(error)) return 'The database is not reachable.';
-        // SQLite: the write probe failed; PostgreSQL: the server did not answer.
-        const what = database.dialect === 'sqlite' ? 'does not take writes' : 'does not answer';
-        return `The database ${what} (${storageUnavailableReason(error)}).`;
+        // SQLite: the write probe failed ("does not take writes"); PostgreSQL: the server did not answer.
+        return `The database ${database.readiness.failing} (${storageUnavailableReason(error)}).`;
       },
       tooSlow: (ms) => `The database did not answer within ${ms} ms (READINESS_TIMEOUT_MS).`,
     },

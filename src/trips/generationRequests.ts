@@ -5,7 +5,6 @@
 // COMMITTED).
 import { sql } from 'drizzle-orm';
 import type { DatabasePort } from '../db/databasePort.js';
-import { inTransaction, outsideTransaction } from '../db/plainStatements.js';
 import type { RunToken } from '../delivery/planLog.js';
 
 /**
@@ -17,7 +16,8 @@ import type { RunToken } from '../delivery/planLog.js';
  * continues that trace, a resumed attempt too.
  */
 export function startGeneration(port: DatabasePort, tripPlanId: number, nowMs: number, traceparent: string | null = null): Promise<boolean> {
-  return inTransaction(port, async (s) => {
+  return port.tx(async (q) => {
+    const s = port.plainSql(q);
     const moved = await s.rows(sql`
       UPDATE trip_plan SET generation_status = 'GENERATING', failure_code = NULL, updated_at = ${nowMs},
         gen_run = gen_run + 1, gen_attempt = 0, gen_owner = NULL, gen_lease_until = NULL, gen_heartbeat_at = ${nowMs},
@@ -35,8 +35,8 @@ export function startGeneration(port: DatabasePort, tripPlanId: number, nowMs: n
  * job, on any instance, sees it at its next fenced write or heartbeat and stops writing.
  */
 export function cancelGeneration(port: DatabasePort, tripPlanId: number, nowMs: number): Promise<RunToken | undefined> {
-  return outsideTransaction(port, async (s) => {
-    const [ended] = await s.rows<RunToken>(sql`
+  return port.run(async (q) => {
+    const [ended] = await port.plainSql(q).rows<RunToken>(sql`
       UPDATE trip_plan SET generation_status = 'CANCELLED', updated_at = ${nowMs}, gen_owner = NULL, gen_lease_until = NULL
       WHERE id = ${tripPlanId} AND generation_status = 'GENERATING'
       RETURNING gen_run AS "run", gen_attempt AS "attempt"`);

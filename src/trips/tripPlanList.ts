@@ -1,12 +1,11 @@
 // The list page, the hottest query: a hand-written statement per engine selecting only what a list
 // item shows, because materialising every column (and drizzle's per-row mapping on top) cost more
 // than the index search itself (profiled on SQLite: 16 columns took 8x the time of the ids alone).
-// One SQL text serves both engines; only the parameter syntax differs (@name for better-sqlite3,
-// $n for node-postgres). The aliases are quoted so PostgreSQL keeps their case. Rows come back as
-// arrays (better-sqlite3's raw mode, node-postgres' rowMode 'array') and are made into objects here:
-// the drivers set each column of a row object by name, which cost a third of the query's time.
-import type { EnginePort } from '../db/databasePort.js';
-import { prepared } from '../db/preparedStatements.js';
+// One SQL text, here, serves both engines' statements (tripPlanListStatements.sqlite.ts and
+// .postgres.ts); only the parameter syntax differs (@name for better-sqlite3, $n for node-postgres).
+// The aliases are quoted so PostgreSQL keeps their case. Rows come back as arrays (better-sqlite3's
+// raw mode, node-postgres' rowMode 'array') and are made into objects here: the drivers set each
+// column of a row object by name, which cost a third of the query's time.
 import type { tripPlans } from '../db/schema.pg.js';
 
 type TripPlanRow = typeof tripPlans.$inferSelect;
@@ -20,9 +19,9 @@ const listColumns = `p.id, p.member_id AS "memberId", r.id AS "chatRoomId", p.ti
   p.image_url AS "imageUrl", p.generation_status AS "generationStatus"`;
 
 /** A row of listColumns, in their order. */
-type ListRow = [number, number, number, string, string, string, string | null, string];
+export type ListRow = [number, number, number, string, string, string, string | null, string];
 
-function toListItems(rows: ListRow[]): TripPlanListItem[] {
+export function toListItems(rows: ListRow[]): TripPlanListItem[] {
   return rows.map(([id, memberId, chatRoomId, title, startDate, region, imageUrl, generationStatus]) => ({
     id,
     memberId,
@@ -35,12 +34,11 @@ function toListItems(rows: ListRow[]): TripPlanListItem[] {
   }));
 }
 
-type Parameter = 'memberId' | 'limit' | 'cursorValue' | 'cursorId';
-const sqliteParameter = (name: Parameter) => `@${name}`;
-const pgParameters: Record<Parameter, string> = { memberId: '$1', limit: '$2', cursorValue: '$3', cursorId: '$4' };
+export type ListParameter = 'memberId' | 'limit' | 'cursorValue' | 'cursorId';
+const sqliteParameter = (name: ListParameter) => `@${name}`;
 
 /** The SQL of a list page, its parameters written by `parameter`. */
-export function listOwnTripPlansSql(sort: TripSort, withCursor: boolean, parameter: (name: Parameter) => string = sqliteParameter): string {
+export function listOwnTripPlansSql(sort: TripSort, withCursor: boolean, parameter: (name: ListParameter) => string = sqliteParameter): string {
   const column = sort.field === 'createdAt' ? 'p.created_at' : 'p.start_date';
   const direction = sort.direction === 'asc' ? 'ASC' : 'DESC';
   const after = withCursor ? `AND (${column}, p.id) ${sort.direction === 'asc' ? '>' : '<'} (${parameter('cursorValue')}, ${parameter('cursorId')})` : '';
@@ -48,25 +46,12 @@ export function listOwnTripPlansSql(sort: TripSort, withCursor: boolean, paramet
        WHERE p.member_id = ${parameter('memberId')} ${after} ORDER BY ${column} ${direction}, p.id ${direction} LIMIT ${parameter('limit')}`;
 }
 
-/** One page after `cursor` in the given order; size + 1 rows. */
-export function listOwnTripPlanRows(
-  engine: EnginePort,
-  memberId: number,
-  sort: TripSort,
-  size: number,
-  cursor: ListCursor | null,
-): Promise<TripPlanListItem[]> {
-  const key = `listOwnTripPlans:${sort.field}:${sort.direction}:${cursor !== null}`;
-  const cursorValue = cursor && (sort.field === 'createdAt' ? cursor.createdAt : cursor.startDate);
-  if (engine.dialect === 'sqlite') {
-    return engine.run((db) => {
-      const statement = prepared(db, key, () => db.$client.prepare<Record<string, unknown>, ListRow>(listOwnTripPlansSql(sort, cursor !== null)).raw(true));
-      const rows = statement.all(cursor ? { memberId, limit: size + 1, cursorValue, cursorId: cursor.id } : { memberId, limit: size + 1 });
-      return Promise.resolve(toListItems(rows));
-    });
-  }
-  const text = prepared(engine, key, () => listOwnTripPlansSql(sort, cursor !== null, (name) => pgParameters[name]));
-  const values = cursor ? [memberId, size + 1, cursorValue, cursor.id] : [memberId, size + 1];
-  // A named statement: each pooled connection parses and plans it once.
-  return engine.db.$client.query<ListRow>({ name: key, text, values, rowMode: 'array' }).then((result) => toListItems(result.rows));
+/** The name of a list page's statement: one per order and with or without a cursor. */
+export function listPageKey(sort: TripSort, withCursor: boolean): string {
+  return `listOwnTripPlans:${sort.field}:${sort.direction}:${withCursor}`;
+}
+
+/** The cursor's value in the sorted column. */
+export function cursorValueOf(sort: TripSort, cursor: ListCursor): number | string {
+  return sort.field === 'createdAt' ? cursor.createdAt : cursor.startDate;
 }

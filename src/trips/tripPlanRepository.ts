@@ -4,7 +4,7 @@ import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { DatabasePort, PgQueries } from '../db/databasePort.js';
 import { prepared } from '../db/preparedStatements.js';
 import type { tripPlans } from '../db/schema.pg.js';
-import { listOwnTripPlanRows, type ListCursor, type TripPlanListItem, type TripSort } from './tripPlanList.js';
+import type { ListCursor, TripPlanListItem, TripSort } from './tripPlanList.js';
 
 export type { ListCursor, TripPlanListItem, TripSort };
 export type TripPlanRow = typeof tripPlans.$inferSelect;
@@ -94,7 +94,7 @@ export function findOwnListCursor(db: DatabasePort, memberId: number, tripPlanId
 
 /** One page after `cursor` (a plan id of this member, already checked) in the given order; size + 1 rows. */
 export function listOwnTripPlans(db: DatabasePort, memberId: number, sort: TripSort, size: number, cursor: ListCursor | null): Promise<TripPlanListItem[]> {
-  return listOwnTripPlanRows(db.engine, memberId, sort, size, cursor);
+  return db.statements.tripPlanList.page(memberId, sort, size, cursor);
 }
 
 export function findOwnTripPlanRow(db: DatabasePort, memberId: number, tripPlanId: number): Promise<TripPlanRow | undefined> {

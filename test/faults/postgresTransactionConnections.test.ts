@@ -6,7 +6,8 @@
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { databasePort, postgresPort, type DatabasePort } from '../../src/db/databasePort.js';
+import { databasePortOf } from '../../src/composition/openDatabase.js';
+import { postgresPort, type DatabasePort } from '../../src/db/databasePort.js';
 import { openPostgresDatabase, type PostgresDatabase } from '../../src/db/postgresDatabase.js';
 import { storageUnavailable } from '../../src/db/storageFailure.js';
 import { describeOnPostgres, freshPostgresDatabase, type FreshPostgresDatabase } from '../support/postgres.js';
@@ -26,7 +27,7 @@ beforeEach(async () => {
   const server = new URL(fresh.url);
   proxy = await startTcpProxy({ host: server.hostname, port: Number(server.port || 5432) });
   database = await openPostgresDatabase(throughProxy(fresh.url, proxy), { poolMax: 1 });
-  port = databasePort(postgresPort(database));
+  port = databasePortOf(postgresPort(database));
   admin = new pg.Client({ connectionString: fresh.url });
   await admin.connect();
   uncaught.length = 0;

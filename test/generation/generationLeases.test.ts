@@ -5,7 +5,6 @@
 import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import type { DatabasePort } from '../../src/db/databasePort.js';
-import { outsideTransaction } from '../../src/db/plainStatements.js';
 import {
   claimGeneration,
   endedByAttempt,
@@ -22,12 +21,13 @@ import type { PlannedDay } from '../../src/itinerary/plannedDay.js';
 import { findDay, insertDayWith } from '../../src/trips/dailyPlanRepository.js';
 import { cancelGeneration, startGeneration } from '../../src/trips/generationRequests.js';
 import { describeOnBothEngines } from '../support/bothEngines.js';
+import { withPlainSql } from '../support/plainSql.js';
 
 const LEASE_MS = 2000;
 const T0 = 1_700_000_000_000;
 
 async function addMember(port: DatabasePort, email: string): Promise<number> {
-  const [row] = await outsideTransaction(port, (s) =>
+  const [row] = await withPlainSql(port, (s) =>
     s.rows<{ id: number }>(
       sql`INSERT INTO member (email, name, provider, created_at, updated_at) VALUES (${email}, ${email}, 'test', ${T0}, ${T0}) RETURNING id`,
     ),
@@ -36,7 +36,7 @@ async function addMember(port: DatabasePort, email: string): Promise<number> {
 }
 
 async function addPlan(port: DatabasePort, memberId: number): Promise<{ tripPlanId: number; chatRoomId: number }> {
-  return outsideTransaction(port, async (s) => {
+  return withPlainSql(port, async (s) => {
     const [plan] = await s.rows<{ id: number }>(sql`
       INSERT INTO trip_plan (member_id, title, region, start_date, end_date, duration, people_count, themes, transportation, generation_status, created_at, updated_at)
       VALUES (${memberId}, 'Busan, 3 days', 'Busan', '2026-05-01', '2026-05-03', 3, 2, ${'["RESTAURANT"]'}, 'PUBLIC_TRANSIT', 'PENDING', ${T0}, ${T0}) RETURNING id`);
@@ -48,7 +48,7 @@ async function addPlan(port: DatabasePort, memberId: number): Promise<{ tripPlan
 }
 
 async function addPlace(port: DatabasePort): Promise<number> {
-  const [row] = await outsideTransaction(port, (s) =>
+  const [row] = await withPlainSql(port, (s) =>
     s.rows<{ id: number }>(sql`
       INSERT INTO place (key, region, name, address, latitude, longitude, description, is_must_visit, themes, kind, visit_minutes)
       VALUES ('busan-tower', 'Busan', 'Busan Tower', 'Yongdusan', 35.1, 129.03, 'A tower.', FALSE, ${'["SIGHTSEEING"]'}, 'SIGHT', 60) RETURNING id`),
@@ -59,7 +59,7 @@ async function addPlace(port: DatabasePort): Promise<number> {
 async function addPlaces(port: DatabasePort, count: number): Promise<number[]> {
   const ids: number[] = [];
   for (let n = 0; n < count; n++) {
-    const [row] = await outsideTransaction(port, (s) =>
+    const [row] = await withPlainSql(port, (s) =>
       s.rows<{ id: number }>(sql`
         INSERT INTO place (key, region, name, address, latitude, longitude, description, is_must_visit, themes, kind, visit_minutes)
         VALUES (${`busan-spot-${n}`}, 'busan', ${`Spot ${n}`}, 'Busan', 35.1, 129.03, 'A spot.', FALSE, ${'["HEALING"]'}, 'SIGHT', 45) RETURNING id`),
@@ -70,14 +70,14 @@ async function addPlaces(port: DatabasePort, count: number): Promise<number[]> {
 }
 
 async function chatMessageCount(port: DatabasePort, chatRoomId: number): Promise<number> {
-  const [row] = await outsideTransaction(port, (s) =>
+  const [row] = await withPlainSql(port, (s) =>
     s.rows<{ n: number }>(sql`SELECT CAST(COUNT(*) AS INTEGER) AS "n" FROM chat_message WHERE chat_room_id = ${chatRoomId}`),
   );
   return Number(row!.n);
 }
 
 async function planState(port: DatabasePort, tripPlanId: number) {
-  const [row] = await outsideTransaction(port, (s) =>
+  const [row] = await withPlainSql(port, (s) =>
     s.rows<{ status: string; failureCode: string | null; owner: string | null; attempt: number; run: number }>(sql`
       SELECT generation_status AS "status", failure_code AS "failureCode", gen_owner AS "owner", gen_attempt AS "attempt", gen_run AS "run"
       FROM trip_plan WHERE id = ${tripPlanId}`),
@@ -86,7 +86,7 @@ async function planState(port: DatabasePort, tripPlanId: number) {
 }
 
 async function dayIds(port: DatabasePort, tripPlanId: number): Promise<{ dayNumber: number; id: number }[]> {
-  return outsideTransaction(port, (s) =>
+  return withPlainSql(port, (s) =>
     s.rows<{ dayNumber: number; id: number }>(sql`SELECT day_number AS "dayNumber", id FROM daily_plan WHERE trip_plan_id = ${tripPlanId} ORDER BY day_number`),
   );
 }

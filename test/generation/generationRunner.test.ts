@@ -6,7 +6,6 @@ import { sql } from 'drizzle-orm';
 import { afterEach, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import type { DatabasePort } from '../../src/db/databasePort.js';
-import { outsideTransaction } from '../../src/db/plainStatements.js';
 import { createInProcessEventBus, type EventBus } from '../../src/events/eventBus.js';
 import { abortableDelay } from '../../src/generation/abortableDelay.js';
 import { claimGeneration } from '../../src/generation/generationLeases.js';
@@ -18,6 +17,7 @@ import type { RunToken } from '../../src/delivery/planLog.js';
 import type { Publishers } from '../../src/delivery/publishers.js';
 import { cancelGeneration, startGeneration } from '../../src/trips/generationRequests.js';
 import { describeOnBothEngines } from '../support/bothEngines.js';
+import { withPlainSql } from '../support/plainSql.js';
 
 const T0 = 1_700_000_000_000;
 const POLL = { timeout: 20_000, interval: 20 };
@@ -86,7 +86,7 @@ function plannerOf(options: { holdAfter?: number } = {}): Planner & { runs: numb
 }
 
 async function addPlan(port: DatabasePort, email: string, duration = 3) {
-  return outsideTransaction(port, async (s) => {
+  return withPlainSql(port, async (s) => {
     const [member] = await s.rows<{ id: number }>(sql`
       INSERT INTO member (email, name, provider, created_at, updated_at) VALUES (${email}, ${email}, 'test', ${T0}, ${T0})
       ON CONFLICT (email) WHERE oidc_subject IS NULL DO UPDATE SET name = excluded.name RETURNING id`);
@@ -101,7 +101,7 @@ async function addPlan(port: DatabasePort, email: string, duration = 3) {
 }
 
 async function state(port: DatabasePort, tripPlanId: number) {
-  const [row] = await outsideTransaction(port, (s) =>
+  const [row] = await withPlainSql(port, (s) =>
     s.rows<{ status: string; failureCode: string | null; owner: string | null; attempt: number }>(sql`
       SELECT generation_status AS "status", failure_code AS "failureCode", gen_owner AS "owner", gen_attempt AS "attempt" FROM trip_plan WHERE id = ${tripPlanId}`),
   );
@@ -109,7 +109,7 @@ async function state(port: DatabasePort, tripPlanId: number) {
 }
 
 async function days(port: DatabasePort, tripPlanId: number) {
-  return outsideTransaction(port, (s) =>
+  return withPlainSql(port, (s) =>
     s.rows<{ id: number; dayNumber: number }>(sql`SELECT id, day_number AS "dayNumber" FROM daily_plan WHERE trip_plan_id = ${tripPlanId} ORDER BY day_number`),
   );
 }

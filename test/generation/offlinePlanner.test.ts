@@ -2,7 +2,7 @@
 // themes, read well, and stream and stop as the generation worker expects.
 import { and, eq, notInArray } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openSqliteDatabasePort } from '../../src/db/openDatabasePort.js';
+import { openSqliteDatabasePort } from '../../src/composition/openDatabase.js';
 import { knownRegionNames, resolveRegion } from '../../src/catalogue/placeCatalogue.js';
 import { placesOfRegion, syncCatalogue, type PlaceRow } from '../../src/catalogue/placeRepository.js';
 import { createOfflinePlanner } from '../../src/generation/offline/offlinePlanner.js';

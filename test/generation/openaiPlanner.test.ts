@@ -7,7 +7,7 @@ import type { components } from '../../generated/openapi.js';
 import { createOpenAiChatAgent } from '../../src/chats/openaiChatAgent.js';
 import type { ChatTurn } from '../../src/chats/chatAgent.js';
 import type { DatabasePort } from '../../src/db/databasePort.js';
-import { openSqliteDatabasePort } from '../../src/db/openDatabasePort.js';
+import { openSqliteDatabasePort } from '../../src/composition/openDatabase.js';
 import { placesOfRegion, syncCatalogue, type PlaceRow } from '../../src/catalogue/placeRepository.js';
 import { buildStrictSchema, dayPlanJsonSchema, loadOpenApiDocument } from '../../src/generation/openai/dayPlanJsonSchema.js';
 import { createOpenAiClient } from '../../src/generation/openai/openaiClient.js';

@@ -6,7 +6,7 @@ import { context, trace } from '@opentelemetry/api';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { syncCatalogue } from '../../src/catalogue/placeRepository.js';
 import type { DatabasePort } from '../../src/db/databasePort.js';
-import { openSqliteDatabasePort } from '../../src/db/openDatabasePort.js';
+import { openSqliteDatabasePort } from '../../src/composition/openDatabase.js';
 import { createOpenAiClient } from '../../src/generation/openai/openaiClient.js';
 import { createOpenAiPlanner } from '../../src/generation/openai/openaiPlanner.js';
 import { tracedPlanner } from '../../src/generation/tracedPlanner.js';

@@ -3,8 +3,9 @@
 // before each test; every app closed and the database dropped after it. Call at a file's top level.
 import { afterEach, beforeEach } from 'vitest';
 import { createApp, type App } from '../../src/composition/app.js';
+import { databasePortOf } from '../../src/composition/openDatabase.js';
 import type { Config } from '../../src/config/config.js';
-import { databasePort, postgresPort } from '../../src/db/databasePort.js';
+import { postgresPort } from '../../src/db/databasePort.js';
 import { openPostgresDatabase } from '../../src/db/postgresDatabase.js';
 import type { AppPorts } from '../../src/composition/services.js';
 import { appCall } from './appCall.js';
@@ -23,7 +24,7 @@ export function appsOnFreshPostgres(): (config: Config, ports?: Partial<AppPorts
     await fresh?.drop();
   });
   return async (config, ports = {}) => {
-    const app = await createApp(config, databasePort(postgresPort(await openPostgresDatabase(fresh!.url, { poolMax: 8 }))), ports);
+    const app = await createApp(config, databasePortOf(postgresPort(await openPostgresDatabase(fresh!.url, { poolMax: 8 }))), ports);
     apps.push(app);
     return { app, call: appCall(app) };
   };

@@ -3,10 +3,11 @@
 // dropped at the end; skipped with the one line of postgresGlobalSetup.ts when PostgreSQL is absent).
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe } from 'vitest';
+import { databasePortOf } from '../../src/composition/openDatabase.js';
 import { openDatabase } from '../../src/db/database.js';
-import { databasePort, postgresPort, sqlitePort, type DatabasePort } from '../../src/db/databasePort.js';
-import { outsideTransaction } from '../../src/db/plainStatements.js';
+import { postgresPort, sqlitePort, type DatabasePort } from '../../src/db/databasePort.js';
 import { openPostgresDatabase } from '../../src/db/postgresDatabase.js';
+import { withPlainSql } from './plainSql.js';
 import { describeOnPostgres, freshPostgresDatabase, type FreshPostgresDatabase } from './postgres.js';
 
 /** The port of the current test (call it inside a test or hook). */
@@ -16,7 +17,7 @@ export function describeOnBothEngines(name: string, suite: (port: CurrentPort) =
   describe(`${name} (SQLite)`, () => {
     let port: DatabasePort | undefined;
     beforeEach(() => {
-      port = databasePort(sqlitePort(openDatabase(':memory:')));
+      port = databasePortOf(sqlitePort(openDatabase(':memory:')));
     });
     afterEach(async () => {
       await port?.close();
@@ -30,11 +31,11 @@ export function describeOnBothEngines(name: string, suite: (port: CurrentPort) =
     let port: DatabasePort | undefined;
     beforeAll(async () => {
       fresh = await freshPostgresDatabase();
-      port = databasePort(postgresPort(await openPostgresDatabase(fresh.url, { poolMax: options.poolMax ?? 4 })));
+      port = databasePortOf(postgresPort(await openPostgresDatabase(fresh.url, { poolMax: options.poolMax ?? 4 })));
     });
     beforeEach(async () => {
       // Members take their plans, days and chats with them (ON DELETE CASCADE).
-      await outsideTransaction(port!, async (s) => {
+      await withPlainSql(port!, async (s) => {
         await s.run(sql`DELETE FROM member`);
         await s.run(sql`DELETE FROM place`);
       });

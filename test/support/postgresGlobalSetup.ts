@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { syncCatalogue } from '../../src/catalogue/placeRepository.js';
-import { openDatabasePort } from '../../src/db/openDatabasePort.js';
+import { openDatabasePort } from '../../src/composition/openDatabase.js';
 
 export type PostgresForTests =
   | {

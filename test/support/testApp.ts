@@ -7,7 +7,7 @@ import type { HttpEnv } from '../../src/http/httpEnv.js';
 import { routeFor } from '../../src/http/operationRouter.js';
 import { createApp, type App, type AppPorts } from '../../src/composition/app.js';
 import { loadConfig, type Config } from '../../src/config/config.js';
-import { openDatabasePort } from '../../src/db/openDatabasePort.js';
+import { openDatabasePort } from '../../src/composition/openDatabase.js';
 import { testAppDatabase } from './testDatabase.js';
 
 export interface TestResponse<T = unknown> {

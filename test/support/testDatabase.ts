@@ -2,7 +2,7 @@
 // its test apps and repository tests then get a fresh PostgreSQL database each (dropped when they
 // close), where the `sqlite` project gives them SQLite (in memory unless the test names a file).
 import type { DatabasePort } from '../../src/db/databasePort.js';
-import { openDatabasePort, openSqliteDatabasePort } from '../../src/db/openDatabasePort.js';
+import { openDatabasePort, openSqliteDatabasePort } from '../../src/composition/openDatabase.js';
 import { freshPostgresDatabase } from './postgres.js';
 
 export const testEngine: 'sqlite' | 'postgres' = process.env.TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';

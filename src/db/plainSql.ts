@@ -1,16 +1,18 @@
 // Plain SQL that both engines accept (UPDATE … RETURNING, sub-selects, epoch-millisecond instants
-// passed in by the caller) lets a module write its statements once. This runs such a statement on the
-// handle a port gave and returns its rows; the only dialect differences left are the fragments
-// `onPostgres` adds (row locks, advisory locks), which SQLite does not need: its one connection runs
-// one transaction at a time. The generation job (the plan row, src/generation/) is written this way.
+// passed in by the caller) lets a module write its statements once, with drizzle's `sql`, and run
+// them through the port like its builder queries: `port.tx((q) => port.plainSql(q).rows(sql`…`))`.
+// This is how each engine runs them (databasePort.ts gives a port its engine's); what else differs
+// per engine (row locks, advisory locks) is in the statement sets of the repositories
+// (EngineStatements, databasePort.ts). The generation job (the plan row, src/generation/) is
+// written this way.
 import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type SQL } from 'drizzle-orm';
 import { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core';
 import type { Db } from './database.js';
-import type { DatabasePort, PgQueries } from './databasePort.js';
+import type { PgQueries } from './databasePort.js';
 
 /** Runs statements on the handle a port gave (aliases name the columns: `id AS "tripPlanId"`). */
-export interface Statements {
+export interface PlainSql {
   /** a query, or a write with RETURNING: its rows */
   rows<T>(statement: SQL): Promise<T[]>;
   /** a write without RETURNING */
@@ -42,7 +44,8 @@ function sqliteStatement(client: BetterSqlite3.Database, statement: SQL): { prep
   return { prepared, params };
 }
 
-function onSqlite(q: Db): Statements {
+/** On SQLite's connection (the handle the SQLite port's tx()/run() gives). */
+export function sqlitePlainSql(q: Db): PlainSql {
   const client = q.$client;
   return {
     rows: <T>(statement: SQL) => {
@@ -56,36 +59,12 @@ function onSqlite(q: Db): Statements {
   };
 }
 
-function onPg(q: PgQueries): Statements {
+/** On PostgreSQL's pool or transaction (the handle the PostgreSQL port's tx()/run() gives). */
+export function postgresPlainSql(q: PgQueries): PlainSql {
   return {
     rows: async <T>(statement: SQL) => (await q.execute(statement)).rows as T[],
     run: async (statement) => void (await q.execute(statement)),
   };
-}
-
-/**
- * The statements on a handle the port's own tx()/run() gave (typed as PostgreSQL's by the port): on
- * SQLite that handle is the SQLite connection itself (databasePort() passes the engine's through).
- */
-export function statementsOn(port: DatabasePort, q: PgQueries): Statements {
-  return port.engine.dialect === 'sqlite' ? onSqlite(q as unknown as Db) : onPg(q);
-}
-
-/** fn's statements commit together, or roll back when it throws. */
-export function inTransaction<T>(port: DatabasePort, fn: (s: Statements) => Promise<T>): Promise<T> {
-  const { engine } = port;
-  return engine.dialect === 'sqlite' ? engine.tx((q) => fn(onSqlite(q))) : engine.tx((q) => fn(onPg(q)));
-}
-
-/** Statements on their own (each its own autocommit); on SQLite never inside another caller's transaction. */
-export function outsideTransaction<T>(port: DatabasePort, fn: (s: Statements) => Promise<T>): Promise<T> {
-  const { engine } = port;
-  return engine.dialect === 'sqlite' ? engine.run((q) => fn(onSqlite(q))) : engine.run((q) => fn(onPg(q)));
-}
-
-/** The fragment on PostgreSQL, nothing on SQLite. */
-export function onPostgres(port: DatabasePort, fragment: SQL): SQL {
-  return port.dialect === 'postgres' ? fragment : sql``;
 }
 
 /** `a, b, c` as parameters, for `IN (…)`. */

@@ -1,0 +1,18 @@
+// The live-session lookup on PostgreSQL (liveSessionStatements.ts): a named statement on the pool,
+// the row as an array.
+import type { PostgresPort } from '../db/databasePort.js';
+import { liveSessionOwnerSql } from './liveSessionLookup.js';
+import type { LiveSessionStatements } from './liveSessionStatements.js';
+import type { Role } from './roles.js';
+
+const key = 'liveSessionOwner';
+const text = liveSessionOwnerSql('$1', '$2');
+
+export function postgresLiveSessions(engine: PostgresPort): LiveSessionStatements {
+  return {
+    owner: (sessionId, nowMs) =>
+      engine.db.$client
+        .query<[number, Role]>({ name: key, text, values: [sessionId, nowMs], rowMode: 'array' })
+        .then(({ rows: [row] }) => row && { memberId: row[0], role: row[1] }),
+  };
+}
