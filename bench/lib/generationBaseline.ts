@@ -32,6 +32,12 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
+/** Names the harness uses under another name than older trees declared them by (same function). */
+const formerNames: Record<string, string> = {
+  // the port over an opened engine; it took no statement sets before they were chosen per engine
+  databasePortOf: 'databasePort',
+};
+
 /**
  * An src/index.ts for a tree from before there was one: each name the harness needs, exported from
  * the file of that tree that declares it, and createApp's too, so that this side loads the whole
@@ -42,10 +48,14 @@ function indexFor(tree: string): string {
   const files = sourceFiles(src).map((file) => ({ file, text: fs.readFileSync(file, 'utf8') }));
   return [...harnessImports(), 'createApp']
     .map((name) => {
-      const declared = new RegExp(`^export (async )?(function\\*?|const|let|class) ${name}\\b`, 'm');
-      const home = files.find((f) => declared.test(f.text));
-      if (!home) throw new Error(`the baseline's src/ declares no ${name}: the generation harness cannot run on it`);
-      return `export { ${name} } from './${path.relative(src, home.file).replace(/\.ts$/, '.js')}';\n`;
+      const declaredAs = [name, ...(formerNames[name] ? [formerNames[name]] : [])];
+      for (const candidate of declaredAs) {
+        const declared = new RegExp(`^export (async )?(function\\*?|const|let|class) ${candidate}\\b`, 'm');
+        const home = files.find((f) => declared.test(f.text));
+        const exported = candidate === name ? name : `${candidate} as ${name}`;
+        if (home) return `export { ${exported} } from './${path.relative(src, home.file).replace(/\.ts$/, '.js')}';\n`;
+      }
+      throw new Error(`the baseline's src/ declares no ${name}: the generation harness cannot run on it`);
     })
     .join('');
 }
