@@ -6,7 +6,7 @@ import { resolveJwtSecret } from '../auth/jwtSecret.js';
 import type { OidcProvider } from '../auth/oidcProvider.js';
 import type { OidcSignIn } from '../auth/oidcSignIn.js';
 import { startSessionPurge, type SessionPurge } from '../auth/sessionPurge.js';
-import { createInProcessSessionRevocations, type SessionRevocations } from '../auth/sessionRevocations.js';
+import { revocationTopics, sessionRevocationsOn, type RevocationTopics, type SessionRevocations } from '../auth/sessionRevocations.js';
 import { createTokenSigner } from '../auth/tokens.js';
 import type { PlannerRegions } from '../catalogue/plannerRegions.js';
 import { syncCatalogue } from '../catalogue/placeRepository.js';
@@ -17,7 +17,9 @@ import type { Config } from '../config/config.js';
 import { readDatabaseIdentity } from '../db/databaseIdentity.js';
 import type { DatabasePort } from '../db/databasePort.js';
 import { reportingQueryErrors } from '../db/queryErrors.js';
-import { createInProcessEventBus, type EventBus } from '../events/eventBus.js';
+import type { ControlBus } from '../events/controlBus.js';
+import { createMemoryControlBus } from '../events/controlBus.memory.js';
+import { domainEventTopics, eventBusOn, type DomainEvents, type EventBus } from '../events/eventBus.js';
 import { startGenerationRunner, type GenerationRunner } from '../generation/generationRunner.js';
 import type { Planner } from '../generation/planner.js';
 import { countGenerationsWithoutLiveLease } from '../generation/generationSweep.js';
@@ -111,11 +113,11 @@ async function redisParts(
   starts: LogStarts,
   metrics: Metrics | null,
 ) {
-  const [{ createRedisPlanLog }, { createRedisEventBus }, { createRedisSessionRevocations }, { createRedisRateLimits }] = await Promise.all([
+  const [{ createRedisPlanLog }, { createRedisControlBus }, { createRedisRateLimits }, { openRedisConnections }] = await Promise.all([
     import('../delivery/redisPlanLog.js'),
-    import('../events/redisEventBus.js'),
-    import('../auth/redisSessionRevocations.js'),
+    import('../events/controlBus.redis.js'),
     import('../rateLimit/redisRateLimitStore.js'),
+    import('../redis/redisConnections.js'),
   ]);
   const { url } = redis;
   // Plan and session ids are this database's: keyed by its identity, a Redis that outlives the
@@ -133,19 +135,21 @@ async function redisParts(
     keyPrefix,
     onReconnecting: reconnects('plan_log'),
   });
-  const events = createRedisEventBus({
+  const controlConnections = openRedisConnections({
     url,
-    keyPrefix,
-    onListenerError: (error, name) => log.error({ err: error, event: name }, 'event listener failed'),
-    onBusError: warn('control channel (events)'),
-    onReconnecting: reconnects('events'),
+    name: keyPrefix,
+    onError: warn('control bus connection'),
+    onReconnecting: () => {
+      reconnects('events')?.();
+      reconnects('session_revocations')?.();
+    },
   });
-  const revocations = createRedisSessionRevocations({
-    url,
+  const control = createRedisControlBus<ControlTopics>({
+    connections: controlConnections,
+    topics: { ...domainEventTopics, ...revocationTopics },
     keyPrefix,
-    onListenerError: (error) => log.error({ err: error }, 'session revocation listener failed'),
-    onBusError: warn('control channel (logouts)'),
-    onReconnecting: reconnects('session_revocations'),
+    onListenerError: controlListenerFailed(log),
+    onBusError: warn('control bus'),
   });
   // One connection for both limits: requests per client address, and chat messages per member.
   const limits =
@@ -161,8 +165,7 @@ async function redisParts(
       : null;
   return {
     planLog,
-    events,
-    revocations,
+    control,
     rateLimitStore,
     chatMessageLimit,
     ready: async () => {
@@ -172,9 +175,21 @@ async function redisParts(
     },
     // The plan log is closed by the app after the last publish; these are the rest.
     async close() {
-      await Promise.all([events.close(), revocations.close(), limits?.close()]);
+      await Promise.all([control.close(), limits?.close()]);
+      await controlConnections.close();
     },
   };
+}
+
+/** The topics of the control bus: the event bus's and the session revocations'. */
+type ControlTopics = DomainEvents & RevocationTopics;
+
+/** A listener of the control bus that failed (the event bus reports its own, which run later). */
+function controlListenerFailed(log: Logger) {
+  return (error: unknown, topic: keyof ControlTopics) =>
+    topic === 'sessionRevoked'
+      ? log.error({ err: error }, 'session revocation listener failed')
+      : log.error({ err: error, event: topic }, 'event listener failed');
 }
 
 /** With tracing on, a span around every call of the Planner port, whichever planner it is. */
@@ -210,7 +225,9 @@ export async function createServices(config: Config, database: DatabasePort, por
   const logStarts = createDatabaseLogStarts(db);
   const redis = config.redis ? await redisParts(config, config.redis, log, broker, await readDatabaseIdentity(db), logStarts, metrics) : null;
   const signer = createTokenSigner(resolveJwtSecret(config), { access: config.accessTokenTtlSeconds, refresh: config.refreshTokenTtlSeconds });
-  const revocations = redis?.revocations ?? createInProcessSessionRevocations((error) => log.error({ err: error }, 'session revocation listener failed'));
+  // One control bus for the instance: the event bus and the session revocations are its users.
+  const control: ControlBus<ControlTopics> = redis?.control ?? createMemoryControlBus<ControlTopics>(controlListenerFailed(log));
+  const revocations = sessionRevocationsOn(control);
   const auth = createAuthService({
     db,
     signer,
@@ -223,7 +240,7 @@ export async function createServices(config: Config, database: DatabasePort, por
   const { oidcProvider, oidc } = config.oidc
     ? await oidcParts(config, config.oidc, { log, db, auth, clock, fetch: ports.identityProviderFetch })
     : { oidcProvider: null, oidc: null };
-  const events = ports.events ?? redis?.events ?? createInProcessEventBus((error, name) => log.error({ err: error, event: name }, 'event listener failed'));
+  const events = ports.events ?? eventBusOn(control, (error, name) => log.error({ err: error, event: name }, 'event listener failed'));
   const regions = createPlannerRegions(config);
   const sessionPurge = startSessionPurge({ db, clock, log, retentionDays: config.sessionRetentionDays, intervalMinutes: config.sessionPurgeIntervalMinutes });
   const planLog =
