@@ -69,7 +69,6 @@ export async function createApp(config: Config, database: DatabasePort, ports: P
     hono,
     config,
     log,
-    services.clock,
     services.rateLimitStore ?? undefined,
     metrics ? () => metrics.rateLimitRejections.inc() : undefined,
     connections,

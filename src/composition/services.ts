@@ -25,7 +25,8 @@ import type { Planner } from '../generation/planner.js';
 import { countGenerationsWithoutLiveLease } from '../generation/generationSweep.js';
 import { createChatAgent, createPlanner, createPlannerRegions } from '../generation/plannerFactory.js';
 import { tracedPlanner } from '../generation/tracedPlanner.js';
-import { createMemoryRateLimitStore, type RateLimitStore } from '../rateLimit/rateLimitStore.js';
+import { createMemoryRateLimitStore } from '../rateLimit/rateLimitStore.memory.js';
+import type { RateLimitStore } from '../rateLimit/rateLimitStore.js';
 import { createLogger, type Logger } from '../kernel/logger.js';
 import { createMetrics, type Metrics, type RedisConnectionName } from '../metrics/metricsRegistry.js';
 import { createInProcessBroker, type Broker } from '../delivery/broker.js';
@@ -116,7 +117,7 @@ async function redisParts(
   const [{ createRedisPlanLog }, { createRedisControlBus }, { createRedisRateLimits }, { openRedisConnections }] = await Promise.all([
     import('../delivery/redisPlanLog.js'),
     import('../events/controlBus.redis.js'),
-    import('../rateLimit/redisRateLimitStore.js'),
+    import('../rateLimit/rateLimitStore.redis.js'),
     import('../redis/redisConnections.js'),
   ]);
   const { url } = redis;
@@ -273,7 +274,7 @@ export async function createServices(config: Config, database: DatabasePort, por
   const { leaseMs, heartbeatMs, sweepMs } = config.generationJobs;
   const chatMessageLimit =
     config.chatMessagesPerMinute > 0
-      ? (redis?.chatMessageLimit ?? createMemoryRateLimitStore({ limit: config.chatMessagesPerMinute, windowSeconds: 60, clock }))
+      ? (redis?.chatMessageLimit ?? createMemoryRateLimitStore({ limit: config.chatMessagesPerMinute, windowSeconds: 60 }))
       : null;
   const chat = createChatService({
     db,

@@ -1,14 +1,15 @@
-// The rate limit counted in Redis (a tested module; the app still counts in memory until REDIS_URL
-// is wired): two instances together allow exactly the limit per client key, the middleware answers
-// 429 COMMON429 with Retry-After and RateLimit-* headers from it, the keys stay in REDIS_URL's
-// database, and without Redis the in-memory insurance allows each instance its share.
+// The rate limit counted in Redis: the rate-limit store contract (rateLimitStoreContract.ts), then
+// what only a shared count does: two instances together allow exactly the limit per client key, the
+// middleware answers 429 COMMON429 with Retry-After and RateLimit-* headers from it, the keys stay
+// in REDIS_URL's database, and without Redis the in-memory insurance allows each instance its share.
 import { Hono } from 'hono';
 import { afterEach, expect, it } from 'vitest';
 import { AppError } from '../../src/kernel/appError.js';
 import type { HttpEnv } from '../../src/http/httpEnv.js';
 import { rateLimit } from '../../src/http/rateLimit.js';
-import { createRedisRateLimitStore, type RedisRateLimitStore } from '../../src/rateLimit/redisRateLimitStore.js';
+import { createRedisRateLimitStore, type RedisRateLimitStore } from '../../src/rateLimit/rateLimitStore.redis.js';
 import { describeOnRedis, freshRedisSpace } from '../support/redis.js';
+import { rateLimitStoreContract } from './rateLimitStoreContract.js';
 
 describeOnRedis('the Redis rate limit store', () => {
   const cleanups: (() => Promise<void>)[] = [];
@@ -16,6 +17,19 @@ describeOnRedis('the Redis rate limit store', () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
   const ignore = () => {};
+
+  rateLimitStoreContract(async ({ limit, windowSeconds }) => {
+    const space = await freshRedisSpace();
+    const store = createRedisRateLimitStore({ url: space.url, limit, windowSeconds, instances: 1, keyPrefix: space.keyPrefix, onRedisError: ignore });
+    await store.connected;
+    return {
+      store,
+      async done() {
+        await store.close();
+        await space.drop();
+      },
+    };
+  });
 
   async function twoInstances(limit: number, db = 0) {
     const space = await freshRedisSpace(db);
@@ -51,7 +65,7 @@ describeOnRedis('the Redis rate limit store', () => {
     const { a, b } = await twoInstances(2);
     const appOn = (store: RedisRateLimitStore) => {
       const app = new Hono<HttpEnv>();
-      app.use('*', rateLimit({ limit: 2, windowSeconds: 60, clock: Date.now, clientKey: () => 'client', store }));
+      app.use('*', rateLimit({ limit: 2, windowSeconds: 60, clientKey: () => 'client', store }));
       app.get('/', (c) => c.text('ok'));
       app.onError((error, c) => {
         if (!(error instanceof AppError)) throw error;

@@ -5,8 +5,8 @@
 // connection serves every limit of an instance (the HTTP rate limit, the chat message limit); keys
 // are in the database REDIS_URL names.
 import { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import type { RateLimitHit, RateLimitStore } from './rateLimitStore.js';
+import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import { hitOf, type RateLimitStore } from './rateLimitStore.js';
 
 export interface RedisRateLimitsOptions {
   /** redis://host:port/db */
@@ -42,11 +42,6 @@ export function createRedisRateLimits(options: RedisRateLimitsOptions): RedisRat
   redis.on('error', options.onRedisError);
   if (options.onReconnecting) redis.on('reconnecting', options.onReconnecting);
   const connected = new Promise<void>((resolve) => redis.once('ready', () => resolve()));
-  const hitOf = (result: RateLimiterRes, limited: boolean): RateLimitHit => ({
-    limited,
-    remaining: Math.max(0, result.remainingPoints),
-    resetMs: Math.max(0, result.msBeforeNext),
-  });
   return {
     connected,
     isConnected: () => redis.status === 'ready',
@@ -60,17 +55,7 @@ export function createRedisRateLimits(options: RedisRateLimitsOptions): RedisRat
         insuranceLimiter,
         rejectIfRedisNotReady: true,
       });
-      return {
-        async hit(key) {
-          try {
-            return hitOf(await limiter.consume(key), false);
-          } catch (rejection) {
-            // Over the limit is a rejection with the counts; anything else is a failure of both limiters.
-            if (rejection instanceof RateLimiterRes) return hitOf(rejection, true);
-            throw rejection;
-          }
-        },
-      };
+      return { hit: (key) => hitOf(limiter.consume(key)) };
     },
     async close() {
       await redis.quit().catch(() => redis.disconnect());
