@@ -35,6 +35,7 @@ import { createInMemoryPlanLog } from '../delivery/inMemoryPlanLog.js';
 import type { LogStarts } from '../delivery/logStarts.js';
 import { planStream, roomStream, type PlanLog } from '../delivery/planLog.js';
 import { createPublishers, type Publishers } from '../delivery/publishers.js';
+import type { RedisConnectionRole } from '../redis/redisConnections.js';
 import type { registerStompEndpoint } from '../stomp/stompEndpoint.js';
 import { findOwnTripPlanRow } from '../trips/tripPlanRepository.js';
 
@@ -102,8 +103,9 @@ function instanceMetrics(database: DatabasePort, waitingGenerations: () => Promi
 }
 
 /**
- * The parts REDIS_URL shares between instances: plan logs, control channel (events, logouts), rate
- * limit. Loaded only with REDIS_URL (ioredis is a noticeable part of a start without it).
+ * The parts REDIS_URL shares between instances: plan logs, the control bus (events, logouts), rate
+ * limits, all on the instance's two Redis connections. Loaded only with REDIS_URL (ioredis is a
+ * noticeable part of a start without it).
  */
 async function redisParts(
   config: Config,
@@ -120,43 +122,35 @@ async function redisParts(
     import('../rateLimit/rateLimitStore.redis.js'),
     import('../redis/redisConnections.js'),
   ]);
-  const { url } = redis;
   // Plan and session ids are this database's: keyed by its identity, a Redis that outlives the
   // database (or serves another one) never mixes their logs or control messages with ours.
   const keyPrefix = `rt:${databaseId}:`;
   const warn = (what: string) => (error: unknown) => log.warn({ err: error }, `redis: ${what}`);
-  const reconnects = (connection: RedisConnectionName) => (metrics ? () => metrics.redisReconnects.inc({ connection }) : undefined);
+  const withLimits = config.rateLimitPerWindow > 0 || config.chatMessagesPerMinute > 0;
+  const connections = openRedisConnections({
+    url: redis.url,
+    name: keyPrefix,
+    onError: (error, role) => log.warn({ err: error, connection: role }, 'redis: connection'),
+    onReconnecting: metrics ? countReconnects(metrics, withLimits) : undefined,
+  });
   const planLog = createRedisPlanLog({
-    url,
+    connections,
     broker,
     historySize: config.realtime.historySize,
     historyTtlSeconds: config.realtime.historyTtlSeconds,
     log,
     starts,
     keyPrefix,
-    onReconnecting: reconnects('plan_log'),
-  });
-  const controlConnections = openRedisConnections({
-    url,
-    name: keyPrefix,
-    onError: warn('control bus connection'),
-    onReconnecting: () => {
-      reconnects('events')?.();
-      reconnects('session_revocations')?.();
-    },
   });
   const control = createRedisControlBus<ControlTopics>({
-    connections: controlConnections,
+    connections,
     topics: { ...domainEventTopics, ...revocationTopics },
     keyPrefix,
     onListenerError: controlListenerFailed(log),
     onBusError: warn('control bus'),
   });
-  // One connection for both limits: requests per client address, and chat messages per member.
-  const limits =
-    config.rateLimitPerWindow > 0 || config.chatMessagesPerMinute > 0
-      ? createRedisRateLimits({ url, instances: redis.instanceCountHint, onRedisError: warn('rate limit'), onReconnecting: reconnects('rate_limit') })
-      : null;
+  // Both limits: requests per client address, and chat messages per member.
+  const limits = withLimits ? createRedisRateLimits({ connections, instances: redis.instanceCountHint }) : null;
   const rateLimitStore =
     limits && config.rateLimitPerWindow > 0 ? limits.store({ limit: config.rateLimitPerWindow, windowSeconds: config.rateLimitWindowSeconds }) : null;
   // Member ids are this database's, like plan ids: keyed by its identity too.
@@ -174,11 +168,26 @@ async function redisParts(
       // Without it the limits count alone (the insurance's share), not with the other instances.
       if (limits && !limits.isConnected()) throw new Error('the connection of the rate limits is not up');
     },
-    // The plan log is closed by the app after the last publish; these are the rest.
+    // The plan log is closed by the app after the last publish; then the control bus and the connections.
     async close() {
-      await Promise.all([control.close(), limits?.close()]);
-      await controlConnections.close();
+      await control.close();
+      await connections.close();
     },
+  };
+}
+
+/**
+ * trip_redis_reconnects_total is counted by part (RedisConnectionName): a reconnect of one of the
+ * instance's two connections counts for each part on it, so the sum over the parts is what it was
+ * when each part had connections of its own (the plan log and the control bus two, the rate limits one).
+ */
+function countReconnects(metrics: Metrics, withLimits: boolean): (role: RedisConnectionRole) => void {
+  const partsOn: Record<RedisConnectionRole, RedisConnectionName[]> = {
+    commands: ['plan_log', 'events', 'session_revocations', ...(withLimits ? (['rate_limit'] as const) : [])],
+    subscriber: ['plan_log', 'events', 'session_revocations'],
+  };
+  return (role) => {
+    for (const connection of partsOn[role]) metrics.redisReconnects.inc({ connection });
   };
 }
 

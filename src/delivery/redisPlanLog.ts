@@ -15,10 +15,12 @@
 // state over HTTP. A Redis that comes back empty is told from a log that never had a message by the
 // log's start record in the database (logStarts.ts, epochStarts.ts). A silent link (a black-hole
 // partition: nothing answers, nothing is reset) is a lost one: a command that gets no byte back
-// within COMMAND_TIMEOUT_MS drops the connection (ioredis' socketTimeout), and a log whose Pub/Sub
-// subscription could not be confirmed counts as followed while Redis was away.
-import { Redis } from 'ioredis';
+// within COMMAND_TIMEOUT_MS drops the connection (the options of the instance's shared connections,
+// redis/redisConnections.ts), and a log whose Pub/Sub subscription could not be confirmed counts as
+// followed while Redis was away.
+import type { Redis } from 'ioredis';
 import type { Logger } from '../kernel/logger.js';
+import { COMMAND_TIMEOUT_MS, type RedisConnections } from '../redis/redisConnections.js';
 import type { Broker } from './broker.js';
 import { createEpochStarts } from './epochStarts.js';
 import type { LogStarts } from './logStarts.js';
@@ -26,8 +28,8 @@ import { historyOf, historyOfEmpty, newEpoch, type AppendOutcome, type LoggedMes
 import { APPEND_SCRIPT, CLOSE_RUN_SCRIPT, LOST_NOTICE, RESTART_SCRIPT } from './redisPlanLogScripts.js';
 
 export interface RedisPlanLogOptions {
-  /** redis://host:port/db */
-  url: string;
+  /** the instance's Redis connections (the plan log's close leaves them open) */
+  connections: Pick<RedisConnections, 'commands' | 'subscriber'>;
   broker: Broker;
   historySize: number;
   historyTtlSeconds: number;
@@ -36,8 +38,6 @@ export interface RedisPlanLogOptions {
   starts: LogStarts;
   /** the start of every key and channel name (tests give each suite its own) */
   keyPrefix?: string;
-  /** told each time one of its connections tries to reconnect (metrics) */
-  onReconnecting?: () => void;
   /**
    * How far Redis' clock may be behind this host's (default 1000 ms). A log followed while Redis was
    * away gets, once it is back, the retained messages Redis stamped at most this long before the
@@ -79,12 +79,6 @@ interface Followed {
 
 /** How long an answer waits for its message to come back over Pub/Sub before it is sent anyway. */
 const HAND_OVER_WAIT_MS = 2000;
-/**
- * How long a command waits for Redis, and a connection with a command outstanding waits for any
- * byte from it before it is dropped and reconnected: a black-hole partition keeps a connection
- * "ready" for as long as TCP does not give up (minutes), during which nothing would be noticed.
- */
-const COMMAND_TIMEOUT_MS = 2000;
 /** How often a lost append that could not be recorded yet is tried again while Redis answers. */
 const RESTART_RETRY_MS = 1000;
 
@@ -99,17 +93,8 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
   const { broker, historySize, historyTtlSeconds, log } = options;
   const clockSkewAllowanceMs = options.clockSkewAllowanceMs ?? 1000;
   const prefix = options.keyPrefix ?? 'rt:';
-  // Commands would wait for Redis forever by default; a publisher and /readyz must learn that it is
-  // away, and a silent connection is dropped. An append reported as failed must not run later: ioredis
-  // would send the commands a dropped connection left unanswered again once it reconnects.
-  const commands = new Redis(options.url, {
-    maxRetriesPerRequest: 2,
-    commandTimeout: COMMAND_TIMEOUT_MS,
-    socketTimeout: COMMAND_TIMEOUT_MS,
-    autoResendUnfulfilledCommands: false,
-  });
+  const { commands, subscriber } = options.connections;
   const db = commands.options.db ?? 0;
-  const subscriber = commands.duplicate({ connectionName: `${prefix}planlog-subscriber` });
   const followed = new Map<string, Followed>();
   /**
    * logs followed while Redis was away, whose subscription waits for it: until they are subscribed,
@@ -118,12 +103,14 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
   const renewing = new Set<string>();
   /** how each append begins an epoch, in order; the logs an append to which failed here */
   const epochs = createEpochStarts(options.starts);
-  let readyOnce = false;
+  // The connections may be up already (opened for the instance before its parts).
+  let readyOnce = subscriber.status === 'ready';
   const wasUp = new WeakSet<Redis>();
-  for (const connection of [commands, subscriber]) {
-    connection.on('error', (error: Error) => log.warn({ err: error }, 'redis plan log connection'));
-    connection.once('ready', () => wasUp.add(connection));
-    if (options.onReconnecting) connection.on('reconnecting', options.onReconnecting);
+  const markUp = (connection: Redis) => () => void wasUp.add(connection);
+  const upListeners = new Map([commands, subscriber].map((connection) => [connection, markUp(connection)]));
+  for (const [connection, markUpNow] of upListeners) {
+    if (connection.status === 'ready') markUpNow();
+    else connection.once('ready', markUpNow);
   }
 
   const metaKey = (stream: string) => `${prefix}{${stream}}:meta`;
@@ -292,7 +279,7 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
     }
   }
 
-  subscriber.on('message', (channel: string, text: string) => {
+  function onMessage(channel: string, text: string): void {
     if (!channel.startsWith(channelPrefix)) return;
     const stream = channel.slice(channelPrefix.length);
     const state = followed.get(stream);
@@ -301,12 +288,13 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
     if (!state || !message) return;
     state.queue.push(message);
     drain(stream, state);
-  });
+  }
+  subscriber.on('message', onMessage);
 
   // ioredis subscribes again by itself after a reconnect; what was published meanwhile is in the streams.
   const subscriberAway = () => wasUp.has(subscriber) && subscriber.status !== 'ready';
 
-  subscriber.on('ready', () => {
+  function onSubscriberReady(): void {
     // The first time, only logs followed before the connection came up have anything to do.
     const first = !readyOnce;
     readyOnce = true;
@@ -317,7 +305,8 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
       if (!state.confirmed || state.last === null) renewing.add(stream);
       catchUp(stream, state).catch((error: unknown) => log.warn({ err: error, stream }, 'could not read what a plan log missed while disconnected'));
     }
-  });
+  }
+  subscriber.on('ready', onSubscriberReady);
 
   // A log an append to which failed begins a new epoch as soon as Redis answers again, not only at
   // this instance's next append to it: a subscriber resuming with x-since, or following messages
@@ -484,15 +473,23 @@ export function createRedisPlanLog(options: RedisPlanLogOptions): RedisPlanLog {
         });
       });
     },
-    async close() {
+    close() {
       closing = true;
       if (restartRetry) clearTimeout(restartRetry);
       for (const state of followed.values()) {
         if (state.retry) clearTimeout(state.retry);
         releaseWaiters(state, () => true);
       }
+      // The connections stay open for their owner to close: this log stops listening to them.
+      const channels = [...followed.keys()].map(channelOf);
       followed.clear();
-      await Promise.allSettled([subscriber.quit(), commands.quit()]);
+      subscriber.off('message', onMessage);
+      subscriber.off('ready', onSubscriberReady);
+      commands.off('ready', restartLost);
+      for (const [connection, markUpNow] of upListeners) connection.off('ready', markUpNow);
+      // Not waited for: with Redis away it would wait in the queue; a closed connection ends it anyway.
+      if (channels.length > 0 && subscriber.status === 'ready') subscriber.unsubscribe(...channels).catch(() => {});
+      return Promise.resolve();
     },
     followed: () => followed.size,
     async ready() {

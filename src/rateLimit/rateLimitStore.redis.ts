@@ -1,21 +1,22 @@
 // Limits counted across instances (REDIS_URL): rate-limiter-flexible's Redis limiter, a fixed
-// window per key counted atomically in Redis, so N instances together allow exactly the limit.
-// When Redis fails or is not connected, an in-memory limiter answers instead (the library's
-// insurance): it cannot see the other instances, so it allows limit / instances each. One Redis
-// connection serves every limit of an instance (the HTTP rate limit, the chat message limit); keys
-// are in the database REDIS_URL names.
-import { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+// window per key counted atomically in Redis, so N instances together allow exactly the limit. It
+// runs on the instance's shared command connection (redis/redisConnections.ts), and every limit of
+// the instance uses it (the HTTP rate limit, the chat message limit); keys are in the database
+// REDIS_URL names. When Redis is not connected, fails, or has not answered within HIT_TIMEOUT_MS,
+// an in-memory limiter answers instead (the insurance): it cannot see the other instances, so it
+// allows limit / instances each.
+import { RateLimiterRedis } from 'rate-limiter-flexible';
+import type { RedisConnections } from '../redis/redisConnections.js';
+import { createMemoryRateLimitStore } from './rateLimitStore.memory.js';
 import { hitOf, type RateLimitStore } from './rateLimitStore.js';
 
+/** How long a hit waits for Redis before the insurance answers: a stalled Redis never stalls a request. */
+const HIT_TIMEOUT_MS = 500;
+
 export interface RedisRateLimitsOptions {
-  /** redis://host:port/db */
-  url: string;
+  connections: Pick<RedisConnections, 'commands'>;
   /** how many instances share each limit (the insurance's share is limit / instances) */
   instances: number;
-  onRedisError: (error: unknown) => void;
-  /** told each time its connection tries to reconnect (metrics) */
-  onReconnecting?: () => void;
 }
 
 /** One limit: `limit` hits per key and window, its keys starting with `keyPrefix`. */
@@ -31,48 +32,32 @@ export interface RedisRateLimits {
   readonly connected: Promise<void>;
   /** whether Redis is connected now */
   isConnected(): boolean;
-  /** a store counting `limit` on this connection */
+  /** a store counting `limit` in Redis */
   store(limit: RedisLimit): RateLimitStore;
-  close(): Promise<void>;
 }
 
-export function createRedisRateLimits(options: RedisRateLimitsOptions): RedisRateLimits {
-  // No offline queue: while Redis is away a hit must be counted by the insurance now, not wait.
-  const redis = new Redis(options.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 500 });
-  redis.on('error', options.onRedisError);
-  if (options.onReconnecting) redis.on('reconnecting', options.onReconnecting);
-  const connected = new Promise<void>((resolve) => redis.once('ready', () => resolve()));
+export function createRedisRateLimits({ connections, instances }: RedisRateLimitsOptions): RedisRateLimits {
+  const redis = connections.commands;
+  const connected = redis.status === 'ready' ? Promise.resolve() : new Promise<void>((resolve) => redis.once('ready', () => resolve()));
   return {
     connected,
     isConnected: () => redis.status === 'ready',
     store({ limit, windowSeconds, keyPrefix = '' }) {
-      const insuranceLimiter = new RateLimiterMemory({ points: Math.max(1, Math.floor(limit / options.instances)), duration: windowSeconds });
-      const limiter = new RateLimiterRedis({
-        storeClient: redis,
-        points: limit,
-        duration: windowSeconds,
-        keyPrefix: `${keyPrefix}rlflx`,
-        insuranceLimiter,
-        rejectIfRedisNotReady: true,
-      });
-      return { hit: (key) => hitOf(limiter.consume(key)) };
-    },
-    async close() {
-      await redis.quit().catch(() => redis.disconnect());
+      const insurance = createMemoryRateLimitStore({ limit: Math.max(1, Math.floor(limit / instances)), windowSeconds });
+      // Not ready: rejected at once (the command would wait in the connection's queue).
+      const limiter = new RateLimiterRedis({ storeClient: redis, points: limit, duration: windowSeconds, keyPrefix: `${keyPrefix}rlflx`, rejectIfRedisNotReady: true });
+      return {
+        // Over the limit is a hit; a failure of Redis, or an answer too late, is the insurance's to count.
+        hit: (key) => withinTimeout(hitOf(limiter.consume(key))).catch(() => insurance.hit(key)),
+      };
     },
   };
 }
 
-export type RedisRateLimitStoreOptions = RedisRateLimitsOptions & RedisLimit;
-
-export interface RedisRateLimitStore extends RateLimitStore {
-  readonly connected: Promise<void>;
-  close(): Promise<void>;
-}
-
-/** One limit on a connection of its own. */
-export function createRedisRateLimitStore(options: RedisRateLimitStoreOptions): RedisRateLimitStore {
-  const limits = createRedisRateLimits(options);
-  const store = limits.store(options);
-  return { hit: (key) => store.hit(key), connected: limits.connected, close: () => limits.close() };
+function withinTimeout<T>(answer: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Redis did not count the hit within ${HIT_TIMEOUT_MS} ms`)), HIT_TIMEOUT_MS);
+  });
+  return Promise.race([answer, late]).finally(() => clearTimeout(timer));
 }
