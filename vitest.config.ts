@@ -14,6 +14,7 @@ const postgresOnly = [
   'test/distributed/redisInstances.test.ts',
   'test/faults/postgresOutage.test.ts',
   'test/metrics/redisReconnectMetrics.test.ts',
+  'test/redis/redisConnections.test.ts',
 ];
 const onBothEngines = [
   'test/catalogue/placeCatalogue.test.ts',

@@ -16,6 +16,7 @@ import {
   type PlanLog,
   createInMemoryLogStarts,
   createRedisPlanLog,
+  openRedisConnections,
 } from '../src/index.js';
 import { percentile } from './lib/loadTest.js';
 import { machineLines } from './lib/machine.js';
@@ -116,14 +117,17 @@ async function main(): Promise<void> {
   } else {
     const keyPrefix = `bench:${randomBytes(4).toString('hex')}:`;
     const log = createLogger('silent');
-    const options = { url, historySize: 1000, historyTtlSeconds: 60, log, keyPrefix, starts: createInMemoryLogStarts() };
+    const options = { historySize: 1000, historyTtlSeconds: 60, log, keyPrefix, starts: createInMemoryLogStarts() };
     const followerBroker = createInProcessBroker(() => {});
-    const writer = createRedisPlanLog({ ...options, broker: createInProcessBroker(() => {}) });
-    const follower = createRedisPlanLog({ ...options, broker: followerBroker });
+    // Two instances: each with its own Redis connections.
+    const connections = [0, 1].map(() => openRedisConnections({ url, name: keyPrefix, onError: () => {} }));
+    const writer = createRedisPlanLog({ ...options, connections: connections[0]!, broker: createInProcessBroker(() => {}) });
+    const follower = createRedisPlanLog({ ...options, connections: connections[1]!, broker: followerBroker });
     try {
       results.push(await measure('Redis (append on A, follow on B)', writer, follower, followerBroker));
     } finally {
       await Promise.all([writer.close(), follower.close()]);
+      await Promise.all(connections.map((c) => c.close()));
       const cleaner = new Redis(url);
       const keys = await cleaner.keys(`${keyPrefix}*`);
       if (keys.length > 0) await cleaner.del(...keys);

@@ -43,6 +43,7 @@ export { createInProcessEventBus } from './events/eventBus.js';
 // Real-time delivery: plan logs, where they start, the broker and the typed publishers (mock, plan-log and generation benchmarks).
 export { createInMemoryPlanLog } from './delivery/inMemoryPlanLog.js';
 export { createRedisPlanLog } from './delivery/redisPlanLog.js';
+export { openRedisConnections } from './redis/redisConnections.js';
 export { createInMemoryLogStarts } from './delivery/logStarts.js';
 export { planStream, roomStream, type PlanLog } from './delivery/planLog.js';
 export { createInProcessBroker, type Broker } from './delivery/broker.js';

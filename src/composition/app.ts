@@ -65,15 +65,7 @@ export async function createApp(config: Config, database: DatabasePort, ports: P
 
   const hono = new Hono<HttpEnv>();
   if (metrics) hono.use('*', requestMetrics(metrics, disabled));
-  useMiddlewareStack(
-    hono,
-    config,
-    log,
-    services.clock,
-    services.rateLimitStore ?? undefined,
-    metrics ? () => metrics.rateLimitRejections.inc() : undefined,
-    connections,
-  );
+  useMiddlewareStack(hono, config, log, services.rateLimitStore ?? undefined, metrics ? () => metrics.rateLimitRejections.inc() : undefined, connections);
   registerSwaggerUiAssets(hono);
   registerAsyncapiAssets(hono);
   registerDashboardAssets(hono);

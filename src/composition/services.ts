@@ -6,7 +6,7 @@ import { resolveJwtSecret } from '../auth/jwtSecret.js';
 import type { OidcProvider } from '../auth/oidcProvider.js';
 import type { OidcSignIn } from '../auth/oidcSignIn.js';
 import { startSessionPurge, type SessionPurge } from '../auth/sessionPurge.js';
-import { createInProcessSessionRevocations, type SessionRevocations } from '../auth/sessionRevocations.js';
+import { revocationTopics, sessionRevocationsOn, type RevocationTopics, type SessionRevocations } from '../auth/sessionRevocations.js';
 import { createTokenSigner } from '../auth/tokens.js';
 import type { PlannerRegions } from '../catalogue/plannerRegions.js';
 import { syncCatalogue } from '../catalogue/placeRepository.js';
@@ -17,13 +17,16 @@ import type { Config } from '../config/config.js';
 import { readDatabaseIdentity } from '../db/databaseIdentity.js';
 import type { DatabasePort } from '../db/databasePort.js';
 import { reportingQueryErrors } from '../db/queryErrors.js';
-import { createInProcessEventBus, type EventBus } from '../events/eventBus.js';
+import type { ControlBus } from '../events/controlBus.js';
+import { createMemoryControlBus } from '../events/controlBus.memory.js';
+import { domainEventTopics, eventBusOn, type DomainEvents, type EventBus } from '../events/eventBus.js';
 import { startGenerationRunner, type GenerationRunner } from '../generation/generationRunner.js';
 import type { Planner } from '../generation/planner.js';
 import { countGenerationsWithoutLiveLease } from '../generation/generationSweep.js';
 import { createChatAgent, createPlanner, createPlannerRegions } from '../generation/plannerFactory.js';
 import { tracedPlanner } from '../generation/tracedPlanner.js';
-import { createMemoryRateLimitStore, type RateLimitStore } from '../rateLimit/rateLimitStore.js';
+import { createMemoryRateLimitStore } from '../rateLimit/rateLimitStore.memory.js';
+import type { RateLimitStore } from '../rateLimit/rateLimitStore.js';
 import { createLogger, type Logger } from '../kernel/logger.js';
 import { createMetrics, type Metrics, type RedisConnectionName } from '../metrics/metricsRegistry.js';
 import { createInProcessBroker, type Broker } from '../delivery/broker.js';
@@ -32,6 +35,7 @@ import { createInMemoryPlanLog } from '../delivery/inMemoryPlanLog.js';
 import type { LogStarts } from '../delivery/logStarts.js';
 import { planStream, roomStream, type PlanLog } from '../delivery/planLog.js';
 import { createPublishers, type Publishers } from '../delivery/publishers.js';
+import type { RedisConnectionRole } from '../redis/redisConnections.js';
 import type { registerStompEndpoint } from '../stomp/stompEndpoint.js';
 import { findOwnTripPlanRow } from '../trips/tripPlanRepository.js';
 
@@ -92,8 +96,9 @@ function instanceMetrics(database: DatabasePort, waitingGenerations: () => Promi
 }
 
 /**
- * The parts REDIS_URL shares between instances: plan logs, control channel (events, logouts), rate
- * limit. Loaded only with REDIS_URL (ioredis is a noticeable part of a start without it).
+ * The parts REDIS_URL shares between instances: plan logs, the control bus (events, logouts), rate
+ * limits, all on the instance's two Redis connections. Loaded only with REDIS_URL (ioredis is a
+ * noticeable part of a start without it).
  */
 async function redisParts(
   config: Config,
@@ -104,47 +109,41 @@ async function redisParts(
   starts: LogStarts,
   metrics: Metrics | null,
 ) {
-  const [{ createRedisPlanLog }, { createRedisEventBus }, { createRedisSessionRevocations }, { createRedisRateLimits }] = await Promise.all([
+  const [{ createRedisPlanLog }, { createRedisControlBus }, { createRedisRateLimits }, { openRedisConnections }] = await Promise.all([
     import('../delivery/redisPlanLog.js'),
-    import('../events/redisEventBus.js'),
-    import('../auth/redisSessionRevocations.js'),
-    import('../rateLimit/redisRateLimitStore.js'),
+    import('../events/controlBus.redis.js'),
+    import('../rateLimit/rateLimitStore.redis.js'),
+    import('../redis/redisConnections.js'),
   ]);
-  const { url } = redis;
   // Plan and session ids are this database's: keyed by its identity, a Redis that outlives the
   // database (or serves another one) never mixes their logs or control messages with ours.
   const keyPrefix = `rt:${databaseId}:`;
   const warn = (what: string) => (error: unknown) => log.warn({ err: error }, `redis: ${what}`);
-  const reconnects = (connection: RedisConnectionName) => (metrics ? () => metrics.redisReconnects.inc({ connection }) : undefined);
+  const withLimits = config.rateLimitPerWindow > 0 || config.chatMessagesPerMinute > 0;
+  const connections = openRedisConnections({
+    url: redis.url,
+    name: keyPrefix,
+    onError: (error, role) => log.warn({ err: error, connection: role }, 'redis: connection'),
+    onReconnecting: metrics ? countReconnects(metrics, withLimits) : undefined,
+  });
   const planLog = createRedisPlanLog({
-    url,
+    connections,
     broker,
     historySize: config.realtime.historySize,
     historyTtlSeconds: config.realtime.historyTtlSeconds,
     log,
     starts,
     keyPrefix,
-    onReconnecting: reconnects('plan_log'),
   });
-  const events = createRedisEventBus({
-    url,
+  const control = createRedisControlBus<ControlTopics>({
+    connections,
+    topics: { ...domainEventTopics, ...revocationTopics },
     keyPrefix,
-    onListenerError: (error, name) => log.error({ err: error, event: name }, 'event listener failed'),
-    onBusError: warn('control channel (events)'),
-    onReconnecting: reconnects('events'),
+    onListenerError: controlListenerFailed(log),
+    onBusError: warn('control bus'),
   });
-  const revocations = createRedisSessionRevocations({
-    url,
-    keyPrefix,
-    onListenerError: (error) => log.error({ err: error }, 'session revocation listener failed'),
-    onBusError: warn('control channel (logouts)'),
-    onReconnecting: reconnects('session_revocations'),
-  });
-  // One connection for both limits: requests per client address, and chat messages per member.
-  const limits =
-    config.rateLimitPerWindow > 0 || config.chatMessagesPerMinute > 0
-      ? createRedisRateLimits({ url, instances: redis.instanceCountHint, onRedisError: warn('rate limit'), onReconnecting: reconnects('rate_limit') })
-      : null;
+  // Both limits: requests per client address, and chat messages per member.
+  const limits = withLimits ? createRedisRateLimits({ connections, instances: redis.instanceCountHint }) : null;
   const rateLimitStore =
     limits && config.rateLimitPerWindow > 0 ? limits.store({ limit: config.rateLimitPerWindow, windowSeconds: config.rateLimitWindowSeconds }) : null;
   // Member ids are this database's, like plan ids: keyed by its identity too.
@@ -154,8 +153,7 @@ async function redisParts(
       : null;
   return {
     planLog,
-    events,
-    revocations,
+    control,
     rateLimitStore,
     chatMessageLimit,
     ready: async () => {
@@ -163,11 +161,38 @@ async function redisParts(
       // Without it the limits count alone (the insurance's share), not with the other instances.
       if (limits && !limits.isConnected()) throw new Error('the connection of the rate limits is not up');
     },
-    // The plan log is closed by the app after the last publish; these are the rest.
+    // The plan log is closed by the app after the last publish; then the control bus and the connections.
     async close() {
-      await Promise.all([events.close(), revocations.close(), limits?.close()]);
+      await control.close();
+      await connections.close();
     },
   };
+}
+
+/**
+ * trip_redis_reconnects_total is counted by part (RedisConnectionName): a reconnect of one of the
+ * instance's two connections counts for each part on it, so the sum over the parts is what it was
+ * when each part had connections of its own (the plan log and the control bus two, the rate limits one).
+ */
+function countReconnects(metrics: Metrics, withLimits: boolean): (role: RedisConnectionRole) => void {
+  const partsOn: Record<RedisConnectionRole, RedisConnectionName[]> = {
+    commands: ['plan_log', 'events', 'session_revocations', ...(withLimits ? (['rate_limit'] as const) : [])],
+    subscriber: ['plan_log', 'events', 'session_revocations'],
+  };
+  return (role) => {
+    for (const connection of partsOn[role]) metrics.redisReconnects.inc({ connection });
+  };
+}
+
+/** The topics of the control bus: the event bus's and the session revocations'. */
+type ControlTopics = DomainEvents & RevocationTopics;
+
+/** A listener of the control bus that failed (the event bus reports its own, which run later). */
+function controlListenerFailed(log: Logger) {
+  return (error: unknown, topic: keyof ControlTopics) =>
+    topic === 'sessionRevoked'
+      ? log.error({ err: error }, 'session revocation listener failed')
+      : log.error({ err: error, event: topic }, 'event listener failed');
 }
 
 /** With tracing on, a span around every call of the Planner port, whichever planner it is. */
@@ -203,7 +228,9 @@ export async function createServices(config: Config, database: DatabasePort, por
   const logStarts = createDatabaseLogStarts(db);
   const redis = config.redis ? await redisParts(config, config.redis, log, broker, await readDatabaseIdentity(db), logStarts, metrics) : null;
   const signer = createTokenSigner(resolveJwtSecret(config), { access: config.accessTokenTtlSeconds, refresh: config.refreshTokenTtlSeconds });
-  const revocations = redis?.revocations ?? createInProcessSessionRevocations((error) => log.error({ err: error }, 'session revocation listener failed'));
+  // One control bus for the instance: the event bus and the session revocations are its users.
+  const control: ControlBus<ControlTopics> = redis?.control ?? createMemoryControlBus<ControlTopics>(controlListenerFailed(log));
+  const revocations = sessionRevocationsOn(control);
   const auth = createAuthService({
     db,
     signer,
@@ -216,7 +243,7 @@ export async function createServices(config: Config, database: DatabasePort, por
   const { oidcProvider, oidc } = config.oidc
     ? await oidcParts(config, config.oidc, { log, db, auth, clock, fetch: ports.identityProviderFetch })
     : { oidcProvider: null, oidc: null };
-  const events = ports.events ?? redis?.events ?? createInProcessEventBus((error, name) => log.error({ err: error, event: name }, 'event listener failed'));
+  const events = ports.events ?? eventBusOn(control, (error, name) => log.error({ err: error, event: name }, 'event listener failed'));
   const regions = createPlannerRegions(config);
   const sessionPurge = startSessionPurge({ db, clock, log, retentionDays: config.sessionRetentionDays, intervalMinutes: config.sessionPurgeIntervalMinutes });
   const planLog =
@@ -249,7 +276,7 @@ export async function createServices(config: Config, database: DatabasePort, por
   const { leaseMs, heartbeatMs, sweepMs } = config.generationJobs;
   const chatMessageLimit =
     config.chatMessagesPerMinute > 0
-      ? (redis?.chatMessageLimit ?? createMemoryRateLimitStore({ limit: config.chatMessagesPerMinute, windowSeconds: 60, clock }))
+      ? (redis?.chatMessageLimit ?? createMemoryRateLimitStore({ limit: config.chatMessagesPerMinute, windowSeconds: 60 }))
       : null;
   const chat = createChatService({
     db,

@@ -86,111 +86,121 @@ async function claimPatiently(starts: LogStarts, stream: string, run: number): P
   }
 }
 
-export function createEpochStarts(starts: LogStarts): EpochStarts {
-  const known = new Map<string, Known>();
+/** What an EpochStarts remembers (createEpochStarts). */
+interface EpochState {
+  starts: LogStarts;
+  known: Map<string, Known>;
   /** sent once the last call that had to wait is sent; undefined when none waits */
-  let turn: Promise<void> | undefined;
+  turn: Promise<void> | undefined;
   /** log → its failure not yet restarted */
-  const lostSome = new Map<string, string>();
-  const lose = (stream: string) => lostSome.set(stream, newEpoch());
+  lostSome: Map<string, string>;
+}
 
-  function remember(stream: string, entry: Known): void {
-    known.delete(stream);
-    known.set(stream, entry);
-    if (known.size > REMEMBERED_LOGS) known.delete(known.keys().next().value!);
-  }
-
-  /** What an epoch this writer begins would be: only the record's first answer for a run is `fresh`. */
-  function startOf(stream: string, run: number): Begin | Promise<Begin> {
-    const entry = known.get(stream);
-    if (entry && (run === 0 || entry.run === run)) {
-      if (entry.settled === 'superseded' && run !== 0) return 'superseded';
-      return entry.settled !== null
-        ? 'afterLoss'
-        : entry.claim.then(
-            (start) => (start === 'superseded' && run !== 0 ? 'superseded' : 'afterLoss'),
-            // The append that asked is lost (and restarts the log): this one goes on after it.
-            () => 'afterLoss' as const,
-          );
-    }
-    if (entry && entry.run > run) return 'superseded';
-    const fresh: Known = {
-      run,
-      settled: null,
-      claim: claimPatiently(starts, stream, run).then((claim) => (claim === 'first' ? 'fresh' : claim === 'began' ? 'afterLoss' : 'superseded')),
-    };
-    fresh.claim.then(
-      (start) => (fresh.settled = start),
-      // The append that waited is lost: an epoch this writer begins later must not start at
-      // offset 1 as if nothing of it were missing. (Were it superseded meanwhile, the log fences it.)
-      () => (fresh.settled = 'afterLoss'),
-    );
-    remember(stream, fresh);
-    return fresh.claim;
-  }
-
-  async function sendWith<T>(stream: string, begin: Begin, send: (start: EpochStart) => Promise<T> | T): Promise<T> {
-    const loss = lostSome.get(stream);
-    try {
-      const result = await send(loss !== undefined && begin !== 'superseded' ? { start: 'restart', loss } : { start: begin });
-      if (loss !== undefined && lostSome.get(stream) === loss) lostSome.delete(stream);
-      return result;
-    } catch (error) {
-      lose(stream);
-      throw error;
-    }
-  }
-
-  /**
-   * Calls `send` with `known` once it is known and the calls before it were sent: at once when
-   * nothing waits. The next call waits until this one is sent, not answered: ioredis keeps the order
-   * of what it sends.
-   */
-  function queued<K, T>(known: K | Promise<K>, send: (known: K) => Promise<T>, failed: () => void): Promise<T> {
-    const before = turn;
-    if (before === undefined && !(known instanceof Promise)) return send(known);
-    let sent!: () => void;
-    const mine = new Promise<void>((resolve) => (sent = resolve));
-    turn = mine;
-    const done = () => {
-      sent();
-      if (turn === mine) turn = undefined;
-    };
-    return Promise.all([before, known]).then(
-      ([, value]) => {
-        const result = send(value);
-        done();
-        return result;
-      },
-      (error: unknown) => {
-        failed();
-        done();
-        throw error;
-      },
-    );
-  }
-
+export function createEpochStarts(starts: LogStarts): EpochStarts {
+  const state: EpochState = { starts, known: new Map(), turn: undefined, lostSome: new Map() };
   return {
     inOrder(stream, run, send) {
       return queued(
-        startOf(stream, run),
-        (begin) => sendWith(stream, begin, send),
-        () => lose(stream),
+        state,
+        startOf(state, stream, run),
+        (begin) => sendWith(state, stream, begin, send),
+        () => lose(state, stream),
       );
     },
     inTurn(send) {
       return queued(
+        state,
         undefined,
         async () => send(),
         () => {},
       );
     },
     async began(stream) {
-      return known.has(stream) || lostSome.has(stream) || (await bounded(starts.began(stream), `for ${stream}`));
+      return state.known.has(stream) || state.lostSome.has(stream) || (await bounded(starts.began(stream), `for ${stream}`));
     },
-    lost: () => [...lostSome].map(([stream, loss]) => ({ stream, loss })),
+    lost: () => [...state.lostSome].map(([stream, loss]) => ({ stream, loss })),
     restarted(stream, loss) {
-      if (lostSome.get(stream) === loss) lostSome.delete(stream);
+      if (state.lostSome.get(stream) === loss) state.lostSome.delete(stream);
     },
   };
+}
+
+function lose(state: EpochState, stream: string): void {
+  state.lostSome.set(stream, newEpoch());
+}
+
+function remember(state: EpochState, stream: string, entry: Known): void {
+  state.known.delete(stream);
+  state.known.set(stream, entry);
+  if (state.known.size > REMEMBERED_LOGS) state.known.delete(state.known.keys().next().value!);
+}
+
+/** What an epoch this writer begins would be: only the record's first answer for a run is `fresh`. */
+function startOf(state: EpochState, stream: string, run: number): Begin | Promise<Begin> {
+  const entry = state.known.get(stream);
+  if (entry && (run === 0 || entry.run === run)) {
+    if (entry.settled === 'superseded' && run !== 0) return 'superseded';
+    return entry.settled !== null
+      ? 'afterLoss'
+      : entry.claim.then(
+          (start) => (start === 'superseded' && run !== 0 ? 'superseded' : 'afterLoss'),
+          // The append that asked is lost (and restarts the log): this one goes on after it.
+          () => 'afterLoss' as const,
+        );
+  }
+  if (entry && entry.run > run) return 'superseded';
+  const fresh: Known = {
+    run,
+    settled: null,
+    claim: claimPatiently(state.starts, stream, run).then((claim) => (claim === 'first' ? 'fresh' : claim === 'began' ? 'afterLoss' : 'superseded')),
+  };
+  fresh.claim.then(
+    (start) => (fresh.settled = start),
+    // The append that waited is lost: an epoch this writer begins later must not start at
+    // offset 1 as if nothing of it were missing. (Were it superseded meanwhile, the log fences it.)
+    () => (fresh.settled = 'afterLoss'),
+  );
+  remember(state, stream, fresh);
+  return fresh.claim;
+}
+
+async function sendWith<T>(state: EpochState, stream: string, begin: Begin, send: (start: EpochStart) => Promise<T> | T): Promise<T> {
+  const loss = state.lostSome.get(stream);
+  try {
+    const result = await send(loss !== undefined && begin !== 'superseded' ? { start: 'restart', loss } : { start: begin });
+    if (loss !== undefined && state.lostSome.get(stream) === loss) state.lostSome.delete(stream);
+    return result;
+  } catch (error) {
+    lose(state, stream);
+    throw error;
+  }
+}
+
+/**
+ * Calls `send` with `known` once it is known and the calls before it were sent: at once when
+ * nothing waits. The next call waits until this one is sent, not answered: ioredis keeps the order
+ * of what it sends.
+ */
+function queued<K, T>(state: EpochState, known: K | Promise<K>, send: (known: K) => Promise<T>, failed: () => void): Promise<T> {
+  const before = state.turn;
+  if (before === undefined && !(known instanceof Promise)) return send(known);
+  let sent!: () => void;
+  const mine = new Promise<void>((resolve) => (sent = resolve));
+  state.turn = mine;
+  const done = () => {
+    sent();
+    if (state.turn === mine) state.turn = undefined;
+  };
+  return Promise.all([before, known]).then(
+    ([, value]) => {
+      const result = send(value);
+      done();
+      return result;
+    },
+    (error: unknown) => {
+      failed();
+      done();
+      throw error;
+    },
+  );
 }

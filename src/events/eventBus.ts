@@ -1,6 +1,9 @@
-// The event bus between HTTP and generation. An interface with an in-process implementation (the
-// embedded default); a distributed one must drop in without touching publishers or consumers.
+// The event bus between HTTP and generation: its events are topics of the control bus
+// (controlBus.ts), in memory or across instances, so publishers and consumers never know which.
+// A listener runs after the publisher's transaction, never inside it.
 import type { components } from '../../generated/internal-events-types.js';
+import { createMemoryControlBus } from './controlBus.memory.js';
+import type { ControlBus, TopicGuards } from './controlBus.js';
 
 /** specs/internal/events.asyncapi.yaml: an internal event, not part of the published asyncapi.yaml */
 export type TripPlanGenerationRequestedEvent = components['schemas']['TripPlanGenerationRequestedEvent'];
@@ -19,24 +22,33 @@ export interface EventBus {
   subscribe<E extends EventName>(name: E, listener: EventListener<E>): () => void;
 }
 
-export function createInProcessEventBus(onListenerError: (error: unknown, name: EventName) => void): EventBus {
-  const listeners = new Map<EventName, Set<EventListener<EventName>>>();
+/** Any object under one of the events' names: the database has the truth, the listeners read it. */
+function isEvent<E extends object>(event: unknown): event is E {
+  return typeof event === 'object' && event !== null;
+}
+
+/** The events an instance takes from another. */
+export const domainEventTopics: TopicGuards<DomainEvents> = {
+  tripPlanGenerationRequested: isEvent,
+  tripPlanGenerationCancelRequested: isEvent,
+};
+
+/** The event bus on `bus`; `onListenerError` is told of a listener that failed. */
+export function eventBusOn(bus: ControlBus<DomainEvents>, onListenerError: (error: unknown, name: EventName) => void): EventBus {
   return {
-    publish(name, event) {
-      for (const listener of listeners.get(name) ?? []) {
-        // Listeners run after the publisher's transaction, never inside it.
+    publish: (name, event) => bus.publish(name, event),
+    subscribe: (name, listener) =>
+      bus.subscribe(name, (event) => {
         queueMicrotask(() => {
           Promise.resolve()
-            .then(() => (listener as EventListener<typeof name>)(event))
+            .then(() => listener(event))
             .catch((error: unknown) => onListenerError(error, name));
         });
-      }
-    },
-    subscribe(name, listener) {
-      const set = listeners.get(name) ?? new Set();
-      listeners.set(name, set);
-      set.add(listener as EventListener<EventName>);
-      return () => set.delete(listener as EventListener<EventName>);
-    },
+      }),
   };
+}
+
+/** An event bus of its own, in this process (tests, benchmarks). */
+export function createInProcessEventBus(onListenerError: (error: unknown, name: EventName) => void): EventBus {
+  return eventBusOn(createMemoryControlBus<DomainEvents>(onListenerError), onListenerError);
 }

@@ -23,7 +23,6 @@ export function useMiddlewareStack(
   app: Hono<HttpEnv>,
   config: Config,
   log: Logger,
-  clock: () => number,
   rateLimitStore?: RateLimitStore,
   onRateLimited?: () => void,
   connections?: ConnectionGate,
@@ -49,7 +48,6 @@ export function useMiddlewareStack(
       rateLimit({
         limit: config.rateLimitPerWindow,
         windowSeconds: config.rateLimitWindowSeconds,
-        clock,
         store: rateLimitStore,
         onLimited: onRateLimited,
         clientKey: clientAddressOf(config.trustProxyHops),

@@ -1,16 +1,16 @@
 // Fixed-window rate limiting per client address, with RateLimit-* headers on every response and
 // 429 COMMON429 + Retry-After past the limit. Where the count is kept is the store's business
-// (rateLimitStore.ts: in memory by default, in Redis across instances).
+// (rateLimit/rateLimitStore.ts: in memory by default, in Redis across instances).
 import type { MiddlewareHandler } from 'hono';
 import { AppError } from '../kernel/appError.js';
 import type { HttpEnv } from './httpEnv.js';
 import { withResponseHeaders } from './responseHeaders.js';
-import { createMemoryRateLimitStore, type RateLimitStore } from '../rateLimit/rateLimitStore.js';
+import { createMemoryRateLimitStore } from '../rateLimit/rateLimitStore.memory.js';
+import type { RateLimitStore } from '../rateLimit/rateLimitStore.js';
 
 export function rateLimit(options: {
   limit: number;
   windowSeconds: number;
-  clock: () => number;
   clientKey: (c: Parameters<MiddlewareHandler<HttpEnv>>[0]) => string;
   /** default: this instance's memory */
   store?: RateLimitStore;

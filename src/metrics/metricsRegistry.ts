@@ -15,6 +15,7 @@ export interface ScrapeSources {
 
 export type StompChannelKind = 'schedule' | 'errors' | 'chat';
 export type GenerationOutcome = 'completed' | 'failed' | 'cancelled' | 'taken_over';
+/** The parts of an instance on its Redis connections (trip_redis_reconnects_total's `connection` label). */
 export type RedisConnectionName = 'plan_log' | 'events' | 'session_revocations' | 'rate_limit';
 /** Which cap a refused connection met: its client address's (MAX_CONNECTIONS_PER_ADDRESS) or the instance's (MAX_CONNECTIONS). */
 export type ConnectionRefusalReason = 'per_address' | 'instance';
@@ -195,7 +196,7 @@ function redisMetrics(registers: Registers) {
   return {
     redisReconnects: new Counter({
       name: 'trip_redis_reconnects_total',
-      help: 'Reconnection attempts of the Redis connections (REDIS_URL), by connection.',
+      help: "Reconnection attempts of the Redis connections (REDIS_URL), by the part that uses them (the parts share an instance's two connections: an attempt counts for each part on it).",
       labelNames: ['connection'] as const,
       registers,
     }),

@@ -1,6 +1,7 @@
-// Where the rate limit counts (rateLimit.ts): a fixed window per client key that starts at the
-// key's first request. In-memory, each instance counts alone; the Redis store
-// (redisRateLimitStore.ts) counts across instances.
+// Where the rate limits count (http/rateLimit.ts, the chat message limit): a fixed window per key
+// that starts at the key's first hit, counted by rate-limiter-flexible. In memory each instance
+// counts alone (rateLimitStore.memory.ts); in Redis every instance counts together
+// (rateLimitStore.redis.ts). Both count by the host's clock, not the service's clock port.
 
 /** A request counted against its key's window. */
 export interface RateLimitHit {
@@ -16,33 +17,27 @@ export interface RateLimitStore {
   hit(key: string): Promise<RateLimitHit>;
 }
 
-interface Window {
-  startedAt: number;
-  count: number;
+/** What rate-limiter-flexible answers a consume with (RateLimiterRes), as far as a hit needs it. */
+interface Consumed {
+  remainingPoints: number;
+  msBeforeNext: number;
 }
 
-export function createMemoryRateLimitStore(options: { limit: number; windowSeconds: number; clock: () => number }): RateLimitStore {
-  const windows = new Map<string, Window>();
-  const windowMs = options.windowSeconds * 1000;
-  let lastSweep = 0;
-  return {
-    hit(key) {
-      const now = options.clock();
-      if (now - lastSweep > windowMs) {
-        for (const [k, w] of windows) if (now - w.startedAt >= windowMs) windows.delete(k);
-        lastSweep = now;
-      }
-      let window = windows.get(key);
-      if (!window || now - window.startedAt >= windowMs) {
-        window = { startedAt: now, count: 0 };
-        windows.set(key, window);
-      }
-      window.count++;
-      return Promise.resolve({
-        limited: window.count > options.limit,
-        remaining: Math.max(0, options.limit - window.count),
-        resetMs: Math.max(0, window.startedAt + windowMs - now),
-      });
+const isConsumed = (value: unknown): value is Consumed =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as Consumed).remainingPoints === 'number' &&
+  typeof (value as Consumed).msBeforeNext === 'number';
+
+/** The hit of a rate-limiter-flexible consume: over the limit is a rejection with the counts; any other rejection is a failure. */
+export async function hitOf(consume: Promise<unknown>): Promise<RateLimitHit> {
+  const [result, limited] = await consume.then(
+    (value) => [value, false] as const,
+    (rejection: unknown) => {
+      if (!isConsumed(rejection)) throw rejection;
+      return [rejection, true] as const;
     },
-  };
+  );
+  if (!isConsumed(result)) throw new Error(`not an answer of the rate limiter: ${String(result)}`);
+  return { limited, remaining: Math.max(0, result.remainingPoints), resetMs: Math.max(0, result.msBeforeNext) };
 }

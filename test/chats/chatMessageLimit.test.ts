@@ -3,7 +3,7 @@
 // stored and the chat agent (with the OpenAI agent, a paid call) never sees it; another member is
 // not affected, and the next window takes messages again. (test/distributed/redisInstances.test.ts
 // shows the limit shared by two instances through Redis.)
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonAt } from '../../conformance/specModel/index.js';
 import type { ChatAgent, ChatTurn } from '../../src/chats/chatAgent.js';
 import { bodyOf } from '../support/responseBody.js';
@@ -14,6 +14,7 @@ import { startTestServer, type TestServer } from '../support/testServer.js';
 const servers: TestServer[] = [];
 const clients: StompTestClient[] = [];
 afterEach(async () => {
+  vi.useRealTimers();
   await Promise.all(clients.splice(0).map((c) => c.disconnect()));
   for (const s of servers.splice(0)) await s.stop();
 });
@@ -74,6 +75,8 @@ describe('chat messages per member (CHAT_MESSAGES_PER_MINUTE)', () => {
     expect(agent.heard).toEqual(['one', 'two', 'three', 'hello']);
     expect(bob.refusals()).toEqual([]);
 
+    // A minute later by the host's clock, which the limit counts by (the service's clock goes along).
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 60_000, shouldAdvanceTime: true });
     s.advance(60_000);
     await alice.say('six');
     await alice.client.waitFor((m) => jsonAt(m.body, 'message') === 'Heard: six' && jsonAt(m.body, 'isComplete') === true);

@@ -9,8 +9,8 @@ import { createLogger } from '../../src/kernel/logger.js';
 import { createInProcessBroker } from '../../src/delivery/broker.js';
 import type { LogPosition } from '../../src/delivery/planLog.js';
 import { createInMemoryLogStarts } from '../../src/delivery/logStarts.js';
-import { createRedisPlanLog, type RedisPlanLog } from '../../src/delivery/redisPlanLog.js';
-import { describeOnRedis, freshRedisSpace } from '../support/redis.js';
+import type { RedisPlanLog } from '../../src/delivery/redisPlanLog.js';
+import { describeOnRedis, freshRedisSpace, redisPlanLogOn } from '../support/redis.js';
 import { startTcpProxy, throughProxy } from '../support/tcpProxy.js';
 import { eventually, planLogContract, planLogLossContract, type MakeLog } from './planLogContract.js';
 
@@ -31,8 +31,8 @@ describeOnRedis('the Redis plan log', () => {
       const broker = createInProcessBroker((error) => {
         throw error;
       });
-      const options = { url: space.url, broker, historySize, historyTtlSeconds: 60, log, starts, keyPrefix: space.keyPrefix };
-      return Object.assign(createRedisPlanLog(options), { broker });
+      const options = { broker, historySize, historyTtlSeconds: 60, log, starts, keyPrefix: space.keyPrefix };
+      return Object.assign(redisPlanLogOn(space.url, options), { broker });
     };
     const [a, b] = [make(), make()];
     cleanups.push(async () => {
@@ -44,9 +44,9 @@ describeOnRedis('the Redis plan log', () => {
 
   const onRedis: MakeLog = async ({ historySize, broker, otherBroker }) => {
     const space = await freshRedisSpace();
-    const options = { url: space.url, historySize, historyTtlSeconds: 60, log, starts: createInMemoryLogStarts(), keyPrefix: space.keyPrefix };
-    const here = createRedisPlanLog({ ...options, broker });
-    const there = createRedisPlanLog({ ...options, broker: otherBroker });
+    const options = { historySize, historyTtlSeconds: 60, log, starts: createInMemoryLogStarts(), keyPrefix: space.keyPrefix };
+    const here = redisPlanLogOn(space.url, { ...options, broker });
+    const there = redisPlanLogOn(space.url, { ...options, broker: otherBroker });
     return {
       log: here,
       broker,
@@ -105,7 +105,7 @@ describeOnRedis('the Redis plan log', () => {
     const clients = String(await space.client.call('CLIENT', 'LIST', 'TYPE', 'pubsub'));
     const ids = clients
       .split('\n')
-      .filter((line) => line.includes(`name=${space.keyPrefix}planlog-subscriber`))
+      .filter((line) => line.includes(`name=${space.keyPrefix}subscriber`))
       .map((line) => /id=(\d+)/.exec(line)?.[1]);
     // Only b follows a log, so its subscriber is the one in Pub/Sub mode; kill it and publish while it reconnects.
     expect(ids).toHaveLength(1);
@@ -161,8 +161,8 @@ describeOnRedis('the Redis plan log', () => {
         throw error;
       });
       // Redis and this host share one clock here: no allowance needed for skew.
-      const options = { url, broker, historySize, historyTtlSeconds: 60, log, starts, keyPrefix: space.keyPrefix, clockSkewAllowanceMs: 0 };
-      return Object.assign(createRedisPlanLog(options), { broker });
+      const options = { broker, historySize, historyTtlSeconds: 60, log, starts, keyPrefix: space.keyPrefix, clockSkewAllowanceMs: 0 };
+      return Object.assign(redisPlanLogOn(url, options), { broker });
     };
     const [a, b] = [make(throughProxy(space.url, proxy)), make(space.url)];
     cleanups.push(async () => {

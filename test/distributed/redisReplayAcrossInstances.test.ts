@@ -9,8 +9,7 @@ import { subscribeToLog, type LogSubscription } from '../../src/delivery/logSubs
 import type { LogPosition } from '../../src/delivery/planLog.js';
 import { createInMemoryLogStarts } from '../../src/delivery/logStarts.js';
 import { createPublishers } from '../../src/delivery/publishers.js';
-import { createRedisPlanLog } from '../../src/delivery/redisPlanLog.js';
-import { describeOnRedis, freshRedisSpace } from '../support/redis.js';
+import { describeOnRedis, freshRedisSpace, redisPlanLogOn } from '../support/redis.js';
 import { eventually } from '../delivery/planLogContract.js';
 
 const logger = createLogger('silent');
@@ -33,7 +32,7 @@ describeOnRedis('replay across instances (Redis plan log)', () => {
       const broker = createInProcessBroker((error) => {
         throw error;
       });
-      const log = createRedisPlanLog({ url: space.url, broker, historySize: 1000, historyTtlSeconds: 60, log: logger, starts, keyPrefix: space.keyPrefix });
+      const log = redisPlanLogOn(space.url, { broker, historySize: 1000, historyTtlSeconds: 60, log: logger, starts, keyPrefix: space.keyPrefix });
       return { broker, log, publishers: createPublishers(log, 'strict', logger) };
     };
     const [a, b] = [make(), make()];

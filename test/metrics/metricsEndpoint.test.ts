@@ -2,7 +2,7 @@
 // of the agreed list is exposed with its type, HTTP requests are counted by operationId, route
 // template and status (429s of the rate limit included), and the endpoint is protected: a token
 // when METRICS_TOKEN is set, absent (404) on a non-loopback HOST without one, and when metrics are off.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { scrape } from '../support/prometheusScrape.js';
 import { errorCodeOf } from '../support/responseBody.js';
 import { busanTrip, startTestApp, type TestApp } from '../support/testApp.js';
@@ -14,6 +14,7 @@ async function app(env: Record<string, string> = {}): Promise<TestApp> {
   return t;
 }
 afterEach(async () => {
+  vi.useRealTimers();
   await Promise.all(apps.splice(0).map((t) => t.close()));
 });
 
@@ -80,7 +81,9 @@ describe('GET /metrics', () => {
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await t.request('GET', '/healthz')).status);
     expect(statuses).toEqual([200, 200, 429]);
-    t.advance(60_000); // a new window, so the scrape itself is not refused
+    // A new window, so the scrape itself is not refused: a minute later by the host's clock, which the limit counts by.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 60_000, shouldAdvanceTime: true });
+    t.advance(60_000);
     const metrics = await scrape(t);
     expect(metrics.value('trip_rate_limit_rejections_total')).toBe(1);
     expect(metrics.value('http_server_requests_total', { operation_id: 'getHealth', http_response_status_code: '429' })).toBe(1);

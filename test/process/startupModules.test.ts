@@ -2,7 +2,7 @@
 // compiled service (what `npm start` runs) is started with a module hook that writes down every
 // module the ESM loader loads until /readyz answers; a default start (offline planner, SQLite, no
 // Redis, no OpenID Connect) must not have loaded the packages of the parts it does not use (of
-// OpenTelemetry only the no-op API), and PLANNER=openai must load the OpenAI SDK,
+// OpenTelemetry only the no-op API, of rate-limiter-flexible only its memory limiter), and PLANNER=openai must load the OpenAI SDK,
 // OTEL_EXPORTER_OTLP_ENDPOINT the OpenTelemetry SDK (so the hook sees what a static import would
 // load).
 import fs from 'node:fs';
@@ -51,9 +51,14 @@ describe('what a start loads', { timeout: 4 * HANG_LIMIT_MS }, () => {
     // What every start needs, so the log is known to work.
     expect(packages).toContain('hono');
     expect(packages).toContain('drizzle-orm');
-    for (const unused of ['openai', 'ioredis', 'rate-limiter-flexible', 'pg', 'openid-client', 'jose', 'yaml', 'ajv-formats']) {
+    for (const unused of ['openai', 'ioredis', 'pg', 'openid-client', 'jose', 'yaml', 'ajv-formats']) {
       expect(packages, `${unused} was loaded`).not.toContain(unused);
     }
+    // The rate limit in memory: of rate-limiter-flexible its memory limiter alone, not the index that loads every store it has.
+    const rateLimiter = modules.filter((url) => url.includes('/node_modules/rate-limiter-flexible/'));
+    expect(rateLimiter.length).toBeGreaterThan(0);
+    for (const url of rateLimiter)
+      expect(url).toMatch(/\/rate-limiter-flexible\/lib\/(RateLimiterMemory|RateLimiterAbstract|RateLimiterRes|component\/MemoryStorage\/\w+)\.js$/);
     // Nor the OpenAI planner's own files. (drizzle's pg-core is partly loaded by drizzle itself: its
     // sql.js and relations.js import from it.)
     expect(modules.filter((url) => url.includes('/dist/src/generation/openai/') || url.endsWith('/dist/src/db/schema.pg.js'))).toEqual([]);

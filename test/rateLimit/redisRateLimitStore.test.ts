@@ -1,25 +1,48 @@
-// The rate limit counted in Redis (a tested module; the app still counts in memory until REDIS_URL
-// is wired): two instances together allow exactly the limit per client key, the middleware answers
-// 429 COMMON429 with Retry-After and RateLimit-* headers from it, the keys stay in REDIS_URL's
-// database, and without Redis the in-memory insurance allows each instance its share.
+// The rate limit counted in Redis: the rate-limit store contract (rateLimitStoreContract.ts), then
+// what only a shared count does: two instances together allow exactly the limit per client key, the
+// middleware answers 429 COMMON429 with Retry-After and RateLimit-* headers from it, the keys stay
+// in REDIS_URL's database, and without Redis the in-memory insurance allows each instance its share.
 import { Hono } from 'hono';
 import { afterEach, expect, it } from 'vitest';
 import { AppError } from '../../src/kernel/appError.js';
 import type { HttpEnv } from '../../src/http/httpEnv.js';
 import { rateLimit } from '../../src/http/rateLimit.js';
-import { createRedisRateLimitStore, type RedisRateLimitStore } from '../../src/rateLimit/redisRateLimitStore.js';
+import { createRedisRateLimits, type RedisLimit } from '../../src/rateLimit/rateLimitStore.redis.js';
+import type { RateLimitStore } from '../../src/rateLimit/rateLimitStore.js';
+import { openRedisConnections } from '../../src/redis/redisConnections.js';
 import { describeOnRedis, freshRedisSpace } from '../support/redis.js';
+import { startTcpProxy, throughProxy } from '../support/tcpProxy.js';
+import { rateLimitStoreContract } from './rateLimitStoreContract.js';
+
+/** An instance's store of one limit, on Redis connections of its own that close() closes. */
+function storeOn(url: string, limit: RedisLimit & { instances: number }) {
+  const connections = openRedisConnections({ url, name: limit.keyPrefix, onError: () => {} });
+  const limits = createRedisRateLimits({ connections, instances: limit.instances });
+  return { ...limits.store(limit), connected: limits.connected, close: () => connections.close() };
+}
 
 describeOnRedis('the Redis rate limit store', () => {
   const cleanups: (() => Promise<void>)[] = [];
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
-  const ignore = () => {};
+
+  rateLimitStoreContract(async ({ limit, windowSeconds }) => {
+    const space = await freshRedisSpace();
+    const store = storeOn(space.url, { limit, windowSeconds, instances: 1, keyPrefix: space.keyPrefix });
+    await store.connected;
+    return {
+      store,
+      async done() {
+        await store.close();
+        await space.drop();
+      },
+    };
+  });
 
   async function twoInstances(limit: number, db = 0) {
     const space = await freshRedisSpace(db);
-    const make = () => createRedisRateLimitStore({ url: space.url, limit, windowSeconds: 60, instances: 2, keyPrefix: space.keyPrefix, onRedisError: ignore });
+    const make = () => storeOn(space.url, { limit, windowSeconds: 60, instances: 2, keyPrefix: space.keyPrefix });
     const stores = [make(), make()];
     cleanups.push(async () => {
       await Promise.all(stores.map((s) => s.close()));
@@ -49,9 +72,9 @@ describeOnRedis('the Redis rate limit store', () => {
 
   it('the middleware answers 429 COMMON429 with Retry-After and RateLimit-* headers from the shared count', async () => {
     const { a, b } = await twoInstances(2);
-    const appOn = (store: RedisRateLimitStore) => {
+    const appOn = (store: RateLimitStore) => {
       const app = new Hono<HttpEnv>();
-      app.use('*', rateLimit({ limit: 2, windowSeconds: 60, clock: Date.now, clientKey: () => 'client', store }));
+      app.use('*', rateLimit({ limit: 2, windowSeconds: 60, clientKey: () => 'client', store }));
       app.get('/', (c) => c.text('ok'));
       app.onError((error, c) => {
         if (!(error instanceof AppError)) throw error;
@@ -75,10 +98,35 @@ describeOnRedis('the Redis rate limit store', () => {
     expect(await dbZero.client.keys(`${space.keyPrefix}*`)).toEqual([]);
     dbZero.client.disconnect();
   });
+
+  it('a Redis that does not answer (a silent link) stalls no hit: the insurance answers within the hit timeout', async () => {
+    const space = await freshRedisSpace();
+    const redis = new URL(space.url);
+    const proxy = await startTcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
+    const store = storeOn(throughProxy(space.url, proxy), { limit: 4, windowSeconds: 60, instances: 2, keyPrefix: space.keyPrefix });
+    cleanups.push(async () => {
+      proxy.restore();
+      await store.close();
+      await proxy.close();
+      await space.drop();
+    });
+    await store.connected;
+    expect(await store.hit('client')).toMatchObject({ limited: false, remaining: 3 });
+    proxy.blackHole();
+    const started = Date.now();
+    const hits = [await store.hit('client'), await store.hit('client'), await store.hit('client')];
+    // Each waited the hit timeout (500 ms), not the connection's command timeout.
+    expect(Date.now() - started).toBeLessThan(3 * 1000);
+    expect(hits.map((h) => [h.limited, h.remaining])).toEqual([
+      [false, 1],
+      [false, 0],
+      [true, 0],
+    ]);
+  });
 });
 
 it('without Redis, each instance allows its share of the limit (the in-memory insurance)', async () => {
-  const store = createRedisRateLimitStore({ url: 'redis://127.0.0.1:1/0', limit: 10, windowSeconds: 60, instances: 2, onRedisError: () => {} });
+  const store = storeOn('redis://127.0.0.1:1/0', { limit: 10, windowSeconds: 60, instances: 2 });
   try {
     const hits = [];
     for (let i = 0; i < 6; i++) hits.push(await store.hit('client'));

@@ -6,8 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/kernel/logger.js';
 import type { AppPorts } from '../../src/composition/app.js';
-import { createRedisPlanLog } from '../../src/delivery/redisPlanLog.js';
-import { describeOnRedis, freshRedisSpace, type FreshRedisSpace } from '../support/redis.js';
+import { describeOnRedis, freshRedisSpace, redisPlanLogOn, type FreshRedisSpace } from '../support/redis.js';
 import { frameProblems } from '../support/documentedFrames.js';
 import { openRawStomp } from '../support/rawStompSocket.js';
 import { connectStomp, wsUrl, type ReceivedMessage, type StompTestClient } from '../support/stompTestClient.js';
@@ -37,8 +36,7 @@ const onRedis: PlanLogPort = async () => {
   const space: FreshRedisSpace = await freshRedisSpace();
   const log = createLogger('silent');
   return {
-    port: (broker, starts) =>
-      createRedisPlanLog({ url: space.url, broker, historySize: 1000, historyTtlSeconds: 3600, log, starts, keyPrefix: space.keyPrefix }),
+    port: (broker, starts) => redisPlanLogOn(space.url, { broker, historySize: 1000, historyTtlSeconds: 3600, log, starts, keyPrefix: space.keyPrefix }),
     done: () => space.drop(),
   };
 };

@@ -99,7 +99,7 @@ export function createMock(env: NodeJS.ProcessEnv = process.env, clock: () => nu
         return 'in-process'; // app.request() in tests has no socket
       }
     };
-    app.use('*', rateLimit({ limit, windowSeconds: 60, clock, clientKey }));
+    app.use('*', rateLimit({ limit, windowSeconds: 60, clientKey }));
   }
   const limitBody = bodyLimit({
     maxSize: config.bodyLimitBytes,
