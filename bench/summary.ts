@@ -1,4 +1,4 @@
-// `npm run bench -- summary`: the performance table (README, "Performance") in one run — each measure for our
+// `npm run bench -- summary`: the performance table (docs/performance.md, "The performance table") in one run — each measure for our
 // server and its peers (a bare Hono hello, a Fastify + ajv and a Hono + openapi-backend
 // implementation of the same list route over the same database, a bare `ws` server, a Fastify
 // hello), as ratios, with the machine and its load noted. `--json` prints the same as one JSON

@@ -1,5 +1,5 @@
-// One row of `npm run bench -- summary`'s table (and of its --json): a performance measure (README,
-// "Performance"), our value, the peers' values in the same run, the ratio the goal is stated in,
+// One row of `npm run bench -- summary`'s table (and of its --json): a performance measure
+// (docs/performance.md, "The performance table"), our value, the peers' values in the same run, the ratio the goal is stated in,
 // and whether the goal is met.
 export interface Value {
   value: number;

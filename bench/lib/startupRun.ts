@@ -26,7 +26,7 @@ export interface StartMeasure {
   cpuMs: number | null;
 }
 
-/** The start goal (README, "Performance", `start_to_ready`): `npm start` until /readyz 200. */
+/** The start goal (docs/performance.md, "The performance table", `start_to_ready`): `npm start` until /readyz 200. */
 export const startupGoalMs = 500;
 
 const POLL_MS = 5;

@@ -1,4 +1,4 @@
-// One transaction helper, two engines (README, "One code path"): repositories call
+// One transaction helper, two engines (docs/design/scale-out.md, "One code path on two engines"): repositories call
 // `tx(fn)` for work that must commit or roll back as one, and `run(fn)` for statements that need no
 // transaction, and get the same semantics on SQLite and PostgreSQL.
 // - PostgreSQL: drizzle's async transaction on a connection of the pool; `run` uses the pool.

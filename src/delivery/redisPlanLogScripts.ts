@@ -1,6 +1,6 @@
 // The Lua scripts of the Redis plan log (redisPlanLog.ts). Each runs atomically in Redis, so the
 // fencing check, the offset, the history entry and the live publication of a message cannot be
-// interleaved with another writer's (README, "Several instances (PostgreSQL + Redis)"; Centrifugo's
+// interleaved with another writer's (docs/operations.md, "Several instances (PostgreSQL + Redis)"; Centrifugo's
 // broker_history_add_stream.lua is the model).
 //
 // meta (a hash): epoch; s, the top offset; run, the run of the epoch (0: none); fence, the newest

@@ -1,4 +1,4 @@
-// The plan row is the generation job (README, "Generation jobs on the plan row"): a runner claims a
+// The plan row is the generation job (docs/design/scale-out.md, "Generation jobs on the plan row"): a runner claims a
 // waiting job by writing itself in as owner with a lease, renews the lease with heartbeats, and
 // every write it makes for the job is fenced by (run, attempt, owner): the attempt grows by one on
 // every claim, so a runner that lost its lease (paused past it, taken over, cancelled) writes

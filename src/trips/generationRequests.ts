@@ -1,5 +1,5 @@
 // The two state changes a member asks for over HTTP, each one conditional UPDATE on the plan row
-// (the row is the generation job, README "Generation jobs on the plan row"): whichever instance
+// (the row is the generation job, docs/design/scale-out.md, "Generation jobs on the plan row"): whichever instance
 // gets the request, concurrent requests have exactly one winner, because the engine serialises the
 // updates of one row and the loser's WHERE no longer matches (PostgreSQL re-checks it under READ
 // COMMITTED).

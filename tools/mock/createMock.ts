@@ -2,7 +2,7 @@
 // after the service's own checks, and STOMP at /ws-stomp run by the service's own session code
 // (CONNECT, heart-beats, subprotocols, destinations, limits, receipts, ERROR frames) with mock
 // accounts and the example streams of asyncapi.yaml (mockGeneration.ts). What it does not do is
-// in the README's mock section.
+// in docs/mock.md.
 import path from 'node:path';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono, type Context, type Next } from 'hono';

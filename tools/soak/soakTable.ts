@@ -1,6 +1,6 @@
 // The soak's one table: every promise it checked, what it found, and the bar (zero, except the
 // recovery times, which are measured, not judged). A Markdown table, so that a run can be pasted
-// into the README as it is.
+// into docs/operations.md as it is.
 import type { FaultRecord } from './soakFaults.js';
 import type { HttpTally } from './soakHttp.js';
 import type { SoakOutcome } from './soakLedger.js';
