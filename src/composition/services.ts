@@ -172,7 +172,8 @@ async function redisParts(
 /**
  * trip_redis_reconnects_total is counted by part (RedisConnectionName): a reconnect of one of the
  * instance's two connections counts for each part on it, so the sum over the parts is what it was
- * when each part had connections of its own (the plan log and the control bus two, the rate limits one).
+ * when each part had connections of its own (the plan log, the event bus and the session
+ * revocations two each, the rate limits one).
  */
 function countReconnects(metrics: Metrics, withLimits: boolean): (role: RedisConnectionRole) => void {
   const partsOn: Record<RedisConnectionRole, RedisConnectionName[]> = {

@@ -2,9 +2,9 @@
 // compiled service (what `npm start` runs) is started with a module hook that writes down every
 // module the ESM loader loads until /readyz answers; a default start (offline planner, SQLite, no
 // Redis, no OpenID Connect) must not have loaded the packages of the parts it does not use (of
-// OpenTelemetry only the no-op API, of rate-limiter-flexible only its memory limiter), and PLANNER=openai must load the OpenAI SDK,
-// OTEL_EXPORTER_OTLP_ENDPOINT the OpenTelemetry SDK (so the hook sees what a static import would
-// load).
+// OpenTelemetry only the no-op API, of rate-limiter-flexible only its memory limiter), and
+// PLANNER=openai must load the OpenAI SDK, OTEL_EXPORTER_OTLP_ENDPOINT the OpenTelemetry SDK (so the
+// hook sees what a static import would load).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -54,7 +54,8 @@ describe('what a start loads', { timeout: 4 * HANG_LIMIT_MS }, () => {
     for (const unused of ['openai', 'ioredis', 'pg', 'openid-client', 'jose', 'yaml', 'ajv-formats']) {
       expect(packages, `${unused} was loaded`).not.toContain(unused);
     }
-    // The rate limit in memory: of rate-limiter-flexible its memory limiter alone, not the index that loads every store it has.
+    // The rate limit in memory: of rate-limiter-flexible its memory limiter alone, not the index
+    // that loads every store it has.
     const rateLimiter = modules.filter((url) => url.includes('/node_modules/rate-limiter-flexible/'));
     expect(rateLimiter.length).toBeGreaterThan(0);
     for (const url of rateLimiter)
