@@ -68,6 +68,9 @@ describe('chat messages per member (CHAT_MESSAGES_PER_MINUTE)', () => {
     expect(jsonAt(refusal.body, 'message')).toMatch(/^Too many chat messages \(at most 3 a minute\); the next one is taken in \d+ seconds\.$/);
     expect(jsonAt(refusal.body, 'path')).toMatch(/^\/pub\/chat\/\d+\/message$/);
 
+    // Rooms answer independently: let alice's room answer all it took before bob's message arrives,
+    // so the order the agent heard them in is the order they were said.
+    await s.app.chat.idle();
     await bob.say('hello');
     await bob.client.waitFor((m) => jsonAt(m.body, 'message') === 'Heard: hello' && jsonAt(m.body, 'isComplete') === true);
     await s.app.chat.idle();
