@@ -14,6 +14,7 @@ import { createInMemoryPlanLog } from '../../src/delivery/inMemoryPlanLog.js';
 import { createInProcessBroker, type Broker } from '../../src/delivery/broker.js';
 import type { PlanLog } from '../../src/delivery/planLog.js';
 import type { HttpEnv } from '../../src/http/httpEnv.js';
+import { runConformanceBin } from '../support/conformanceBin.js';
 import type { TestAppOptions } from '../support/testApp.js';
 import { startTestServer } from '../support/testServer.js';
 
@@ -139,4 +140,19 @@ describe('the delivery phase on one instance', () => {
     },
     60_000,
   );
+});
+
+describe('the delivery options of the bin', () => {
+  it('refuses a fault hook without a known point or a command, and an instance that is not a URL, as usage errors', async () => {
+    for (const [args, says] of [
+      [['--instance', 'http://127.0.0.1:9', '--fault-hook', 'after-lunch=true'], /the point must be after-day-N \(N from 1\) or after-run/],
+      [['--instance', 'http://127.0.0.1:9', '--fault-hook', 'after-day-1='], /give a command after the "="/],
+      [['--instance', 'localhost:8080'], /the base URL must be an http\(s\) URL/],
+      [['--instance', 'http://127.0.0.1:9,http://127.0.0.1:9/ws'], /the STOMP endpoint must be a ws\(s\) URL/],
+    ] as const) {
+      const run = await runConformanceBin([...args], 30_000);
+      expect(run.code, run.stderr).toBe(64);
+      expect(run.stderr).toMatch(says);
+    }
+  }, 120_000);
 });
