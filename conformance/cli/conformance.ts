@@ -1,6 +1,7 @@
 // `trip-conformance --base-url URL [--openapi FILE] [--asyncapi FILE] [--ws-url URL] [--login dev|token]
 //  [--token T --other-token T] [--seed N] [--max-examples N] [--phases a,b] [--junit FILE]
-//  [--timeout-ms N] [--deadline-ms N] [--max-document-bytes N] [--max-body-bytes N]`
+//  [--timeout-ms N] [--deadline-ms N] [--max-document-bytes N] [--max-body-bytes N]
+//  [--instance BASE_URL[,WS_URL] ...] [--fault-hook POINT=COMMAND ...]`
 // Checks a running server against its specs: the openapi.yaml and asyncapi.yaml it serves, or the
 // given files. Exit code 0 only when no check failed. Whatever the server or its specs do, the run
 // ends by its deadline and reads no more than the size limits.
@@ -10,8 +11,9 @@ import type { PhaseName } from '../runner/checks.js';
 import { printPhase, printSummary } from '../runner/printReport.js';
 import { toJunitXml } from '../runner/junit.js';
 import { defaultMaxBodyBytes } from '../runner/httpProbe.js';
+import { parseFaultHook, type FaultHook } from '../runner/faultHooks.js';
 import { allPhases, runConformance } from '../runner/runner.js';
-import { SetupError } from '../runner/runContext.js';
+import { SetupError, type Instance } from '../runner/runContext.js';
 import { readSpecs } from '../runner/specSource.js';
 import { defaultMaxDocumentBytes } from '../specModel/index.js';
 import { wsUrl } from '../stomp/stompOverWs.js';
@@ -19,6 +21,7 @@ import { wsUrl } from '../stomp/stompOverWs.js';
 const defaultDeadlineMs = 30 * 60 * 1000;
 
 const usage = `usage: trip-conformance --base-url http://localhost:8080 [options]
+       trip-conformance --instance http://host-a:8080 --instance http://host-b:8080 [options]
   --openapi FILE        the OpenAPI document to check against (default: GET <base-url>/openapi.yaml)
   --asyncapi FILE       the AsyncAPI document (default: GET <base-url>/asyncapi.yaml); its cross-file refs are followed
   --ws-url URL          STOMP endpoint (default: base URL with ws:// and /ws-stomp)
@@ -32,6 +35,11 @@ const usage = `usage: trip-conformance --base-url http://localhost:8080 [options
   --deadline-ms N       the whole run (default ${defaultDeadlineMs}); past it the run stops and reports what it has
   --max-document-bytes N  the largest spec document read (default ${defaultMaxDocumentBytes})
   --max-body-bytes N    the largest response body or STOMP frame read (default ${defaultMaxBodyBytes})
+  --instance URL[,WS]   an instance of the deployment (repeat for each; the first is the base URL unless --base-url
+                        is given); the delivery phase spreads its subscribers and writes over them
+  --fault-hook P=CMD    run CMD (sh -c) at point P of the delivery phase's generation: after-day-N (once a subscriber
+                        got day N) or after-run; repeatable. The command gets TRIP_CONFORMANCE_POINT,
+                        TRIP_CONFORMANCE_TRIP_PLAN_ID and TRIP_CONFORMANCE_INSTANCES
 Exit codes: 0 every check held; 1 a check failed (or the deadline stopped the run); 2 the run could not
 start (server unreachable, specs unreadable or too large, sign-in refused); 64 a usage error.
 `;
@@ -54,6 +62,8 @@ function readArguments() {
       'deadline-ms': { type: 'string', default: String(defaultDeadlineMs) },
       'max-document-bytes': { type: 'string', default: String(defaultMaxDocumentBytes) },
       'max-body-bytes': { type: 'string', default: String(defaultMaxBodyBytes) },
+      instance: { type: 'string', multiple: true },
+      'fault-hook': { type: 'string', multiple: true },
       help: { type: 'boolean', default: false },
     },
   }).values;
@@ -72,6 +82,25 @@ function readLimits(values: ReturnType<typeof readArguments>) {
   };
 }
 
+/** `BASE_URL[,WS_URL]` (as `--instance` takes it) as an instance, or what is wrong with it. */
+function parseInstance(text: string): Instance | string {
+  const [base = '', ws] = text.split(',').map((part) => part.trim());
+  const valid = (url: string, protocols: string[]) => URL.canParse(url) && protocols.includes(new URL(url).protocol);
+  if (!valid(base, ['http:', 'https:'])) return `--instance ${JSON.stringify(text)}: the base URL must be an http(s) URL`;
+  if (ws !== undefined && !valid(ws, ['ws:', 'wss:'])) return `--instance ${JSON.stringify(text)}: the STOMP endpoint must be a ws(s) URL`;
+  const baseUrl = base.replace(/\/$/, '');
+  return { baseUrl, wsUrl: ws ?? wsUrl(baseUrl) };
+}
+
+/** The instances and fault hooks, or what is wrong with one of them. */
+function readDeployment(values: ReturnType<typeof readArguments>): { instances: Instance[]; faultHooks: FaultHook[] } | string {
+  const instances = (values.instance ?? []).map(parseInstance);
+  const faultHooks = (values['fault-hook'] ?? []).map(parseFaultHook);
+  const wrong = [...instances, ...faultHooks].find((item): item is string => typeof item === 'string');
+  if (wrong !== undefined) return wrong;
+  return { instances: instances as Instance[], faultHooks: faultHooks as FaultHook[] };
+}
+
 async function main(): Promise<number> {
   let values: ReturnType<typeof readArguments>;
   try {
@@ -81,11 +110,17 @@ async function main(): Promise<number> {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
     return 64;
   }
-  if (values.help || !values['base-url']) {
+  const deployment = readDeployment(values);
+  if (typeof deployment === 'string') {
+    process.stderr.write(`${deployment}\n${usage}`);
+    return 64;
+  }
+  const given = values['base-url'] ?? deployment.instances[0]?.baseUrl;
+  if (values.help || !given) {
     process.stdout.write(usage);
     return values.help ? 0 : 64;
   }
-  const baseUrl = values['base-url'].replace(/\/$/, '');
+  const baseUrl = given.replace(/\/$/, '');
   const phases = (values.phases?.split(',').map((p) => p.trim()) ?? allPhases) as PhaseName[];
   const unknown = phases.filter((p) => !allPhases.includes(p));
   if (unknown.length || !['dev', 'token'].includes(values.login)) {
@@ -114,7 +149,7 @@ async function main(): Promise<number> {
     spec,
     {
       baseUrl,
-      wsUrl: values['ws-url'] ?? wsUrl(baseUrl),
+      wsUrl: values['ws-url'] ?? deployment.instances.find((i) => i.baseUrl === baseUrl)?.wsUrl ?? wsUrl(baseUrl),
       login: values.login as 'dev' | 'token',
       tokens: values.token && values['other-token'] ? [values.token, values['other-token']] : undefined,
       seed: Number(values.seed),
@@ -123,6 +158,8 @@ async function main(): Promise<number> {
       generationTimeoutMs: timeoutMs * 12,
       maxBodyBytes,
       deadlineMs: Math.max(0, deadlineAt - Date.now()),
+      instances: deployment.instances.length > 0 ? deployment.instances : undefined,
+      faultHooks: deployment.faultHooks,
     },
     phases,
     printPhase,

@@ -15,6 +15,13 @@ export type CheckName =
   | 'message_order'
   | 'stomp_error_frame'
   | 'message_replay'
+  // phase "delivery": the delivery guarantees over every instance, with the fault hooks
+  | 'delivery_once'
+  | 'delivery_gap'
+  | 'delivery_recovered'
+  | 'delivery_consistent'
+  | 'concurrent_writes'
+  | 'fault_hook'
   // every response and frame, and the run as a whole: what the runner reads and how long it runs are bounded
   | 'response_size'
   | 'run_deadline'
@@ -28,7 +35,7 @@ export type CheckName =
   | 'repeated_query_param'
   | 'unknown_region';
 
-export type PhaseName = 'examples' | 'positive' | 'negative' | 'auth' | 'stateful' | 'async' | 'robustness';
+export type PhaseName = 'examples' | 'positive' | 'negative' | 'auth' | 'stateful' | 'async' | 'delivery' | 'robustness';
 
 export interface CheckFailure {
   phase: PhaseName;
@@ -49,6 +56,8 @@ export interface PhaseReport {
   ms: number;
   /** per check that ran: how often, and how often it failed (held = never failed) */
   tally: Partial<Record<CheckName, { checks: number; failed: number }>>;
+  /** what the phase went through, beyond counts (e.g. the connections the delivery phase lost) */
+  notes?: string[];
 }
 
 /** Collects check results of one phase. */

@@ -7,6 +7,7 @@ export function printPhase(report: PhaseReport): void {
   process.stdout.write(
     `${status} ${report.phase.padEnd(10)} ${String(report.requests).padStart(5)} requests ${String(report.messages).padStart(5)} messages ${String(report.checks).padStart(6)} checks ${String(report.failures.length).padStart(4)} failed  ${report.ms} ms\n`,
   );
+  for (const note of report.notes ?? []) process.stdout.write(`     ${note}\n`);
   // Each check as held or not, so a report says what was checked, not only what failed.
   for (const [check, { checks, failed }] of Object.entries(report.tally)) {
     process.stdout.write(

@@ -2,6 +2,7 @@
 // each (so operations can be called on real ids, and on someone else's ids).
 import { fillTemplate, jsonAt, numberOrUndefined, objectOrEmpty, type JsonObject, type OperationFact } from '../specModel/index.js';
 import type { PhaseRecorder } from './checks.js';
+import type { FaultHook } from './faultHooks.js';
 import { checkResponse, dataAt, excerpt, send, type HttpTarget, type ProbeRequest, type ProbeResponse } from './httpProbe.js';
 import type { SpecIndex } from './specIndex.js';
 
@@ -21,7 +22,21 @@ export interface RunOptions {
   maxBodyBytes?: number;
   /** the longest the whole run may take (default: no limit); past it the run stops with a run_deadline failure */
   deadlineMs?: number;
+  /** every instance of the deployment, one service on one database (default: the one at baseUrl and wsUrl); the delivery phase spreads its subscribers and writes over them */
+  instances?: Instance[];
+  /** commands the delivery phase runs at chosen points of its generation (kill an instance, restart Redis, ...) */
+  faultHooks?: FaultHook[];
 }
+
+/** One instance of the service under test: its HTTP base URL and its STOMP endpoint. */
+export interface Instance {
+  baseUrl: string;
+  wsUrl: string;
+}
+
+/** The instances of the run: the given ones, else the one at baseUrl and wsUrl. */
+export const instancesOf = (options: RunOptions): Instance[] =>
+  options.instances && options.instances.length > 0 ? options.instances : [{ baseUrl: options.baseUrl, wsUrl: options.wsUrl }];
 
 export interface Member {
   token: string;

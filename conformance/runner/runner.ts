@@ -5,6 +5,7 @@ import { PhaseRecorder, type PhaseName, type PhaseReport } from './checks.js';
 import { beforeDeadline, deadlinePassed } from './deadline.js';
 import { runAsyncPhase } from './phases/async.js';
 import { runAuthPhase } from './phases/auth.js';
+import { runDeliveryPhase } from './phases/delivery.js';
 import { runExamplesPhase } from './phases/examples.js';
 import { runNegativePhase } from './phases/negative.js';
 import { runPositivePhase } from './phases/positive.js';
@@ -14,7 +15,7 @@ import { createRunContext, SetupError, type RunContext, type RunOptions } from '
 import type { SpecIndex } from './specIndex.js';
 
 // robustness last: on a server that fails it, its hostile inputs cannot disturb the other phases.
-export const allPhases: PhaseName[] = ['examples', 'positive', 'negative', 'auth', 'stateful', 'async', 'robustness'];
+export const allPhases: PhaseName[] = ['examples', 'positive', 'negative', 'auth', 'stateful', 'async', 'delivery', 'robustness'];
 
 const runners: Record<PhaseName, (ctx: RunContext) => Promise<PhaseRecorder>> = {
   examples: runExamplesPhase,
@@ -23,6 +24,7 @@ const runners: Record<PhaseName, (ctx: RunContext) => Promise<PhaseRecorder>> = 
   auth: runAuthPhase,
   stateful: runStatefulPhase,
   async: runAsyncPhase,
+  delivery: runDeliveryPhase,
   robustness: runRobustnessPhase,
 };
 
@@ -46,7 +48,7 @@ async function runPhase(phase: PhaseName, ctx: RunContext, deadlineAt: number | 
     // A phase that cannot finish (the server hung up, a setup call failed) is a failure, not a crash.
     const recorder = new PhaseRecorder(phase);
     const message = `the phase stopped: ${error instanceof Error ? error.message : String(error)}`;
-    recorder.check(false, phase === 'async' ? 'stomp_error_frame' : 'not_5xx', phase, message, '');
+    recorder.check(false, phase === 'async' || phase === 'delivery' ? 'stomp_error_frame' : 'not_5xx', phase, message, '');
     return recorder;
   }
 }

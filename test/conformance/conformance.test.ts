@@ -59,12 +59,12 @@ async function run(options: TestAppOptions, phases: PhaseName[], maxExamples = 4
 
 describe('conformance of the real app', () => {
   it('passes every phase with a fixed seed', async () => {
-    const result = await run({}, ['examples', 'positive', 'negative', 'auth', 'stateful', 'async', 'robustness'], 12);
+    const result = await run({}, ['examples', 'positive', 'negative', 'auth', 'stateful', 'async', 'delivery', 'robustness'], 12);
     for (const report of result.reports) {
       expect(report.failures, `${report.phase}: ${JSON.stringify(report.failures.slice(0, 3), null, 1)}`).toEqual([]);
       expect(report.checks, report.phase).toBeGreaterThan(0);
     }
-    expect(result.reports.map((r) => r.phase)).toEqual(['examples', 'positive', 'negative', 'auth', 'stateful', 'async', 'robustness']);
+    expect(result.reports.map((r) => r.phase)).toEqual(['examples', 'positive', 'negative', 'auth', 'stateful', 'async', 'delivery', 'robustness']);
     // Every robustness check ran and held.
     expect(Object.keys(result.reports.find((r) => r.phase === 'robustness')!.tally)).toEqual(
       expect.arrayContaining([
