@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { PhaseName } from '../runner/checks.js';
-import { printPhase, printSummary } from '../runner/printReport.js';
+import { printCoverage, printPhase, printSummary } from '../runner/printReport.js';
 import { toJunitXml } from '../runner/junit.js';
 import { defaultMaxBodyBytes } from '../runner/httpProbe.js';
 import { parseFaultHook, type FaultHook } from '../runner/faultHooks.js';
@@ -31,6 +31,9 @@ const usage = `usage: trip-conformance --base-url http://localhost:8080 [options
   --max-examples N      generated requests per operation and phase (default 25)
   --phases LIST         comma-separated subset of ${allPhases.join(',')}
   --junit FILE          write JUnit XML
+  --coverage FILE       write the coverage report as JSON (operations x statuses, response headers, channels x
+                        messages, error codes: documented, exercised, not reached)
+  --min-coverage N      fail (exit 1) when less than N percent of what the specs document was exercised
   --timeout-ms N        per request, its body read and checked (default 10000); generations wait up to 12x this
   --deadline-ms N       the whole run (default ${defaultDeadlineMs}); past it the run stops and reports what it has
   --max-document-bytes N  the largest spec document read (default ${defaultMaxDocumentBytes})
@@ -58,6 +61,8 @@ function readArguments() {
       'max-examples': { type: 'string', default: '25' },
       phases: { type: 'string' },
       junit: { type: 'string' },
+      coverage: { type: 'string' },
+      'min-coverage': { type: 'string' },
       'timeout-ms': { type: 'string', default: '10000' },
       'deadline-ms': { type: 'string', default: String(defaultDeadlineMs) },
       'max-document-bytes': { type: 'string', default: String(defaultMaxDocumentBytes) },
@@ -132,6 +137,11 @@ async function main(): Promise<number> {
     process.stderr.write(`${limits}\n${usage}`);
     return 64;
   }
+  const minCoverage = values['min-coverage'];
+  if (minCoverage !== undefined && !(/^\d+(\.\d+)?$/.test(minCoverage) && Number(minCoverage) <= 100)) {
+    process.stderr.write(`--min-coverage must be a percentage from 0 to 100\n${usage}`);
+    return 64;
+  }
   const { timeoutMs, deadlineMs, maxDocumentBytes, maxBodyBytes } = limits;
   const deadlineAt = Date.now() + deadlineMs;
   const { spec, openapiSource, asyncapiSource } = await readSpecs({
@@ -165,8 +175,12 @@ async function main(): Promise<number> {
     printPhase,
   );
   if (values.junit) fs.writeFileSync(values.junit, toJunitXml(result.reports, result.cases));
+  if (values.coverage) fs.writeFileSync(values.coverage, `${JSON.stringify(result.coverage, null, 2)}\n`);
+  printCoverage(result.coverage);
   printSummary(result.reports);
-  return result.failed ? 1 : 0;
+  const tooLittle = minCoverage !== undefined && result.coverage.percent < Number(minCoverage);
+  if (tooLittle) process.stdout.write(`conformance: coverage ${result.coverage.percent}% is below --min-coverage ${minCoverage}\n`);
+  return result.failed || tooLittle ? 1 : 0;
 }
 
 main().then(

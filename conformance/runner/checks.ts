@@ -1,5 +1,6 @@
 // The checks the conformance runner applies, and how a failure is recorded. Every failure keeps
 // enough to replay it (a curl line for HTTP, the frames for STOMP).
+import type { Observation } from './coverage.js';
 export type CheckName =
   | 'not_5xx'
   | 'status_documented'
@@ -45,6 +46,8 @@ export interface CheckFailure {
   message: string;
   /** how to replay it */
   replay: string;
+  /** the command that runs its phase again with the same seed (set by the runner) */
+  rerun?: string;
 }
 
 export interface PhaseReport {
@@ -69,6 +72,13 @@ export class PhaseRecorder {
 
   /** every (check, target) pair that ran, for the JUnit test cases */
   readonly cases = new Set<string>();
+
+  /** what the phase exercised, for the coverage report */
+  readonly observed: Observation[] = [];
+
+  observe(observation: Observation): void {
+    this.observed.push(observation);
+  }
 
   check(passed: boolean, check: CheckName, target: string, message: string, replay: string): boolean {
     this.report.checks++;

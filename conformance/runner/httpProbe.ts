@@ -136,6 +136,15 @@ export function checkResponse(recorder: PhaseRecorder, spec: SpecIndex, target: 
   const id = request.operationId;
   let ok = recorder.check(response.status < 500, 'not_5xx', id, `answered ${response.status}: ${excerpt(response, 300)}`, replay);
   const documented = spec.operation(id).responses.find((r) => r.status === response.status);
+  const code = response.status >= 400 ? jsonAt(response.json, 'data', 'code') : undefined;
+  if (documented)
+    recorder.observe({
+      kind: 'response',
+      operationId: id,
+      status: response.status,
+      headers: [...response.headers.keys()],
+      code: typeof code === 'string' ? code : undefined,
+    });
   ok = recorder.check(Boolean(documented), 'status_documented', id, `status ${response.status} is not documented for ${id}`, replay) && ok;
   ok = recorder.check(response.oversized === undefined, 'response_size', id, `status ${response.status}: ${response.oversized}`, replay) && ok;
   if (!documented) return false;

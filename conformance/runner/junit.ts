@@ -21,7 +21,7 @@ export function toJunitXml(reports: PhaseReport[], passedCases: Map<string, Set<
       .map((key) => {
         const failures = failuresByCase.get(key);
         const failure = failures
-          ? `<failure message="${xml(failures[0]!.message)}">${xml(failures.map((f) => `${f.message}\n  replay: ${f.replay}`).join('\n'))}</failure>`
+          ? `<failure message="${xml(failures[0]!.message)}">${xml(failures.map((f) => `${f.message}\n  replay: ${f.replay}${f.rerun ? `\n  rerun: ${f.rerun}` : ''}`).join('\n'))}</failure>`
           : '';
         return `    <testcase classname="conformance.${report.phase}" name="${xml(key)}">${failure}</testcase>`;
       })

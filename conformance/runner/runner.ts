@@ -2,6 +2,7 @@
 // CLI (npm run conformance) and in-process from tests. With a deadline, a phase still running when
 // it passes is reported as stopped there, and the phases after it do not run.
 import { PhaseRecorder, type PhaseName, type PhaseReport } from './checks.js';
+import { coverageOf, type CoverageReport, type Observation } from './coverage.js';
 import { beforeDeadline, deadlinePassed } from './deadline.js';
 import { runAsyncPhase } from './phases/async.js';
 import { runAuthPhase } from './phases/auth.js';
@@ -32,7 +33,15 @@ export interface ConformanceResult {
   reports: PhaseReport[];
   /** (check target) pairs that ran per phase, for JUnit */
   cases: Map<string, Set<string>>;
+  /** what the run exercised of what the specs document */
+  coverage: CoverageReport;
   failed: boolean;
+}
+
+/** The command that runs one phase again as this run did (same seed, budget and instances). */
+function rerunCommand(options: RunOptions, phase: PhaseName): string {
+  const instances = (options.instances ?? []).map((i) => ` --instance ${i.baseUrl},${i.wsUrl}`).join('');
+  return `trip-conformance --base-url ${options.baseUrl}${instances} --phases ${phase} --seed ${options.seed} --max-examples ${options.maxExamples}`;
 }
 
 /** A phase's recorder: what it found, or a failure saying why it stopped (an error, the deadline). */
@@ -64,15 +73,18 @@ export async function runConformance(
   if (ctx === deadlinePassed) throw new SetupError(`the run's deadline (${options.deadlineMs} ms) passed while signing in and creating its trip plans`);
   const reports: PhaseReport[] = [];
   const cases = new Map<string, Set<string>>();
+  const observed: Observation[] = [];
   const selected = allPhases.filter((p) => phases.includes(p));
   for (const [index, phase] of selected.entries()) {
     const started = performance.now();
     const recorder = await runPhase(phase, ctx, deadlineAt, selected.slice(index + 1));
     recorder.report.ms = Math.round(performance.now() - started);
+    for (const failure of recorder.report.failures) failure.rerun = rerunCommand(options, phase);
+    observed.push(...recorder.observed);
     reports.push(recorder.report);
     cases.set(phase, recorder.cases);
     onPhase(recorder.report);
     if (recorder.report.tally.run_deadline) break;
   }
-  return { reports, cases, failed: reports.some((r) => r.failures.length > 0) };
+  return { reports, cases, coverage: coverageOf(spec, observed), failed: reports.some((r) => r.failures.length > 0) };
 }

@@ -10,7 +10,7 @@ import { checkChatAnswers } from './async/chatAnswers.js';
 import { checkGenerationStream } from './async/generationStream.js';
 import { checkReplayOnSubscribe } from './async/replayOnSubscribe.js';
 import { checkStompRefusals } from './async/stompRefusals.js';
-import { connectStep, replay, type StompStep } from './async/stompStep.js';
+import { connectStep, observeConnection, replay, type StompStep } from './async/stompStep.js';
 
 export async function runAsyncPhase(ctx: RunContext): Promise<PhaseRecorder> {
   const step: StompStep = { ctx, recorder: new PhaseRecorder('async'), plan: await createTripPlan(ctx, ctx.a.token), connections: [] };
@@ -25,6 +25,7 @@ export async function runAsyncPhase(ctx: RunContext): Promise<PhaseRecorder> {
   }
   await checkStompRefusals(step);
   for (const connection of step.connections) {
+    observeConnection(step, connection);
     step.recorder.check(
       connection.overLimit === null,
       'response_size',

@@ -14,6 +14,7 @@ export async function checkGenerationStream(step: StompStep, probe: RecordingSto
   for (const channel of destinationChannels(step, 'receive')) {
     const destination = fillTemplate(channel.address, plan);
     const ok = await succeeded(probe.subscribe(destination, { timeoutMs }));
+    if (ok) for (const command of ['SUBSCRIBE', 'RECEIPT']) recorder.observe({ kind: 'frame', command });
     recorder.check(ok, 'stomp_error_frame', channel.name, `no RECEIPT for SUBSCRIBE ${destination}`, replay(step, `SUBSCRIBE ${destination} with a receipt`));
   }
   const start = ctx.spec.operation('startTripPlanGeneration');

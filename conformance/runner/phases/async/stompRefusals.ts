@@ -43,5 +43,8 @@ export async function checkStompRefusals(step: StompStep): Promise<void> {
     `a garbage frame got ${JSON.stringify(garbage.slice(0, 80))} instead of an ERROR frame`,
     replay(step, 'send "HELLO\\n\\n\\0"'),
   );
+  const garbageCode = /^error-code:(.+)$/m.exec(garbage)?.[1];
+  if (garbage.startsWith('ERROR')) recorder.observe({ kind: 'frame', command: 'ERROR' });
+  if (garbageCode) recorder.observe({ kind: 'errorCode', code: garbageCode.trim() });
   recorder.report.messages += 3;
 }

@@ -28,6 +28,24 @@ export async function connectStep(step: StompStep, token: string): Promise<Recor
   return client;
 }
 
+/** What a connection of the phase exchanged, for the coverage report: its frames by command, MESSAGEs by channel, error codes. */
+export function observeConnection(step: StompStep, connection: RecordingStompClient): void {
+  const { recorder, ctx } = step;
+  recorder.observe({ kind: 'frame', command: 'CONNECT' });
+  if (connection.connected) recorder.observe({ kind: 'frame', command: 'CONNECTED' });
+  for (const error of connection.errors) {
+    recorder.observe({ kind: 'frame', command: 'ERROR' });
+    const code = error.headers['error-code'];
+    if (code) recorder.observe({ kind: 'errorCode', code });
+  }
+  for (const m of connection.messages) {
+    const channel = ctx.spec.channelFor(m.destination);
+    if (channel) recorder.observe({ kind: 'frame', command: 'MESSAGE', channel: channel.name });
+    const code = typeof m.body === 'object' && m.body !== null && !Array.isArray(m.body) ? m.body.code : undefined;
+    if (typeof code === 'string') recorder.observe({ kind: 'errorCode', code });
+  }
+}
+
 export const replay = (step: StompStep, what: string): string => `STOMP ${step.ctx.options.wsUrl}: ${what}`;
 
 /** Whether a wait of the recording client ended as hoped (a RECEIPT, a message) rather than refused or timed out. */
