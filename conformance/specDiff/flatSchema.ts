@@ -42,7 +42,8 @@ function intersectTypes(a: string[] | null, b: string[] | null): string[] | null
 function intersectEnums(a: Json[] | null, b: Json[] | null): Json[] | null {
   if (!a) return b;
   if (!b) return a;
-  return a.filter((x) => b.some((y) => same(x, y)));
+  const texts = new Set(b.map((y) => JSON.stringify(y)));
+  return a.filter((x) => texts.has(JSON.stringify(x)));
 }
 
 const MAX_DEPTH = 64; // refs chains deeper than this are a cycle the spec linter should have caught
@@ -123,7 +124,7 @@ export function unionOfVariants(spec: Json, flat: FlatSchema): FlatSchema {
   union.types = alternatives.some((a) => a.types === null) ? null : [...new Set(alternatives.flatMap((a) => a.types!))];
   union.enumValues = alternatives.some((a) => a.enumValues === null)
     ? null
-    : alternatives.flatMap((a) => a.enumValues!).filter((v, i, all) => all.findIndex((w) => same(v, w)) === i);
+    : [...new Map(alternatives.flatMap((a) => a.enumValues!).map((v) => [JSON.stringify(v), v])).values()];
   const byName = new Map<string, Json[]>();
   for (const a of alternatives) for (const [name, schema] of a.properties) byName.set(name, [...(byName.get(name) ?? []), schema]);
   for (const [name, schemas] of byName) union.properties.set(name, schemas.length === 1 ? schemas[0]! : { anyOf: schemas });
