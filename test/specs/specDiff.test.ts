@@ -277,7 +277,6 @@ describe('spec diff', () => {
   it('classifies additive changes as non-breaking', () => {
     const changes = changesAgainstBase((openapi) => {
       schemaOf(openapi, 'TripPlanCreateRequest').properties.notes = { type: 'string', maxLength: 500 };
-      schemaOf(openapi, 'MemberNameResponse').properties.nickname = { type: 'string', maxLength: 50 };
       openapi.paths['/api/v1/members/me/avatar'] = { get: structuredClone(openapi.paths['/api/v1/members/me/name'].get) };
       openapi.paths['/api/v1/members/me/avatar'].get.operationId = 'getMyAvatar';
       openapi.paths['/api/v1/trips'].post.description = 'Reworded, which is ignored.';
@@ -286,13 +285,34 @@ describe('spec diff', () => {
     expect(changes.map((c) => [c.rule, c.location])).toEqual(
       expect.arrayContaining([
         ['request-property-added', 'createTripPlanSession POST /api/v1/trips request body: notes'],
-        ['response-property-added', 'getMyName GET /api/v1/members/me/name response 200 body: data.nickname'],
         ['operation-added', 'getMyAvatar GET /api/v1/members/me/avatar'],
       ]),
     );
-    expect(changes.find((c) => c.rule === 'response-property-added')?.reason).toContain('closed');
+  });
+
+  it('warns about a field added to a closed response schema (strict clients refuse it), not about one added to a closed request schema', () => {
+    const changes = changesAgainstBase((openapi) => {
+      schemaOf(openapi, 'MemberNameResponse').properties.nickname = { type: 'string', maxLength: 50 };
+      schemaOf(openapi, 'OidcSignInCodeRequest').properties.nonce = { type: 'string', maxLength: 64 };
+    });
+    expect(changes.map((c) => [c.severity, c.rule, c.location])).toEqual([
+      ['non-breaking', 'request-property-added', 'exchangeOidcSignInCode POST /api/v1/auth/oidc/token request body: nonce'],
+      ['warning', 'response-property-added-to-closed-schema', 'getMyName GET /api/v1/members/me/name response 200 body: data.nickname'],
+    ]);
+    expect(changes[1]!.reason).toMatch(/additionalProperties: false.*strict clients/);
+    // Every response object of ours is closed; an open one takes a new field silently.
+    const opened = (openapi: Json) => delete schemaOf(openapi, 'MemberNameResponse').additionalProperties;
+    const addNickname = (openapi: Json) => (schemaOf(openapi, 'MemberNameResponse').properties.nickname = { type: 'string' });
+    const intoOpen = diffSpecs(variant(opened), variant((openapi) => (opened(openapi), addNickname(openapi)))).changes;
+    expect(intoOpen.map((c) => [c.severity, c.rule])).toEqual([['non-breaking', 'response-property-added']]);
+    const diff = diffSpecs(base, variant(addNickname));
+    expect(verdict(diff, true)).toEqual({
+      exitCode: 0,
+      lines: ['', 'OK: no breaking changes.', 'NOTE: specs/openapi.yaml: 1 warning: a change that may break some clients; it does not fail the check, read it above.'],
+    });
   });
 });
+
 
 describe('verdict', () => {
   const removeGetMyName = (openapi: Json) => delete openapi.paths['/api/v1/members/me/name'];
