@@ -1,33 +1,21 @@
 // The value-level rules (type, enum, bounds, pattern, format, ...) of one schema pair. Each rule is
 // written once for requests; responses are the mirror image, so `narrowed` below means "accepts fewer
 // values than before", which breaks requests, and `widened` the opposite, which breaks responses.
-import type { Direction, Severity } from './change.js';
+import type { Direction } from './change.js';
+import { judge, show, type Finding } from './findings.js';
 import { lowerBounds, upperBounds, type FlatSchema } from './flatSchema.js';
 
 import type { Json } from '../specModel/index.js';
 
-export type Finding = (severity: Severity, rule: string, reason: string) => void;
-
-// undefined for an absent value (JSON.stringify's answer), so callers can say `?? 'none'`.
-const show = (value: Json | undefined): string | undefined => JSON.stringify(value);
 const showTypes = (types: string[] | null): string => (types ? types.join('|') || 'nothing' : 'any');
 const covers = (types: string[] | null, t: string): boolean => !types || types.includes(t) || (t === 'integer' && types.includes('number'));
+
 // Value lists are compared as sets of their JSON text: ErrorCode has dozens of values and is
 // compared under every error status of every operation, so pairwise comparison would dominate.
 const notIn = (list: Json[]): ((value: Json) => boolean) => {
   const texts = new Set(list.map((x) => show(x)));
   return (value) => !texts.has(show(value));
 };
-
-// Reports one change that makes the accepted set smaller (`narrowed`) or larger (widened).
-// `why` replaces the generic consequence when a rule knows a more precise one.
-function judge(direction: Direction, narrowed: boolean, find: Finding, rule: string, reason: string, why?: string): void {
-  const breaking = direction === 'request' ? narrowed : !narrowed;
-  const consequence = !breaking
-    ? ''
-    : (why ?? (direction === 'request' ? 'requests valid before are now rejected' : 'clients relying on the old schema may get values they do not expect'));
-  find(breaking ? 'breaking' : 'non-breaking', `${direction}-${rule}`, consequence ? `${reason}; ${consequence}` : reason);
-}
 
 function compareTypes(old: FlatSchema, neu: FlatSchema, direction: Direction, find: Finding): void {
   const lost = old.types ? old.types.filter((t) => !covers(neu.types, t)) : neu.types ? ['any'] : [];
