@@ -314,6 +314,77 @@ describe('spec diff', () => {
 });
 
 
+describe('spec diff of servers', () => {
+  const addTlsServer = (asyncapi: Json) => (asyncapi.servers.stompTls = { ...structuredClone(asyncapi.servers.stomp), host: 'trips.example.com', protocol: 'stomps' });
+
+  it('flags a moved STOMP endpoint, and takes an added server as non-breaking', () => {
+    const changes = changesAgainstBase((openapi, asyncapi) => {
+      addTlsServer(asyncapi);
+      asyncapi.servers.stomp.pathname = '/stomp';
+      openapi.servers.push({ url: 'https://trips.example.com' });
+    });
+    expect(changes).toEqual([
+      { api: 'openapi', severity: 'non-breaking', rule: 'server-added', location: 'server https://trips.example.com', reason: 'new server' },
+      { api: 'asyncapi', severity: 'breaking', rule: 'server-pathname-changed', location: 'server stomp', reason: 'pathname /ws-stomp → /stomp; clients connect to the old endpoint' },
+      { api: 'asyncapi', severity: 'non-breaking', rule: 'server-added', location: 'server stompTls', reason: 'new server stomps://trips.example.com/ws-stomp' },
+    ]);
+  });
+
+  it('flags a removed server, a changed protocol, an OpenAPI base path and a variable value dropped; warns about a new default or protocol version', () => {
+    const changes = diffSpecs(
+      variant((_openapi, asyncapi) => addTlsServer(asyncapi)),
+      variant((openapi, asyncapi) => {
+        asyncapi.servers.stomp.protocol = 'ws';
+        asyncapi.servers.stomp.protocolVersion = '1.3';
+        openapi.servers[0].url = '{scheme}://{host}:{port}/v2';
+        openapi.servers[0].variables.scheme = { enum: ['https'], default: 'https' };
+      }),
+    ).changes;
+    expect(changes.map((c) => [c.api, c.severity, c.rule, c.location, c.reason])).toEqual([
+      ['openapi', 'breaking', 'server-base-path-changed', 'server {scheme}://{host}:{port}', 'base path / → /v2; every operation moved, clients call the old URLs'],
+      ['openapi', 'breaking', 'server-variable-value-removed', 'server {scheme}://{host}:{port} variable scheme', '"http" no longer allowed; clients using it cannot connect'],
+      ['openapi', 'warning', 'server-variable-default-changed', 'server {scheme}://{host}:{port} variable scheme', 'default "http" → "https"; clients taking the default now reach another server'],
+      ['asyncapi', 'breaking', 'server-protocol-changed', 'server stomp', 'protocol stomp → ws; clients speak the old protocol'],
+      [
+        'asyncapi',
+        'warning',
+        'server-protocol-version-changed',
+        'server stomp',
+        'protocolVersion 1.2 → 1.3; clients speaking only 1.2 fail to connect unless the server still accepts it',
+      ],
+      ['asyncapi', 'breaking', 'server-removed', 'server stompTls', 'server removed; clients configured for stomps://trips.example.com/ws-stomp cannot connect'],
+    ]);
+  });
+
+  it('warns when an OpenAPI server goes from relative (the serving host) to a named host: clients may have called either', () => {
+    const changes = diffSpecs(variant((openapi) => (openapi.servers = [{ url: '/' }])), base).changes;
+    expect(changes.map((c) => [c.severity, c.rule, c.location, c.reason])).toEqual([
+      [
+        'warning',
+        'server-host-changed',
+        'server /',
+        '(the host serving the document) → {scheme}://{host}:{port}; one side is relative to the host serving the document, so whether clients called this host cannot be told',
+      ],
+    ]);
+  });
+
+  it('judges bindings by shape: a new required handshake header breaks, a changed setting is a warning, a removed one is not', () => {
+    // The WebSocket handshake's headers are a channel binding (ws); the settings are on the server.
+    const withBindings = (required: string[], settings: Json) => (_openapi: Json, asyncapi: Json) => {
+      const headers = { type: 'object', required, properties: { 'X-Client': { type: 'string' }, 'X-Tenant': { type: 'string' } } };
+      asyncapi.channels.chatStream.bindings = { ws: { headers, bindingVersion: '0.1.0' } };
+      asyncapi.servers.stomp.bindings = { mqtt: { ...settings, bindingVersion: '0.2.0' } };
+    };
+    const changes = diffSpecs(variant(withBindings([], { clientId: 'trips', keepAlive: 30 })), variant(withBindings(['X-Tenant'], { clientId: 'planner' }))).changes;
+    expect(changes.map((c) => [c.severity, c.rule, c.location])).toEqual([
+      ['warning', 'server-binding-changed', 'server stomp binding mqtt.clientId'],
+      ['non-breaking', 'server-binding-removed', 'server stomp binding mqtt.keepAlive'],
+      ['breaking', 'request-property-became-required', 'channel chatStream /user/sub/chat/{chatRoomId} binding ws.headers: X-Tenant'],
+    ]);
+    expect(changes[0]!.reason).toBe('"trips" → "planner"; whether clients must follow this setting depends on the mqtt binding: check it');
+  });
+});
+
 describe('verdict', () => {
   const removeGetMyName = (openapi: Json) => delete openapi.paths['/api/v1/members/me/name'];
 
