@@ -4,6 +4,7 @@
 import type { Direction } from './change.js';
 import { judge, show, type Finding } from './findings.js';
 import { lowerBounds, upperBounds, type FlatSchema } from './flatSchema.js';
+import { comparePatterns } from './patternRules.js';
 
 import type { Json } from '../specModel/index.js';
 
@@ -66,7 +67,6 @@ function meetsBound(value: Json, key: string, bound: number): boolean {
       return false;
   }
 }
-const meetsPattern = (value: Json, pattern: string): boolean => typeof value !== 'string' || new RegExp(pattern, 'u').test(value);
 const allMeet = (values: Json[] | null, meets: (value: Json) => boolean): boolean => values !== null && values.every(meets);
 
 function compareBounds(old: FlatSchema, neu: FlatSchema, direction: Direction, find: Finding): void {
@@ -85,30 +85,8 @@ function compareBounds(old: FlatSchema, neu: FlatSchema, direction: Direction, f
   }
 }
 
-// Patterns that every value of a format already matches, so adding one next to that (unchanged)
-// format narrows nothing. Listed one by one, each checked by hand against the format's definition.
-const patternsImpliedByFormat: Record<string, string[]> = {
-  // RFC 3339 full-date, as ajv-formats' `full` mode checks it: four digits, a month 01-12, a day
-  // that exists in that month (openapi.yaml LocalDate).
-  date: ['^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$'],
-};
-
 function compareFormats(old: FlatSchema, neu: FlatSchema, direction: Direction, find: Finding): void {
-  const added = neu.patterns.filter((p) => !old.patterns.includes(p) && !allMeet(old.enumValues, (v) => meetsPattern(v, p)));
-  const restatesFormat = (p: string) => old.format !== undefined && old.format === neu.format && (patternsImpliedByFormat[old.format] ?? []).includes(p);
-  const patternsAdded = added.filter((p) => !restatesFormat(p));
-  const patternsRestating = added.filter(restatesFormat);
-  const patternsRemoved = old.patterns.filter((p) => !neu.patterns.includes(p) && !allMeet(neu.enumValues, (v) => meetsPattern(v, p)));
-  // A changed pattern is both: some old values fail it and some new values pass only it.
-  if (patternsAdded.length > 0) judge(direction, true, find, 'pattern-added', `pattern ${patternsAdded.map(show).join(', ')} added`);
-  if (patternsRestating.length > 0) {
-    find(
-      'non-breaking',
-      `${direction}-pattern-added`,
-      `pattern ${patternsRestating.map(show).join(', ')} added; it only restates format ${old.format}, which was already required`,
-    );
-  }
-  if (patternsRemoved.length > 0) judge(direction, false, find, 'pattern-removed', `pattern ${patternsRemoved.map(show).join(', ')} removed`);
+  comparePatterns(old, neu, direction, find);
   if (old.format !== neu.format) {
     if (neu.format !== undefined) judge(direction, true, find, 'format-added', `format ${old.format ?? 'none'} → ${neu.format}`);
     if (old.format !== undefined) judge(direction, false, find, 'format-removed', `format ${old.format} → ${neu.format ?? 'none'}`);

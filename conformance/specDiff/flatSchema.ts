@@ -22,6 +22,7 @@ export interface FlatSchema {
   uniqueItems: boolean;
   default: Json | undefined;
   deprecated: boolean;
+  examples: Json[]; // `examples` and `example`: real values, tried as witnesses when a pattern changes
   openEnum: boolean; // x-open-enum: values may be added without breaking clients (they accept unknown ones)
 }
 
@@ -83,6 +84,8 @@ function collect(spec: Json, node: Json | undefined, flat: FlatSchema, depth: nu
   if (node.uniqueItems === true) flat.uniqueItems = true;
   if (node.default !== undefined) flat.default = node.default;
   if (node.deprecated === true) flat.deprecated = true;
+  if (Array.isArray(node.examples)) flat.examples.push(...node.examples);
+  if (node.example !== undefined) flat.examples.push(node.example);
   if (node['x-open-enum'] === true) flat.openEnum = true;
   for (const part of arrayOrEmpty(node.allOf)) collect(spec, part, flat, depth + 1);
   // if/then/else is left out on purpose: our specs use it for cross-field rules (isComplete is true
@@ -105,6 +108,7 @@ export function flatten(spec: Json, schema: Json | undefined): FlatSchema {
     uniqueItems: false,
     default: undefined,
     deprecated: false,
+    examples: [],
     openEnum: false,
   };
   collect(spec, schema, flat, 0);
