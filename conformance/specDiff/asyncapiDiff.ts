@@ -4,7 +4,9 @@
 import { arrayOrEmpty, jsonAt, jsonText, objectOrEmpty, resolveObject, stringOrUndefined, type Json, type JsonObject } from '../specModel/index.js';
 import { collector, type Api, type Change, type Direction, type Report } from './change.js';
 import { diffSchema } from './schemaDiff.js';
+import { diffBindings } from './bindingsDiff.js';
 import { diffSchemaNames } from './schemaNamesDiff.js';
+import { diffAsyncapiServers } from './serversDiff.js';
 
 type Action = 'send' | 'receive';
 
@@ -12,6 +14,7 @@ interface ChannelView {
   key: string;
   address: string;
   messages: Map<string, JsonObject>; // channel message key -> resolved message
+  bindings: Json | undefined;
   actions: Set<Action>;
   /** per message key, what clients do with it: the actions of the operations (and replies) naming it */
   messageActions: Map<string, Set<Action>>;
@@ -38,6 +41,7 @@ function readChannelViews(doc: JsonObject): Map<string, ChannelView> {
       key,
       address: channel.address === null || channel.address === undefined ? `(${key})` : jsonText(channel.address),
       messages,
+      bindings: channel.bindings,
       actions: new Set(),
       messageActions: new Map(),
     });
@@ -77,6 +81,7 @@ function headersOf(doc: JsonObject, message: JsonObject): Json | undefined {
 
 export function diffAsyncapi(oldDoc: JsonObject, newDoc: JsonObject, api: Api = 'asyncapi'): Change[] {
   const { changes, report } = collector(api);
+  diffAsyncapiServers(oldDoc, newDoc, report);
   const oldChannels = readChannelViews(oldDoc);
   const newChannels = readChannelViews(newDoc);
   const addresses = new Map([...newChannels.values()].map((c) => [c.address, c]));
@@ -93,6 +98,7 @@ export function diffAsyncapi(oldDoc: JsonObject, newDoc: JsonObject, api: Api = 
     if (next.address !== old.address)
       report('breaking', 'channel-address-changed', where, `address ${old.address} → ${next.address}; clients use the old destination`);
     diffChannel(oldDoc, newDoc, old, next, report);
+    diffBindings({ oldSpec: oldDoc, newSpec: newDoc, owner: 'channel', where: `channel ${next.key} ${next.address}`, report }, old.bindings, next.bindings);
   }
   for (const next of newChannels.values()) {
     if (!matched.has(next.key)) report('non-breaking', 'channel-added', `channel ${next.key} ${next.address}`, 'new channel');

@@ -1,6 +1,8 @@
 // One finding of a comparison. `location` names what a client touches (operation, status and field,
 // or channel, message and field), so a reader finds it without knowing how the YAML is factored.
-export type Severity = 'breaking' | 'non-breaking';
+// A warning is a change that breaks some clients and not others (strict validators), or one the
+// checker cannot decide: printed and counted, never a failure.
+export type Severity = 'breaking' | 'warning' | 'non-breaking';
 /** which document: the two published ones, or specs/internal/events.asyncapi.yaml */
 export type Api = 'openapi' | 'asyncapi' | 'internal-events';
 

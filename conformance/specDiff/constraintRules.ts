@@ -1,28 +1,22 @@
 // The value-level rules (type, enum, bounds, pattern, format, ...) of one schema pair. Each rule is
 // written once for requests; responses are the mirror image, so `narrowed` below means "accepts fewer
 // values than before", which breaks requests, and `widened` the opposite, which breaks responses.
-import type { Direction, Severity } from './change.js';
+import type { Direction } from './change.js';
+import { judge, show, type Finding } from './findings.js';
 import { lowerBounds, upperBounds, type FlatSchema } from './flatSchema.js';
+import { comparePatterns } from './patternRules.js';
 
 import type { Json } from '../specModel/index.js';
 
-export type Finding = (severity: Severity, rule: string, reason: string) => void;
-
-// undefined for an absent value (JSON.stringify's answer), so callers can say `?? 'none'`.
-const show = (value: Json | undefined): string | undefined => JSON.stringify(value);
 const showTypes = (types: string[] | null): string => (types ? types.join('|') || 'nothing' : 'any');
 const covers = (types: string[] | null, t: string): boolean => !types || types.includes(t) || (t === 'integer' && types.includes('number'));
-const contains = (list: Json[], value: Json): boolean => list.some((x) => show(x) === show(value));
 
-// Reports one change that makes the accepted set smaller (`narrowed`) or larger (widened).
-// `why` replaces the generic consequence when a rule knows a more precise one.
-function judge(direction: Direction, narrowed: boolean, find: Finding, rule: string, reason: string, why?: string): void {
-  const breaking = direction === 'request' ? narrowed : !narrowed;
-  const consequence = !breaking
-    ? ''
-    : (why ?? (direction === 'request' ? 'requests valid before are now rejected' : 'clients relying on the old schema may get values they do not expect'));
-  find(breaking ? 'breaking' : 'non-breaking', `${direction}-${rule}`, consequence ? `${reason}; ${consequence}` : reason);
-}
+// Value lists are compared as sets of their JSON text: ErrorCode has dozens of values and is
+// compared under every error status of every operation, so pairwise comparison would dominate.
+const notIn = (list: Json[]): ((value: Json) => boolean) => {
+  const texts = new Set(list.map((x) => show(x)));
+  return (value) => !texts.has(show(value));
+};
 
 function compareTypes(old: FlatSchema, neu: FlatSchema, direction: Direction, find: Finding): void {
   const lost = old.types ? old.types.filter((t) => !covers(neu.types, t)) : neu.types ? ['any'] : [];
@@ -36,8 +30,8 @@ function compareEnums(old: FlatSchema, neu: FlatSchema, direction: Direction, fi
   if (!old.enumValues && !neu.enumValues) return;
   if (!old.enumValues) return judge(direction, true, find, 'enum-added', `now restricted to ${show(neu.enumValues)}`);
   if (!neu.enumValues) return judge(direction, false, find, 'enum-removed', `no longer restricted to ${show(old.enumValues)}`);
-  const removed = old.enumValues.filter((v) => !contains(neu.enumValues!, v));
-  const added = neu.enumValues.filter((v) => !contains(old.enumValues!, v));
+  const removed = old.enumValues.filter(notIn(neu.enumValues));
+  const added = neu.enumValues.filter(notIn(old.enumValues));
   if (removed.length > 0) judge(direction, true, find, 'enum-value-removed', `enum value ${removed.map(show).join(', ')} removed`);
   if (added.length > 0 && direction === 'response' && neu.openEnum) {
     // The schema promises more values to come (x-open-enum), so clients already handle unknown ones.
@@ -73,7 +67,6 @@ function meetsBound(value: Json, key: string, bound: number): boolean {
       return false;
   }
 }
-const meetsPattern = (value: Json, pattern: string): boolean => typeof value !== 'string' || new RegExp(pattern, 'u').test(value);
 const allMeet = (values: Json[] | null, meets: (value: Json) => boolean): boolean => values !== null && values.every(meets);
 
 function compareBounds(old: FlatSchema, neu: FlatSchema, direction: Direction, find: Finding): void {
@@ -92,30 +85,8 @@ function compareBounds(old: FlatSchema, neu: FlatSchema, direction: Direction, f
   }
 }
 
-// Patterns that every value of a format already matches, so adding one next to that (unchanged)
-// format narrows nothing. Listed one by one, each checked by hand against the format's definition.
-const patternsImpliedByFormat: Record<string, string[]> = {
-  // RFC 3339 full-date, as ajv-formats' `full` mode checks it: four digits, a month 01-12, a day
-  // that exists in that month (openapi.yaml LocalDate).
-  date: ['^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$'],
-};
-
 function compareFormats(old: FlatSchema, neu: FlatSchema, direction: Direction, find: Finding): void {
-  const added = neu.patterns.filter((p) => !old.patterns.includes(p) && !allMeet(old.enumValues, (v) => meetsPattern(v, p)));
-  const restatesFormat = (p: string) => old.format !== undefined && old.format === neu.format && (patternsImpliedByFormat[old.format] ?? []).includes(p);
-  const patternsAdded = added.filter((p) => !restatesFormat(p));
-  const patternsRestating = added.filter(restatesFormat);
-  const patternsRemoved = old.patterns.filter((p) => !neu.patterns.includes(p) && !allMeet(neu.enumValues, (v) => meetsPattern(v, p)));
-  // A changed pattern is both: some old values fail it and some new values pass only it.
-  if (patternsAdded.length > 0) judge(direction, true, find, 'pattern-added', `pattern ${patternsAdded.map(show).join(', ')} added`);
-  if (patternsRestating.length > 0) {
-    find(
-      'non-breaking',
-      `${direction}-pattern-added`,
-      `pattern ${patternsRestating.map(show).join(', ')} added; it only restates format ${old.format}, which was already required`,
-    );
-  }
-  if (patternsRemoved.length > 0) judge(direction, false, find, 'pattern-removed', `pattern ${patternsRemoved.map(show).join(', ')} removed`);
+  comparePatterns(old, neu, direction, find);
   if (old.format !== neu.format) {
     if (neu.format !== undefined) judge(direction, true, find, 'format-added', `format ${old.format ?? 'none'} → ${neu.format}`);
     if (old.format !== undefined) judge(direction, false, find, 'format-removed', `format ${old.format} → ${neu.format ?? 'none'}`);

@@ -14,6 +14,7 @@ export interface DocumentResult {
   newVersion: string | null; // null: the document was deleted
   changes: Change[];
   breaking: number;
+  warnings: number;
   majorBumped: boolean;
 }
 
@@ -30,6 +31,7 @@ function result(api: Api, file: string, oldDoc: JsonObject | null | undefined, n
     newVersion: newDoc ? versionOf(newDoc) : null,
     changes,
     breaking: changes.filter((c) => c.severity === 'breaking').length,
+    warnings: changes.filter((c) => c.severity === 'warning').length,
     majorBumped: Boolean(oldDoc && newDoc && majorBumped(oldDoc, newDoc)),
   };
 }

@@ -22,6 +22,7 @@ export interface FlatSchema {
   uniqueItems: boolean;
   default: Json | undefined;
   deprecated: boolean;
+  examples: Json[]; // `examples` and `example`: real values, tried as witnesses when a pattern changes
   openEnum: boolean; // x-open-enum: values may be added without breaking clients (they accept unknown ones)
 }
 
@@ -42,7 +43,8 @@ function intersectTypes(a: string[] | null, b: string[] | null): string[] | null
 function intersectEnums(a: Json[] | null, b: Json[] | null): Json[] | null {
   if (!a) return b;
   if (!b) return a;
-  return a.filter((x) => b.some((y) => same(x, y)));
+  const texts = new Set(b.map((y) => JSON.stringify(y)));
+  return a.filter((x) => texts.has(JSON.stringify(x)));
 }
 
 const MAX_DEPTH = 64; // refs chains deeper than this are a cycle the spec linter should have caught
@@ -82,6 +84,8 @@ function collect(spec: Json, node: Json | undefined, flat: FlatSchema, depth: nu
   if (node.uniqueItems === true) flat.uniqueItems = true;
   if (node.default !== undefined) flat.default = node.default;
   if (node.deprecated === true) flat.deprecated = true;
+  if (Array.isArray(node.examples)) flat.examples.push(...node.examples);
+  if (node.example !== undefined) flat.examples.push(node.example);
   if (node['x-open-enum'] === true) flat.openEnum = true;
   for (const part of arrayOrEmpty(node.allOf)) collect(spec, part, flat, depth + 1);
   // if/then/else is left out on purpose: our specs use it for cross-field rules (isComplete is true
@@ -104,6 +108,7 @@ export function flatten(spec: Json, schema: Json | undefined): FlatSchema {
     uniqueItems: false,
     default: undefined,
     deprecated: false,
+    examples: [],
     openEnum: false,
   };
   collect(spec, schema, flat, 0);
@@ -123,7 +128,7 @@ export function unionOfVariants(spec: Json, flat: FlatSchema): FlatSchema {
   union.types = alternatives.some((a) => a.types === null) ? null : [...new Set(alternatives.flatMap((a) => a.types!))];
   union.enumValues = alternatives.some((a) => a.enumValues === null)
     ? null
-    : alternatives.flatMap((a) => a.enumValues!).filter((v, i, all) => all.findIndex((w) => same(v, w)) === i);
+    : [...new Map(alternatives.flatMap((a) => a.enumValues!).map((v) => [JSON.stringify(v), v])).values()];
   const byName = new Map<string, Json[]>();
   for (const a of alternatives) for (const [name, schema] of a.properties) byName.set(name, [...(byName.get(name) ?? []), schema]);
   for (const [name, schemas] of byName) union.properties.set(name, schemas.length === 1 ? schemas[0]! : { anyOf: schemas });

@@ -4,6 +4,7 @@ import { mapPlaceholders, placeholderNames, readOperations, type OperationFact, 
 import { collector, type Change, type Report } from './change.js';
 import { diffSchema } from './schemaDiff.js';
 import { diffSchemaNames } from './schemaNamesDiff.js';
+import { diffOpenapiServers } from './serversDiff.js';
 
 import type { JsonObject } from '../specModel/index.js';
 
@@ -14,6 +15,7 @@ const isSuccess = (status: number): boolean => status >= 200 && status < 300;
 
 export function diffOpenapi(oldSpec: JsonObject, newSpec: JsonObject): Change[] {
   const { changes, report } = collector('openapi');
+  diffOpenapiServers(oldSpec, newSpec, report);
   const oldOps = readOperations(oldSpec);
   const newOps = readOperations(newSpec);
   const unmatched = new Map(newOps.map((op) => [routeKey(op), op]));

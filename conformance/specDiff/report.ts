@@ -1,13 +1,15 @@
 // Turns a SpecDiff into lines for people and an exit code for CI. Breaking changes come first in
-// each document, so the top of the output is what needs attention.
-import type { Change } from './change.js';
+// each document, then warnings, so the top of the output is what needs attention.
+import type { Change, Severity } from './change.js';
 import type { DocumentResult, SpecDiff } from './diffSpecs.js';
 
 const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
 const LABEL_WIDTH = 14;
+const labels: Record<Severity, string> = { breaking: 'BREAKING', warning: 'WARNING', 'non-breaking': 'non-breaking' };
+const severityOrder: Severity[] = ['breaking', 'warning', 'non-breaking'];
 
 function formatChange(change: Change): string[] {
-  const label = (change.severity === 'breaking' ? 'BREAKING' : 'non-breaking').padEnd(LABEL_WIDTH);
+  const label = labels[change.severity].padEnd(LABEL_WIDTH);
   return [`  ${label}${change.location}`, `  ${' '.repeat(LABEL_WIDTH)}${change.reason}  [${change.rule}]`];
 }
 
@@ -30,8 +32,9 @@ function mergeStatuses(changes: Change[]): Change[] {
 
 function heading(doc: DocumentResult): string {
   const versions = `${doc.oldVersion ?? '(absent)'} → ${doc.newVersion ?? '(absent)'}`;
-  const nonBreaking = doc.changes.length - doc.breaking;
-  const tally = doc.changes.length === 0 ? 'no changes' : `${count(doc.breaking, 'breaking change')}, ${nonBreaking} non-breaking`;
+  const nonBreaking = doc.changes.length - doc.breaking - doc.warnings;
+  const tally =
+    doc.changes.length === 0 ? 'no changes' : `${count(doc.breaking, 'breaking change')}, ${count(doc.warnings, 'warning')}, ${nonBreaking} non-breaking`;
   return `${doc.file}  info.version ${versions}: ${tally}`;
 }
 
@@ -39,14 +42,30 @@ export function formatDiff(diff: SpecDiff): string[] {
   const lines: string[] = [];
   for (const doc of diff.documents) {
     lines.push('', heading(doc));
-    const ordered = [...doc.changes.filter((c) => c.severity === 'breaking'), ...doc.changes.filter((c) => c.severity !== 'breaking')];
+    const ordered = severityOrder.flatMap((severity) => doc.changes.filter((c) => c.severity === severity));
     for (const change of mergeStatuses(ordered)) lines.push(...formatChange(change));
   }
   return lines;
 }
 
+// Warnings never fail the check; they are counted under the verdict so they are not missed.
+function warningLines(diff: SpecDiff): string[] {
+  return diff.documents
+    .filter((d) => d.warnings > 0)
+    .map(
+      (d) =>
+        `NOTE: ${d.file}: ${count(d.warnings, 'warning')}: ${d.warnings === 1 ? 'a change' : 'changes'} that may break some clients; ` +
+        `${d.warnings === 1 ? 'it does' : 'they do'} not fail the check, read ${d.warnings === 1 ? 'it' : 'them'} above.`,
+    );
+}
+
 // 1 only when asked to fail and some document has breaking changes without a major bump.
 export function verdict(diff: SpecDiff, failOnBreaking: boolean): { exitCode: 0 | 1; lines: string[] } {
+  const outcome = breakingVerdict(diff, failOnBreaking);
+  return { exitCode: outcome.exitCode, lines: [...outcome.lines, ...warningLines(diff)] };
+}
+
+function breakingVerdict(diff: SpecDiff, failOnBreaking: boolean): { exitCode: 0 | 1; lines: string[] } {
   const lines: string[] = [''];
   const unbumped = diff.documents.filter((d) => d.breaking > 0 && !d.majorBumped);
   for (const doc of diff.documents.filter((d) => d.breaking > 0 && d.majorBumped)) {

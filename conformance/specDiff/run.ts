@@ -11,9 +11,12 @@ export const usage = `Usage: trip-spec-diff <git-ref> [--fail-on-breaking]
 
 Run in a project folder with a specs/ folder under git. Compares specs/openapi.yaml,
 specs/asyncapi.yaml and specs/internal/events.asyncapi.yaml at <git-ref> (the AsyncAPI documents
-bundled against the openapi.yaml of that same ref) with the working tree, and prints every change as BREAKING or non-breaking with its location and reason.
+bundled against the openapi.yaml of that same ref) with the working tree, and prints every change as
+BREAKING, WARNING or non-breaking with its location and reason.
 Requests and STOMP sends break when they accept less; responses and STOMP receives break when they
-may carry more or lose fields.
+may carry more or lose fields. A WARNING breaks some clients and not others (a field added to a
+closed response schema breaks strict validators), or could not be decided (a pattern change that
+is neither proven nor refuted); warnings are counted but never change the exit code.
 
 Exit codes:
   0  no breaking change; or breaking changes in a document whose info.version major went up

@@ -69,9 +69,17 @@ function compareProperties(ctx: SchemaContext, old: FlatSchema, neu: FlatSchema,
       if (direction === 'request') {
         if (isRequired) report('breaking', 'request-property-added-required', at, 'new required field; requests without it are rejected');
         else report('non-breaking', 'request-property-added', at, 'new optional field');
+      } else if (old.closed) {
+        // Lenient clients ignore an unknown field, but the old spec promised there would be none:
+        // clients that validate responses against it, or whose generated types are exact, refuse it.
+        report(
+          'warning',
+          'response-property-added-to-closed-schema',
+          at,
+          'new field in a closed schema (additionalProperties: false or unevaluatedProperties: false); strict clients that validate responses against the old schema, or were generated with exact types, refuse it',
+        );
       } else {
-        const strict = neu.closed ? '; the schema is closed, so clients validating strictly against the old spec would reject it' : '';
-        report('non-breaking', 'response-property-added', at, `new field${strict}`);
+        report('non-breaking', 'response-property-added', at, 'new field');
       }
       continue;
     }

@@ -8,6 +8,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { jsonAt, jsonText, loadSpecFolder, readYaml, type SpecFolder } from '../../conformance/specModel/index.js';
 import type { Change } from '../../conformance/specDiff/change.js';
 import { diffSpecs } from '../../conformance/specDiff/diffSpecs.js';
+import { relatePatterns, type Evidence } from '../../conformance/specDiff/patternRelation.js';
+import { patternIncludes } from '../../conformance/specDiff/regexInclusion.js';
+import { readPattern } from '../../conformance/specDiff/regexShape.js';
 import { verdict } from '../../conformance/specDiff/report.js';
 import { runSpecDiff } from '../../conformance/specDiff/run.js';
 import { asyncapiPath, internalEventsPath, openapiPath, specsDir } from '../../codegen/specFiles.js';
@@ -277,7 +280,6 @@ describe('spec diff', () => {
   it('classifies additive changes as non-breaking', () => {
     const changes = changesAgainstBase((openapi) => {
       schemaOf(openapi, 'TripPlanCreateRequest').properties.notes = { type: 'string', maxLength: 500 };
-      schemaOf(openapi, 'MemberNameResponse').properties.nickname = { type: 'string', maxLength: 50 };
       openapi.paths['/api/v1/members/me/avatar'] = { get: structuredClone(openapi.paths['/api/v1/members/me/name'].get) };
       openapi.paths['/api/v1/members/me/avatar'].get.operationId = 'getMyAvatar';
       openapi.paths['/api/v1/trips'].post.description = 'Reworded, which is ignored.';
@@ -286,11 +288,215 @@ describe('spec diff', () => {
     expect(changes.map((c) => [c.rule, c.location])).toEqual(
       expect.arrayContaining([
         ['request-property-added', 'createTripPlanSession POST /api/v1/trips request body: notes'],
-        ['response-property-added', 'getMyName GET /api/v1/members/me/name response 200 body: data.nickname'],
         ['operation-added', 'getMyAvatar GET /api/v1/members/me/avatar'],
       ]),
     );
-    expect(changes.find((c) => c.rule === 'response-property-added')?.reason).toContain('closed');
+  });
+
+  it('warns about a field added to a closed response schema (strict clients refuse it), not about one added to a closed request schema', () => {
+    const changes = changesAgainstBase((openapi) => {
+      schemaOf(openapi, 'MemberNameResponse').properties.nickname = { type: 'string', maxLength: 50 };
+      schemaOf(openapi, 'OidcSignInCodeRequest').properties.nonce = { type: 'string', maxLength: 64 };
+    });
+    expect(changes.map((c) => [c.severity, c.rule, c.location])).toEqual([
+      ['non-breaking', 'request-property-added', 'exchangeOidcSignInCode POST /api/v1/auth/oidc/token request body: nonce'],
+      ['warning', 'response-property-added-to-closed-schema', 'getMyName GET /api/v1/members/me/name response 200 body: data.nickname'],
+    ]);
+    expect(changes[1]!.reason).toMatch(/additionalProperties: false.*strict clients/);
+    // Every response object of ours is closed; an open one takes a new field silently.
+    const opened = (openapi: Json) => delete schemaOf(openapi, 'MemberNameResponse').additionalProperties;
+    const addNickname = (openapi: Json) => (schemaOf(openapi, 'MemberNameResponse').properties.nickname = { type: 'string' });
+    const intoOpen = diffSpecs(variant(opened), variant((openapi) => (opened(openapi), addNickname(openapi)))).changes;
+    expect(intoOpen.map((c) => [c.severity, c.rule])).toEqual([['non-breaking', 'response-property-added']]);
+    const diff = diffSpecs(base, variant(addNickname));
+    expect(verdict(diff, true)).toEqual({
+      exitCode: 0,
+      lines: ['', 'OK: no breaking changes.', 'NOTE: specs/openapi.yaml: 1 warning: a change that may break some clients; it does not fail the check, read it above.'],
+    });
+  });
+});
+
+describe('spec diff of servers', () => {
+  const addTlsServer = (asyncapi: Json) => (asyncapi.servers.stompTls = { ...structuredClone(asyncapi.servers.stomp), host: 'trips.example.com', protocol: 'stomps' });
+
+  it('flags a moved STOMP endpoint, and takes an added server as non-breaking', () => {
+    const changes = changesAgainstBase((openapi, asyncapi) => {
+      addTlsServer(asyncapi);
+      asyncapi.servers.stomp.pathname = '/stomp';
+      openapi.servers.push({ url: 'https://trips.example.com' });
+    });
+    expect(changes).toEqual([
+      { api: 'openapi', severity: 'non-breaking', rule: 'server-added', location: 'server https://trips.example.com', reason: 'new server' },
+      { api: 'asyncapi', severity: 'breaking', rule: 'server-pathname-changed', location: 'server stomp', reason: 'pathname /ws-stomp → /stomp; clients connect to the old endpoint' },
+      { api: 'asyncapi', severity: 'non-breaking', rule: 'server-added', location: 'server stompTls', reason: 'new server stomps://trips.example.com/ws-stomp' },
+    ]);
+  });
+
+  it('flags a removed server, a changed protocol, an OpenAPI base path and a variable value dropped; warns about a new default or protocol version', () => {
+    const changes = diffSpecs(
+      variant((_openapi, asyncapi) => addTlsServer(asyncapi)),
+      variant((openapi, asyncapi) => {
+        asyncapi.servers.stomp.protocol = 'ws';
+        asyncapi.servers.stomp.protocolVersion = '1.3';
+        openapi.servers[0].url = '{scheme}://{host}:{port}/v2';
+        openapi.servers[0].variables.scheme = { enum: ['https'], default: 'https' };
+      }),
+    ).changes;
+    expect(changes.map((c) => [c.api, c.severity, c.rule, c.location, c.reason])).toEqual([
+      ['openapi', 'breaking', 'server-base-path-changed', 'server {scheme}://{host}:{port}', 'base path / → /v2; every operation moved, clients call the old URLs'],
+      ['openapi', 'breaking', 'server-variable-value-removed', 'server {scheme}://{host}:{port} variable scheme', '"http" no longer allowed; clients using it cannot connect'],
+      ['openapi', 'warning', 'server-variable-default-changed', 'server {scheme}://{host}:{port} variable scheme', 'default "http" → "https"; clients taking the default now reach another server'],
+      ['asyncapi', 'breaking', 'server-protocol-changed', 'server stomp', 'protocol stomp → ws; clients speak the old protocol'],
+      [
+        'asyncapi',
+        'warning',
+        'server-protocol-version-changed',
+        'server stomp',
+        'protocolVersion 1.2 → 1.3; clients speaking only 1.2 fail to connect unless the server still accepts it',
+      ],
+      ['asyncapi', 'breaking', 'server-removed', 'server stompTls', 'server removed; clients configured for stomps://trips.example.com/ws-stomp cannot connect'],
+    ]);
+  });
+
+  it('warns when an OpenAPI server goes from relative (the serving host) to a named host: clients may have called either', () => {
+    const changes = diffSpecs(variant((openapi) => (openapi.servers = [{ url: '/' }])), base).changes;
+    expect(changes.map((c) => [c.severity, c.rule, c.location, c.reason])).toEqual([
+      [
+        'warning',
+        'server-host-changed',
+        'server /',
+        '(the host serving the document) → {scheme}://{host}:{port}; one side is relative to the host serving the document, so whether clients called this host cannot be told',
+      ],
+    ]);
+  });
+
+  it('judges bindings by shape: a new required handshake header breaks, a changed setting is a warning, a removed one is not', () => {
+    // The WebSocket handshake's headers are a channel binding (ws); the settings are on the server.
+    const withBindings = (required: string[], settings: Json) => (_openapi: Json, asyncapi: Json) => {
+      const headers = { type: 'object', required, properties: { 'X-Client': { type: 'string' }, 'X-Tenant': { type: 'string' } } };
+      asyncapi.channels.chatStream.bindings = { ws: { headers, bindingVersion: '0.1.0' } };
+      asyncapi.servers.stomp.bindings = { mqtt: { ...settings, bindingVersion: '0.2.0' } };
+    };
+    const changes = diffSpecs(variant(withBindings([], { clientId: 'trips', keepAlive: 30 })), variant(withBindings(['X-Tenant'], { clientId: 'planner' }))).changes;
+    expect(changes.map((c) => [c.severity, c.rule, c.location])).toEqual([
+      ['warning', 'server-binding-changed', 'server stomp binding mqtt.clientId'],
+      ['non-breaking', 'server-binding-removed', 'server stomp binding mqtt.keepAlive'],
+      ['breaking', 'request-property-became-required', 'channel chatStream /user/sub/chat/{chatRoomId} binding ws.headers: X-Tenant'],
+    ]);
+    expect(changes[0]!.reason).toBe('"trips" → "planner"; whether clients must follow this setting depends on the mqtt binding: check it');
+  });
+});
+
+describe('spec diff of patterns', () => {
+  const codeVerifier = (openapi: Json) => schemaOf(openapi, 'OidcSignInCodeRequest').properties.codeVerifier;
+  const dayErrorCode = (asyncapi: Json) => schemaOf(asyncapi, 'TripPlanDayMessage').properties.errorCode;
+  const verifierAt = 'exchangeOidcSignInCode POST /api/v1/auth/oidc/token request body: codeVerifier';
+  const patternChanges = (changes: Change[]) => changes.filter((c) => c.rule.includes('-pattern-')).map((c) => [c.severity, c.rule, c.location, c.reason]);
+  const withVerifierPattern = (pattern: string) => variant((openapi) => (codeVerifier(openapi).pattern = pattern));
+
+  it('takes a request pattern whose range grew or that gained an alternative as widened: not breaking', () => {
+    const changes = changesAgainstBase((openapi) => {
+      codeVerifier(openapi).pattern = '^[A-Za-z0-9._~-]{43,256}$';
+      openapi.components.parameters.TripSort.schema.pattern = '^(createdAt|startDate|title):(asc|desc)$';
+    });
+    expect(patternChanges(changes)).toEqual([
+      ['non-breaking', 'request-pattern-widened', expect.stringMatching(/^listTripPlans GET .* query parameter sort$/), expect.stringContaining('every string the old pattern matched still matches')],
+      ['non-breaking', 'request-pattern-widened', verifierAt, expect.stringContaining('every string the old pattern matched still matches')],
+    ]);
+  });
+
+  it('flags a narrowed request pattern, showing a value that no longer matches', () => {
+    const changes = changesAgainstBase((openapi) => (codeVerifier(openapi).pattern = '^[A-Za-z0-9._~-]{43,64}$'));
+    expect(patternChanges(changes)).toEqual([
+      [
+        'breaking',
+        'request-pattern-narrowed',
+        verifierAt,
+        // The 128-character sample of the old range, cut for reading.
+        `pattern "^[A-Za-z0-9._~-]{43,128}$" → "^[A-Za-z0-9._~-]{43,64}$": "${'~'.repeat(20)}…" (128 characters) matched before, not now; requests valid before are now rejected`,
+      ],
+    ]);
+  });
+
+  it('flags a widened response pattern: clients may get values they did not expect', () => {
+    const changes = changesAgainstBase((_openapi, asyncapi) => (dayErrorCode(asyncapi).pattern = '^[A-Z]+[0-9]{3,4}$'));
+    expect(patternChanges(changes)).toEqual([
+      [
+        'breaking',
+        'response-pattern-widened',
+        expect.stringMatching(/^channel scheduleUpdates .* receive .*: <\d>\.errorCode$/),
+        expect.stringMatching(/^pattern .* "AA0000" matches now, not before; clients relying on the old schema may get values they do not expect$/),
+      ],
+    ]);
+  });
+
+  it('warns about a pattern change it can neither prove nor refute, and flags one whose samples differ both ways', () => {
+    // Equivalent (the range already demands 43 characters), but a lookahead is beyond the structural comparison.
+    const unprovable = changesAgainstBase((openapi) => (codeVerifier(openapi).pattern = '^(?=.{43})[A-Za-z0-9._~-]{43,128}$'));
+    expect(patternChanges(unprovable)).toEqual([
+      ['warning', 'request-pattern-changed', verifierAt, expect.stringContaining('could not tell whether every value accepted before still matches')],
+    ]);
+    const bothWays = diffSpecs(withVerifierPattern('^[a-z]+$'), withVerifierPattern('^\\w+-\\d$')).changes;
+    expect(patternChanges(bothWays)).toEqual([
+      ['breaking', 'request-pattern-changed', verifierAt, 'pattern "^[a-z]+$" → "^\\\\w+-\\\\d$": "a" matched before, not now; "a-0" matches now, not before; requests valid before are now rejected'],
+    ]);
+  });
+
+  it('refutes with the schema\'s own examples and default what the generated samples miss', () => {
+    // Only the default (createdAt:desc) shows what the lookahead removed; samples of the old pattern pair its alternatives by position.
+    const changes = changesAgainstBase((openapi) => (openapi.components.parameters.TripSort.schema.pattern = '^(?!createdAt:desc)(createdAt|startDate):(asc|desc)$'));
+    expect(patternChanges(changes)).toEqual([['breaking', 'request-pattern-changed', expect.stringContaining('query parameter sort'), expect.stringContaining('"createdAt:desc" matched before, not now')]]);
+  });
+});
+
+describe('pattern comparison', () => {
+  const relate = (before: string, after: string, known: string[] = []) => {
+    const { lost, gained } = relatePatterns({ patterns: [before], enumValues: null }, { patterns: [after], enumValues: null }, [before], [after], known);
+    const show = (e: Evidence) => (e.kind === 'some' ? e.witness : e.kind);
+    return [show(lost), show(gained)];
+  };
+
+  it('decides the common shapes: [what the old pattern loses, what the new one gains]', () => {
+    expect(relate('^abc$', 'abc')).toEqual(['none', '~abc~']); // anchors removed
+    expect(relate('abc', '^abc')).toEqual(['~abc~', 'none']); // an anchor added
+    expect(relate('^[a-z]+$', '^[a-z0-9]+$')).toEqual(['none', '0']); // a class gains members
+    expect(relate('^[^a]$', '^[^ab]$')).toEqual(['b', 'none']); // a negated class loses one
+    expect(relate('^(a|b|c)$', '^(a|b)$')).toEqual(['c', 'none']); // an alternative dropped
+    expect(relate('^x(a|b)y$', '^x[ab]y$')).toEqual(['none', 'none']); // rewritten
+    expect(relate('^a*$', '^a+$')).toEqual(['', 'none']); // the empty string is a witness too
+    expect(relate('^[a-z]{2}$', '^[a-z][a-z]$')).toEqual(['unknown', 'unknown']); // equal, but beyond the rules
+    // A lookahead is beyond the reader; the schema's own example shows what it took away.
+    expect(relate('^[a-z]{2}$', '^(?!zz)[a-z]{2}$', ['zz'])).toEqual(['zz', 'unknown']);
+  });
+
+  it('never proves an inclusion that a string contradicts (random patterns and one-part edits of them, over a, b, c)', () => {
+    let seed = 12345;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return Math.floor(seed / 2 ** 16) % n; // the high bits: the low ones of this generator repeat every few draws
+    };
+    const atoms = ['a', 'b', 'c', '[ab]', '[^a]', '.', '\\w', '(a|b)', '(a|bc)', '(ab|b)', '(a|b|c)', '(a*|b)'];
+    const quantifiers = ['', '', '*', '+', '?', '{2}', '{1,2}', '{0,3}', '{2,}', '{1,3}'];
+    // A pattern as [start anchor, atom, quantifier, atom, quantifier, ..., end anchor]; an edit
+    // changes one of them, as a spec change usually does.
+    const randomParts = () => [next(4) ? '^' : '', ...Array.from({ length: 1 + next(3) }, () => [atoms[next(atoms.length)]!, quantifiers[next(quantifiers.length)]!]).flat(), next(4) ? '$' : ''];
+    const edit = (parts: string[]) => {
+      const i = next(parts.length);
+      const choices = i === 0 ? ['^', ''] : i === parts.length - 1 ? ['$', ''] : i % 2 === 1 ? atoms : quantifiers;
+      return parts.map((part, j) => (j === i ? choices[next(choices.length)]! : part));
+    };
+    const strings = ['a', 'b', 'c', '-'].reduce<string[]>((all) => [...new Set([...all, ...all.flatMap((s) => ['a', 'b', 'c', '-'].map((c) => s + c))])], ['']);
+    let proofs = 0;
+    for (let i = 0; i < 600; i++) {
+      const first = randomParts();
+      const [outer, inner] = (next(2) ? [first, edit(first)] : [first, randomParts()]).map((parts) => parts.join(''));
+      const [outerShape, innerShape] = [readPattern(outer!), readPattern(inner!)];
+      if (outer === inner || !outerShape || !innerShape || !patternIncludes(outerShape, innerShape)) continue;
+      proofs++;
+      const [outerRegex, innerRegex] = [new RegExp(outer!, 'u'), new RegExp(inner!, 'u')];
+      expect({ outer, inner, counterexample: strings.find((s) => innerRegex.test(s) && !outerRegex.test(s)) }).toEqual({ outer, inner, counterexample: undefined });
+    }
+    expect(proofs).toBeGreaterThan(100);
   });
 });
 
