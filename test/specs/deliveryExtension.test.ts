@@ -1,10 +1,13 @@
 // asyncapi.yaml's `x-delivery` (docs/realtime.md, "Delivery guarantees as data"): the spec lint's
 // rules hold of it (conformance/lint/deliveryRules.ts) and fail a broken copy, each with the problem
-// meant for it.
+// meant for it; the settings it names are the service's, with its defaults; and the generated
+// registry says which messages end a run as the spec does.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runEndOf } from '../../generated/asyncapi.js';
 import { deliveryProblems } from '../../conformance/lint/deliveryRules.js';
 import { bundle, readDelivery, readYaml, type JsonObject } from '../../conformance/specModel/index.js';
+import { loadConfig, settings } from '../../src/config/config.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const asyncapi = bundle(path.join(root, 'specs/asyncapi.yaml'));
@@ -63,5 +66,26 @@ describe('x-delivery of asyncapi.yaml', () => {
   it.each(cases)('fails %s', (_name, change, problem) => {
     const problems = deliveryProblems(broken(change), openapi);
     expect(problems, JSON.stringify(problems)).toContainEqual(expect.stringContaining(problem));
+  });
+
+  it('names settings of the service, and their defaults are the service defaults', () => {
+    const { facts } = readDelivery(asyncapi);
+    const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: ':memory:' });
+    const { messages, idleSeconds } = facts!.retention;
+    expect([settings[messages.setting as keyof typeof settings].defaultText, config.realtime.historySize]).toEqual([String(messages.default), messages.default]);
+    expect([settings[idleSeconds.setting as keyof typeof settings].defaultText, config.realtime.historyTtlSeconds]).toEqual([
+      String(idleSeconds.default),
+      idleSeconds.default,
+    ]);
+  });
+
+  it('says in the generated registry which messages end a run', () => {
+    const at = '2026-11-22T09:30:40Z';
+    expect(runEndOf('chatStream', { message: 'done', isComplete: true, timestamp: at, messageStreamType: 'COMPLETED' })).toBe('completed');
+    expect(runEndOf('chatStream', { message: 'stop', isComplete: true, timestamp: at, messageStreamType: 'CANCELLED' })).toBe('cancelled');
+    expect(runEndOf('chatStream', { message: 'hi', isComplete: true, timestamp: at, messageStreamType: 'CHAT' })).toBeNull();
+    const error = { timestamp: at, message: 'x', path: '/api/v1/trips/1', errors: null };
+    expect(runEndOf('errors', { ...error, code: 'AI002' })).toBe('failed');
+    expect(runEndOf('errors', { ...error, code: 'CHAT102' })).toBeNull();
   });
 });
