@@ -3,7 +3,18 @@
 // serves them, or as files; never generated code), so the runner judges any server against the
 // documents as published. Validation and pattern matching run in the sandbox (sandbox/), so a
 // schema of a hostile spec cannot hold the runner past its time bounds.
-import { bundle, jsonAt, readChannels, readOperations, readYaml, templatePattern, type JsonObject, type OperationFact } from '../specModel/index.js';
+import {
+  bundle,
+  jsonAt,
+  readChannels,
+  readDelivery,
+  readOperations,
+  readYaml,
+  templatePattern,
+  type DeliveryReading,
+  type JsonObject,
+  type OperationFact,
+} from '../specModel/index.js';
 import { createSandbox, type SandboxLimits, type SchemaVerdict } from './sandbox/sandbox.js';
 
 /** Checks a value against one schema. */
@@ -17,6 +28,8 @@ export interface SpecIndex {
   responseValidator(operationId: string, status: number): SchemaCheck | null;
   schemaValidator(document: 'openapi' | 'asyncapi', schema: unknown): SchemaCheck;
   messageValidator(messageName: string): SchemaCheck;
+  /** `x-delivery`: the delivery guarantees of the channels the server sends on, or why they cannot be read */
+  delivery: DeliveryReading;
   /** Whether `text` matches a schema's `pattern` (read as ajv reads it); undefined when that could not be decided in time. */
   matchesPattern: (pattern: string, text: string) => boolean | undefined;
   /** channel name -> address, direction and message names */
@@ -71,6 +84,7 @@ export function createSpecIndex(openapi: JsonObject, asyncapi: JsonObject, limit
     messageValidator(messageName) {
       return compile('asyncapi', jsonAt(asyncapi, 'components', 'messages', messageName, 'payload'));
     },
+    delivery: readDelivery(asyncapi),
     matchesPattern: (pattern, text) => sandbox.matches(pattern, 'u', text),
     channels: channelList,
     channelFor(destination) {
