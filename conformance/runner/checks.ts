@@ -15,7 +15,8 @@ export type CheckName =
   | 'message_order'
   | 'stomp_error_frame'
   | 'message_replay'
-  // phase "async": the delivery guarantees of asyncapi.yaml's x-delivery
+  // phase "async": the frames' headers, and the delivery guarantees of asyncapi.yaml's x-delivery
+  | 'frame_headers'
   | 'log_sequence'
   | 'replay_recovered'
   // every response and frame, and the run as a whole: what the runner reads and how long it runs are bounded

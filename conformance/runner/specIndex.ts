@@ -10,6 +10,7 @@ import {
   readDelivery,
   readOperations,
   readYaml,
+  resolveObject,
   templatePattern,
   type DeliveryReading,
   type JsonObject,
@@ -28,6 +29,8 @@ export interface SpecIndex {
   responseValidator(operationId: string, status: number): SchemaCheck | null;
   schemaValidator(document: 'openapi' | 'asyncapi', schema: unknown): SchemaCheck;
   messageValidator(messageName: string): SchemaCheck;
+  /** The header schema of a message (resolved), and a check of headers against it; null when the message declares none. */
+  headersOf(messageName: string): { schema: JsonObject; check: SchemaCheck } | null;
   /** `x-delivery`: the delivery guarantees of the channels the server sends on, or why they cannot be read */
   delivery: DeliveryReading;
   /** Whether `text` matches a schema's `pattern` (read as ajv reads it); undefined when that could not be decided in time. */
@@ -83,6 +86,10 @@ export function createSpecIndex(openapi: JsonObject, asyncapi: JsonObject, limit
     schemaValidator: compile,
     messageValidator(messageName) {
       return compile('asyncapi', jsonAt(asyncapi, 'components', 'messages', messageName, 'payload'));
+    },
+    headersOf(messageName) {
+      const headers = resolveObject(asyncapi, jsonAt(asyncapi, 'components', 'messages', messageName)).headers;
+      return headers === undefined ? null : { schema: resolveObject(asyncapi, headers), check: compile('asyncapi', headers) };
     },
     delivery: readDelivery(asyncapi),
     matchesPattern: (pattern, text) => sandbox.matches(pattern, 'u', text),

@@ -85,8 +85,8 @@ describe('conformance of the real app', () => {
     );
     const async = result.reports.find((r) => r.phase === 'async')!;
     expect(async.messages).toBeGreaterThan(10);
-    // The delivery guarantees were checked, and held.
-    expect(Object.keys(async.tally)).toEqual(expect.arrayContaining(['log_sequence', 'replay_recovered']));
+    // The frames' headers and the delivery guarantees were checked, and held.
+    expect(Object.keys(async.tally)).toEqual(expect.arrayContaining(['frame_headers', 'log_sequence', 'replay_recovered']));
   }, 120_000);
 });
 
@@ -117,6 +117,11 @@ const spoilGet = (route: string, spoil: (data: JsonObject, c: Context) => Respon
       return real.status === 200 ? spoil(objectOrEmpty(((await real.json()) as { data: Json }).data), c) : real;
     }),
   );
+
+/** Every frame of `command` with its header lines changed by `change`. */
+const headerLines = (command: string, change: (lines: string[]) => string[]) => () => ({
+  toClient: (frame: string) => withHeaderLines(frame, command, change),
+});
 
 /** A server whose offsets are `shift`ed: the client sees every MESSAGE's x-offset, and the server every x-since, mapped consistently. */
 const offsetsShifted = (shift: (offset: number) => number, unshift: (offset: number) => number) => () => ({
@@ -260,6 +265,42 @@ const variants: {
     phases: ['async'],
     check: 'message_replay',
     target: 'scheduleUpdates',
+  },
+  {
+    name: 'a MESSAGE carries a header its message does not declare',
+    options: {},
+    frames: headerLines('MESSAGE', (lines) => [...lines, 'x-trace:abc']),
+    phases: ['async'],
+    check: 'frame_headers',
+    target: 'chatStream',
+    alone: true,
+  },
+  {
+    name: 'a MESSAGE has no message-id',
+    options: {},
+    frames: headerLines('MESSAGE', (lines) => lines.filter((line) => !line.startsWith('message-id:'))),
+    phases: ['async'],
+    check: 'frame_headers',
+    target: 'scheduleUpdates',
+    alone: true,
+  },
+  {
+    name: 'CONNECTED has a heart-beat of the wrong format',
+    options: {},
+    frames: headerLines('CONNECTED', (lines) => lines.map((line) => (line.startsWith('heart-beat:') ? 'heart-beat:0/0' : line))),
+    phases: ['async'],
+    check: 'frame_headers',
+    target: 'StompConnected',
+    alone: true,
+  },
+  {
+    name: 'an ERROR frame has no error-code',
+    options: {},
+    frames: headerLines('ERROR', (lines) => lines.filter((line) => !line.startsWith('error-code:'))),
+    phases: ['async'],
+    check: 'frame_headers',
+    target: 'StompError',
+    alone: true,
   },
   {
     name: 'the offsets of a log skip one',

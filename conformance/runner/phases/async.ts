@@ -3,10 +3,12 @@
 // channel's schema and the documented order, and late and resuming subscribers must get it again
 // (replay on SUBSCRIBE); then a chat SEND must be answered; the positions the probe saw must keep
 // the rules of `x-delivery`; a forbidden subscription, a garbage frame and a bad token must each get
-// an ERROR frame. The steps are in async/, one a file.
+// an ERROR frame; and the headers of every frame the server sent must match their schemas. The
+// steps are in async/, one a file.
 import { PhaseRecorder } from '../checks.js';
 import { createTripPlan, type RunContext } from '../runContext.js';
 import { checkChatAnswers } from './async/chatAnswers.js';
+import { checkFrameHeaders } from './async/frameHeaders.js';
 import { checkGenerationStream } from './async/generationStream.js';
 import { checkLogSequences } from './async/logSequence.js';
 import { checkReplayOnSubscribe } from './async/replayOnSubscribe.js';
@@ -35,6 +37,7 @@ export async function runAsyncPhase(ctx: RunContext): Promise<PhaseRecorder> {
     await probe.disconnect();
   }
   await checkStompRefusals(step);
+  checkFrameHeaders(step);
   for (const connection of step.connections) {
     step.recorder.check(
       connection.overLimit === null,
