@@ -1,6 +1,8 @@
 // generated/asyncapi.ts: the channel registry of asyncapi.yaml (name, address template, parameter
-// names, payload type, direction), so publishers and the STOMP router are typed by channel; and the
-// message documenting each STOMP frame (`x-stomp-command`), so every frame can be checked against it.
+// names, payload type, direction), so publishers and the STOMP router are typed by channel; the
+// message documenting each STOMP frame (`x-stomp-command`), so every frame can be checked against it;
+// and the delivery guarantees (`x-delivery`: logs, positions, run ends, replay, retention), so the
+// server reads which messages end a run from the spec.
 import { GENERATED_HEADER, propertyKey } from './naming.js';
 import {
   componentName,
@@ -11,6 +13,7 @@ import {
   templatePattern,
   type AsyncMessageFact,
   type ChannelFact,
+  type DeliveryFacts,
   type JsonObject,
 } from '../conformance/specModel/index.js';
 
@@ -20,7 +23,28 @@ function stompPath(doc: JsonObject): string {
   return pathname;
 }
 
-export function emitAsyncapiRegistry(doc: JsonObject, allChannels: ChannelFact[], messages: AsyncMessageFact[]): string {
+function emitDelivery({ channels: byChannel, ...common }: DeliveryFacts): string {
+  return `
+/** \`components.x-delivery\` of asyncapi.yaml: what every log of the channels the server sends on shares (docs/realtime.md, "Delivery guarantees as data"). */
+export const delivery = ${JSON.stringify(common, null, 2)} as const;
+
+/** \`x-delivery\` of each channel the server sends on: the log its messages belong to, and the messages that end a generation run. */
+export const channelDelivery = ${JSON.stringify(byChannel, null, 2)} as const;
+
+export type DeliveryLogName = keyof typeof delivery.logs;
+export type DeliveryChannelName = keyof typeof channelDelivery;
+export type RunOutcome = (typeof channelDelivery)[DeliveryChannelName]['endsRun'][number]['outcome'];
+
+/** The outcome of the generation run a message on \`channel\` ends (its \`endsRun\`), or null when it ends none. */
+export function runEndOf<C extends DeliveryChannelName>(channel: C, payload: ChannelPayloads[C]): RunOutcome | null {
+  const ends: readonly { when: Readonly<Record<string, unknown>>; outcome: RunOutcome }[] = channelDelivery[channel].endsRun;
+  const fields = payload as unknown as Record<string, unknown>;
+  return ends.find((end) => Object.entries(end.when).every(([key, value]) => fields[key] === value))?.outcome ?? null;
+}
+`;
+}
+
+export function emitAsyncapiRegistry(doc: JsonObject, allChannels: ChannelFact[], messages: AsyncMessageFact[], delivery: DeliveryFacts): string {
   // Destinations only: the channel of the connection's own frames (address null) has no address to fill or match.
   const channels = allChannels.filter((c): c is ChannelFact & { address: string } => c.address !== null);
   const frames = Object.fromEntries(stompCommands.map((command) => [command, messages.filter((m) => m.stompCommand === command).map((m) => m.name)]));
@@ -93,5 +117,5 @@ export function matchChannel(destination: string): { name: ChannelName; paramete
   }
   return null;
 }
-`;
+${emitDelivery(delivery)}`;
 }

@@ -1,7 +1,7 @@
 // Everything codegen produces, as a map from path under generated/ to content. Pure apart from
 // reading the specs, so tests can run it and compare with what is committed.
 import YAML from 'yaml';
-import { loadSpecFolder, readChannels, readMessages, readOperations } from '../conformance/specModel/index.js';
+import { loadSpecFolder, readChannels, readDelivery, readMessages, readOperations } from '../conformance/specModel/index.js';
 import { readErrorCodes } from './errorCodeModel.js';
 import { checkErrorFrameCodes } from './errorFrameCodes.js';
 import { emitAsyncapiRegistry } from './emitAsyncapiRegistry.js';
@@ -28,6 +28,8 @@ export async function generate(): Promise<Generated> {
   const channels = readChannels(asyncapi);
   const errorCodes = readErrorCodes(openapi);
   checkErrorFrameCodes(asyncapi, messages, errorCodes);
+  const delivery = readDelivery(asyncapi);
+  if (!delivery.facts) throw new Error(`asyncapi.yaml: x-delivery is malformed (npm run lint:spec):\n${delivery.problems.join('\n')}`);
   const files: Record<string, string> = {
     'openapi.ts': await emitOpenapiTypes(openapi),
     'asyncapi-types.ts': await emitAsyncapiTypes(asyncapi),
@@ -36,7 +38,7 @@ export async function generate(): Promise<Generated> {
     'routes.ts': emitRouteTable(operations),
     'serializers.ts': emitSerializers(openapi, operations),
     'errorCodes.ts': emitErrorCodes(errorCodes),
-    'asyncapi.ts': emitAsyncapiRegistry(asyncapi, channels, messages),
+    'asyncapi.ts': emitAsyncapiRegistry(asyncapi, channels, messages, delivery.facts),
     // Self-contained copy of asyncapi.yaml (cross-file refs inlined): served at /asyncapi.yaml and
     // the input of any AsyncAPI tool that cannot follow relative refs.
     'asyncapi.bundled.yaml': `# ${GENERATED_HEADER.slice(3)}${YAML.stringify(asyncapi, { lineWidth: 0, aliasDuplicateObjects: false })}`,

@@ -174,3 +174,117 @@ export function matchChannel(destination: string): { name: ChannelName; paramete
   }
   return null;
 }
+
+/** `components.x-delivery` of asyncapi.yaml: what every log of the channels the server sends on shares (docs/realtime.md, "Delivery guarantees as data"). */
+export const delivery = {
+  "position": {
+    "epochHeader": "x-epoch",
+    "offsetHeader": "x-offset",
+    "firstOffset": 1,
+    "step": 1
+  },
+  "logs": {
+    "tripPlan": {
+      "rebuildWith": [
+        "getTripPlan",
+        "listDailyPlans"
+      ]
+    },
+    "chatRoom": {
+      "rebuildWith": [
+        "listChatMessages"
+      ]
+    }
+  },
+  "runs": {
+    "startedBy": [
+      "startTripPlanGeneration"
+    ],
+    "newEpochOf": [
+      "tripPlan",
+      "chatRoom"
+    ]
+  },
+  "replay": {
+    "all": {
+      "header": "x-replay",
+      "value": "all",
+      "from": "epochStart"
+    },
+    "since": {
+      "header": "x-since",
+      "from": "afterPosition"
+    },
+    "recoveredHeader": "x-recovered"
+  },
+  "retention": {
+    "messages": {
+      "setting": "REALTIME_HISTORY_SIZE",
+      "default": 1000
+    },
+    "idleSeconds": {
+      "setting": "REALTIME_HISTORY_TTL_SECONDS",
+      "default": 86400
+    }
+  },
+  "continuity": {
+    "lostWhen": [
+      "newEpochPastFirstOffset",
+      "newEpochBeforeRunEnd",
+      "offsetGap",
+      "notRecovered",
+      "errorFrame"
+    ],
+    "errorCode": "WS110"
+  }
+} as const;
+
+/** `x-delivery` of each channel the server sends on: the log its messages belong to, and the messages that end a generation run. */
+export const channelDelivery = {
+  "chatStream": {
+    "log": "chatRoom",
+    "endsRun": [
+      {
+        "message": "ChatStreamDto",
+        "when": {
+          "messageStreamType": "COMPLETED"
+        },
+        "outcome": "completed"
+      },
+      {
+        "message": "ChatStreamDto",
+        "when": {
+          "messageStreamType": "CANCELLED"
+        },
+        "outcome": "cancelled"
+      }
+    ]
+  },
+  "scheduleUpdates": {
+    "log": "tripPlan",
+    "endsRun": []
+  },
+  "errors": {
+    "log": "tripPlan",
+    "endsRun": [
+      {
+        "message": "ErrorResponse",
+        "when": {
+          "code": "AI002"
+        },
+        "outcome": "failed"
+      }
+    ]
+  }
+} as const;
+
+export type DeliveryLogName = keyof typeof delivery.logs;
+export type DeliveryChannelName = keyof typeof channelDelivery;
+export type RunOutcome = (typeof channelDelivery)[DeliveryChannelName]['endsRun'][number]['outcome'];
+
+/** The outcome of the generation run a message on `channel` ends (its `endsRun`), or null when it ends none. */
+export function runEndOf<C extends DeliveryChannelName>(channel: C, payload: ChannelPayloads[C]): RunOutcome | null {
+  const ends: readonly { when: Readonly<Record<string, unknown>>; outcome: RunOutcome }[] = channelDelivery[channel].endsRun;
+  const fields = payload as unknown as Record<string, unknown>;
+  return ends.find((end) => Object.entries(end.when).every(([key, value]) => fields[key] === value))?.outcome ?? null;
+}

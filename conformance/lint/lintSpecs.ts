@@ -1,14 +1,15 @@
 // Spec lint: Spectral (the project's ruleset, e.g. spectral:oas, spectral:asyncapi and OWASP) on the
 // documents of a spec folder (the internal events document included), failing on any warning, then
 // the official AsyncAPI parser's validation of asyncapi.yaml as written, of its bundled copy (as a
-// server serves it, cross-file refs inlined) and of the internal events document. 0 only when all
-// are clean.
+// server serves it, cross-file refs inlined) and of the internal events document, then the rules of
+// asyncapi.yaml's `x-delivery` (deliveryRules.ts). 0 only when all are clean.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fromFile, Parser } from '@asyncapi/parser';
-import { bundle, specFolderFiles } from '../specModel/index.js';
+import { bundle, readYaml, specFolderFiles } from '../specModel/index.js';
+import { deliveryProblems } from './deliveryRules.js';
 
 export interface LintOptions {
   /** the spec folder (openapi.yaml, asyncapi.yaml, internal/events.asyncapi.yaml) */
@@ -56,6 +57,12 @@ export async function lintSpecs({ specsDir, ruleset, cwd }: LintOptions): Promis
     for (const d of diagnostics) process.stdout.write(`${name} ${severityNames[d.severity]} ${d.code} ${d.path.join('.')}: ${d.message}\n`);
     if (!document || problems.length > 0) failed = true;
     else process.stdout.write(`@asyncapi/parser: ${name} is valid AsyncAPI ${document.version()}\n`);
+  }
+  if (fs.existsSync(files.asyncapi) && fs.existsSync(files.openapi)) {
+    const problems = deliveryProblems(bundle(files.asyncapi), readYaml(files.openapi));
+    for (const problem of problems) process.stdout.write(`${path.relative(cwd, files.asyncapi)} error x-delivery ${problem}\n`);
+    if (problems.length > 0) failed = true;
+    else process.stdout.write(`x-delivery: ${path.relative(cwd, files.asyncapi)} keeps its rules\n`);
   }
   return failed ? 1 : 0;
 }

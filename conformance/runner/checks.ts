@@ -16,6 +16,10 @@ export type CheckName =
   | 'message_order'
   | 'stomp_error_frame'
   | 'message_replay'
+  // phase "async": the frames' headers, and the delivery guarantees of asyncapi.yaml's x-delivery
+  | 'frame_headers'
+  | 'log_sequence'
+  | 'replay_recovered'
   // phase "delivery": the delivery guarantees over every instance, with the fault hooks
   | 'delivery_once'
   | 'delivery_gap'

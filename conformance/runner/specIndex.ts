@@ -3,7 +3,19 @@
 // serves them, or as files; never generated code), so the runner judges any server against the
 // documents as published. Validation and pattern matching run in the sandbox (sandbox/), so a
 // schema of a hostile spec cannot hold the runner past its time bounds.
-import { bundle, jsonAt, readChannels, readOperations, readYaml, templatePattern, type JsonObject, type OperationFact } from '../specModel/index.js';
+import {
+  bundle,
+  jsonAt,
+  readChannels,
+  readDelivery,
+  readOperations,
+  readYaml,
+  resolveObject,
+  templatePattern,
+  type DeliveryReading,
+  type JsonObject,
+  type OperationFact,
+} from '../specModel/index.js';
 import { createSandbox, type SandboxLimits, type SchemaVerdict } from './sandbox/sandbox.js';
 
 /** Checks a value against one schema. */
@@ -17,6 +29,10 @@ export interface SpecIndex {
   responseValidator(operationId: string, status: number): SchemaCheck | null;
   schemaValidator(document: 'openapi' | 'asyncapi', schema: unknown): SchemaCheck;
   messageValidator(messageName: string): SchemaCheck;
+  /** The header schema of a message (resolved), and a check of headers against it; null when the message declares none. */
+  headersOf(messageName: string): { schema: JsonObject; check: SchemaCheck } | null;
+  /** `x-delivery`: the delivery guarantees of the channels the server sends on, or why they cannot be read */
+  delivery: DeliveryReading;
   /** Whether `text` matches a schema's `pattern` (read as ajv reads it); undefined when that could not be decided in time. */
   matchesPattern: (pattern: string, text: string) => boolean | undefined;
   /** channel name -> address, direction and message names */
@@ -71,6 +87,11 @@ export function createSpecIndex(openapi: JsonObject, asyncapi: JsonObject, limit
     messageValidator(messageName) {
       return compile('asyncapi', jsonAt(asyncapi, 'components', 'messages', messageName, 'payload'));
     },
+    headersOf(messageName) {
+      const headers = resolveObject(asyncapi, jsonAt(asyncapi, 'components', 'messages', messageName)).headers;
+      return headers === undefined ? null : { schema: resolveObject(asyncapi, headers), check: compile('asyncapi', headers) };
+    },
+    delivery: readDelivery(asyncapi),
     matchesPattern: (pattern, text) => sandbox.matches(pattern, 'u', text),
     channels: channelList,
     channelFor(destination) {

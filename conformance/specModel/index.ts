@@ -11,3 +11,16 @@ export { fillTemplate, mapPlaceholders, placeholderNames, templatePattern } from
 export { readOperations, serverResponseHeaders, type HttpMethod, type OperationFact, type ParameterFact, type ResponseFact } from './openapiModel.js';
 export { readChannels, readMessages, stompCommands, type AsyncMessageFact, type ChannelFact, type StompCommandName } from './asyncapiModel.js';
 export { addSpecFormats, rebaseRefs } from './specAjv.js';
+export {
+  continuitySignals,
+  readDelivery,
+  replayStarts,
+  runEndOf,
+  runOutcomes,
+  type ChannelDeliveryFact,
+  type ContinuitySignal,
+  type DeliveryFacts,
+  type DeliveryReading,
+  type RunEndFact,
+  type RunOutcome,
+} from './deliveryModel.js';

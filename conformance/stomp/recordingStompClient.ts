@@ -14,6 +14,12 @@ export interface ReceivedMessage {
   raw: string;
 }
 
+/** A frame the server sent: its command and headers (as stompjs decoded them). */
+export interface ServerFrame {
+  command: string;
+  headers: Record<string, string>;
+}
+
 export interface RecordingStompOptions {
   /** heart-beat proposed both ways, in ms (default 0: none) */
   heartbeatMs?: number;
@@ -36,6 +42,8 @@ export interface RecordingStompClient {
   connected: boolean;
   messages: ReceivedMessage[];
   errors: IFrame[];
+  /** every frame the server sent but heart-beats, in arrival order: CONNECTED, MESSAGE, RECEIPT, ERROR */
+  frames: ServerFrame[];
   closed: Promise<{ code: number }>;
   /** why the connection was closed for a size limit (maxFrameBytes, maxConnectionBytes); null when it was not */
   overLimit: string | null;
@@ -75,6 +83,8 @@ function parseJson(text: string): Json | undefined {
 export function connectRecordingStomp(url: string, token: string | null, options: RecordingStompOptions = {}): Promise<RecordingStompClient> {
   const messages: ReceivedMessage[] = [];
   const errors: IFrame[] = [];
+  const frames: ServerFrame[] = [];
+  const keep = (frame: IFrame) => frames.push({ command: frame.command, headers: { ...frame.headers } });
   const listeners = new Set<() => void>();
   const notify = () => [...listeners].forEach((listener) => listener());
   let receiptCounter = 0;
@@ -117,7 +127,7 @@ export function connectRecordingStomp(url: string, token: string | null, options
     const receipt = `r-${++receiptCounter}`;
     let received: Record<string, string> | null = null;
     const ended = () => errors.length > 0 || closeCode !== null;
-    client.watchForReceipt(receipt, (frame) => ((received = { ...frame.headers }), notify()));
+    client.watchForReceipt(receipt, (frame) => (keep(frame), (received = { ...frame.headers }), notify()));
     if (!ended()) issue(receipt);
     return until(
       () => {
@@ -134,6 +144,7 @@ export function connectRecordingStomp(url: string, token: string | null, options
   };
 
   const record = (fallbackDestination: string) => (message: IMessage) => {
+    keep(message);
     messages.push({
       destination: message.headers.destination ?? fallbackDestination,
       headers: { ...message.headers },
@@ -148,6 +159,7 @@ export function connectRecordingStomp(url: string, token: string | null, options
     connected: false,
     messages,
     errors,
+    frames,
     closed,
     overLimit: null,
     async subscribe(destination, { timeoutMs } = {}) {
@@ -195,8 +207,12 @@ export function connectRecordingStomp(url: string, token: string | null, options
   return new Promise((resolve) => {
     const timer = options.connectTimeoutMs === undefined ? undefined : setTimeout(() => resolve(api), options.connectTimeoutMs);
     const settle = () => (clearTimeout(timer), resolve(api));
-    client.onConnect = () => ((api.connected = true), notify(), settle());
-    client.onStompError = (frame) => (errors.push(frame), notify(), settle());
+    client.onConnect = (frame) => (keep(frame), (api.connected = true), notify(), settle());
+    client.onStompError = (frame) => (keep(frame), errors.push(frame), notify(), settle());
+    // Frames no subscription or receipt wait claims are frames the server sent all the same.
+    client.onUnhandledMessage = keep;
+    client.onUnhandledReceipt = keep;
+    client.onUnhandledFrame = keep;
     client.onWebSocketClose = (event: { code?: number }) => {
       closeCode = event.code ?? 0;
       resolveClosed({ code: closeCode });

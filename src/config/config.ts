@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { delivery } from '../../generated/asyncapi.js';
 import { routes } from '../../generated/routes.js';
 
 export type ResponseValidationMode = 'strict' | 'log' | 'off';
@@ -628,13 +629,19 @@ export const settings = {
     '20 (0 under test)',
     'chat messages (STOMP SEND) one member may send a minute, counted over every instance with REDIS_URL (0: no limit); CHAT103 on the errors channel beyond, the message not stored',
   ),
+  // The defaults of the two history settings are asyncapi.yaml's (x-delivery retention).
   REALTIME_HISTORY_SIZE: setting(
     'REALTIME_HISTORY_SIZE',
     integer(1, 100_000),
-    '1000',
+    String(delivery.retention.messages.default),
     "messages each plan log keeps for SUBSCRIBE with x-replay or x-since (a plan's schedule and errors channels share one log, a chat room has its own)",
   ),
-  REALTIME_HISTORY_TTL_SECONDS: setting('REALTIME_HISTORY_TTL_SECONDS', integer(1, 30 * 86_400), '86400', 'seconds a plan log is kept after its last message'),
+  REALTIME_HISTORY_TTL_SECONDS: setting(
+    'REALTIME_HISTORY_TTL_SECONDS',
+    integer(1, 30 * 86_400),
+    String(delivery.retention.idleSeconds.default),
+    'seconds a plan log is kept after its last message',
+  ),
   METRICS_ENABLED: setting('METRICS_ENABLED', flag, 'true', 'Prometheus metrics; `false` records none and GET /metrics answers 404'),
   METRICS_TOKEN: setting(
     'METRICS_TOKEN',
@@ -866,9 +873,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, openFiles: numb
       maxPendingBytes: read(env, s.STOMP_MAX_PENDING_BYTES) ?? 8 * 1024 * 1024,
       connectTimeoutMs: read(env, s.STOMP_CONNECT_TIMEOUT_MS) ?? 10_000,
     },
+    // Settings named by asyncapi.yaml (x-delivery retention): a name there that is not a setting here does not compile.
     realtime: {
-      historySize: read(env, s.REALTIME_HISTORY_SIZE) ?? 1000,
-      historyTtlSeconds: read(env, s.REALTIME_HISTORY_TTL_SECONDS) ?? 86_400,
+      historySize: read(env, s[delivery.retention.messages.setting]) ?? delivery.retention.messages.default,
+      historyTtlSeconds: read(env, s[delivery.retention.idleSeconds.setting]) ?? delivery.retention.idleSeconds.default,
     },
     // Without a token, metrics (which name operations, loads and failures) stay on this machine.
     metrics: { enabled: metricsEnabled, token: metricsToken, served: metricsEnabled && (metricsToken !== null || onlyThisMachine) },

@@ -4,9 +4,10 @@
 // log (planLog.ts), which delivers it: the schedule and errors channels of a plan to the plan's
 // log, the chat channel to the room's. A generation run publishes through forRun: its messages
 // carry the run's token (a newer run or attempt refuses an older one's), and its terminal message
-// (chat COMPLETED or CANCELLED, errors AI002) ends the run in both logs. Everything else (edits,
+// (one its channel's `x-delivery` lists in `endsRun`: chat COMPLETED or CANCELLED, errors AI002)
+// ends the run in both logs. Everything else (edits,
 // chat answers, refused chat messages) uses chat/schedule/error and continues the current epoch.
-import { channelAddress, channels, type ChannelName, type ChannelParameters, type ChannelPayloads } from '../../generated/asyncapi.js';
+import { channelAddress, channels, runEndOf, type ChannelName, type ChannelParameters, type ChannelPayloads } from '../../generated/asyncapi.js';
 import { messageValidators } from '../../generated/validators.js';
 import type { ResponseValidationMode } from '../config/config.js';
 import { fitErrorResponse } from '../kernel/errorBodyLimits.js';
@@ -57,8 +58,6 @@ export interface RunPublishers {
    */
   readonly refused: 'fenced' | 'closed' | null;
 }
-
-const terminalChat = new Set(['COMPLETED', 'CANCELLED']);
 
 export function createPublishers(log: PlanLog, mode: ResponseValidationMode, logger: Logger): Publishers {
   const stats = { published: 0, refused: 0 };
@@ -127,23 +126,13 @@ export function createPublishers(log: PlanLog, mode: ResponseValidationMode, log
       const [planLog, roomLog] = [planStream(tripPlanId), roomStream(chatRoomId)];
       let refused: RunPublishers['refused'] = null;
       const onRefused = (reason: 'fenced' | 'closed') => (refused ??= reason);
+      /** A message of the run; one that ends it (asyncapi.yaml x-delivery) closes the run in `sibling`, the plan's other log, too. */
+      const ofRun = (ends: boolean, sibling: string) => ({ token, terminal: ends, sibling, onRefused });
       return {
-        chat: (payload) =>
-          void publish('chatStream', memberId, { chatRoomId }, payload, roomLog, {
-            token,
-            terminal: terminalChat.has(payload.messageStreamType),
-            sibling: planLog,
-            onRefused,
-          }),
+        chat: (payload) => void publish('chatStream', memberId, { chatRoomId }, payload, roomLog, ofRun(runEndOf('chatStream', payload) !== null, planLog)),
         schedule: (payload) =>
-          void publish('scheduleUpdates', memberId, { tripPlanId }, payload, planLog, { token, terminal: false, sibling: roomLog, onRefused }),
-        error: (payload) =>
-          void publish('errors', memberId, { chatRoomId }, errorOf(payload), planLog, {
-            token,
-            terminal: payload.code === 'AI002',
-            sibling: roomLog,
-            onRefused,
-          }),
+          void publish('scheduleUpdates', memberId, { tripPlanId }, payload, planLog, ofRun(runEndOf('scheduleUpdates', payload) !== null, roomLog)),
+        error: (payload) => void publish('errors', memberId, { chatRoomId }, errorOf(payload), planLog, ofRun(runEndOf('errors', payload) !== null, roomLog)),
         get refused() {
           return refused;
         },

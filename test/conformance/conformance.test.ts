@@ -18,6 +18,7 @@ import { findTripPlanById } from '../../src/trips/tripPlanRepository.js';
 import { toTripPlanDetailResponse } from '../../src/trips/tripPlanMappers.js';
 import type { TestAppOptions } from '../support/testApp.js';
 import { startTestServer } from '../support/testServer.js';
+import { headerValue, startStompFrameProxy, withHeaderLines, type FrameRewrite } from '../support/stompFrameProxy.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const spec = loadSpecIndex(path.join(root, 'specs/openapi.yaml'), path.join(root, 'specs/asyncapi.yaml'));
@@ -33,9 +34,12 @@ function brokerAltering(alter: (destination: string, body: string, position: Log
     },
   };
 }
-async function run(options: TestAppOptions, phases: PhaseName[], maxExamples = 4) {
+/** `frames`: the STOMP connections go through a proxy that rewrites their frames (stompFrameProxy.ts). */
+async function run(options: TestAppOptions, phases: PhaseName[], maxExamples = 4, frames?: () => FrameRewrite) {
   // The app's own response validation is off, as on a server that does not check itself.
   const server = await startTestServer({ RESPONSE_VALIDATION: 'off' }, options);
+  const stompUrl = `${server.url.replace(/^http/, 'ws')}/ws-stomp`;
+  const proxy = frames ? await startStompFrameProxy(stompUrl, frames) : null;
   // Stopped as soon as its run ends: fifteen servers kept to the end of the file would hold a pool
   // of PostgreSQL connections each, which other test files running alongside need too.
   try {
@@ -43,7 +47,7 @@ async function run(options: TestAppOptions, phases: PhaseName[], maxExamples = 4
       spec,
       {
         baseUrl: server.url,
-        wsUrl: `${server.url.replace(/^http/, 'ws')}/ws-stomp`,
+        wsUrl: proxy?.url ?? stompUrl,
         login: 'dev',
         seed: 42,
         maxExamples,
@@ -53,6 +57,7 @@ async function run(options: TestAppOptions, phases: PhaseName[], maxExamples = 4
       phases,
     );
   } finally {
+    await proxy?.close();
     await server.stop();
   }
 }
@@ -81,7 +86,10 @@ describe('conformance of the real app', () => {
         'unknown_region',
       ]),
     );
-    expect(result.reports.find((r) => r.phase === 'async')!.messages).toBeGreaterThan(10);
+    const async = result.reports.find((r) => r.phase === 'async')!;
+    expect(async.messages).toBeGreaterThan(10);
+    // The frames' headers and the delivery guarantees were checked, and held.
+    expect(Object.keys(async.tally)).toEqual(expect.arrayContaining(['frame_headers', 'log_sequence', 'replay_recovered']));
     // What a full run reaches of what the specs document (docs/conformance.md, "Coverage"): every
     // channel's messages but UNSUBSCRIBE and DISCONNECT, and a floor that only moves up.
     const missing = Object.fromEntries(result.coverage.dimensions.map((d) => [d.name, d.missing]));
@@ -119,7 +127,45 @@ const spoilGet = (route: string, spoil: (data: JsonObject, c: Context) => Respon
     }),
   );
 
-const variants: { name: string; options: TestAppOptions; phases: PhaseName[]; check: CheckName; target: string }[] = [
+/** Every frame of `command` with its header lines changed by `change`. */
+const headerLines = (command: string, change: (lines: string[]) => string[]) => () => ({
+  toClient: (frame: string) => withHeaderLines(frame, command, change),
+});
+
+/** A server whose offsets are `shift`ed: the client sees every MESSAGE's x-offset, and the server every x-since, mapped consistently. */
+const offsetsShifted = (shift: (offset: number) => number, unshift: (offset: number) => number) => () => ({
+  toClient: (frame: string) =>
+    withHeaderLines(frame, 'MESSAGE', (lines) => lines.map((line) => line.replace(/^x-offset:(\d+)$/, (_m, n: string) => `x-offset:${shift(Number(n))}`))),
+  toServer: (frame: string) => frame.replace(/^x-since:(.*)\\c(\d+)$/m, (_m, epoch: string, n: string) => `x-since:${epoch}\\c${unshift(Number(n))}`),
+});
+
+/** A server that leaves the first message out of each x-replay:all history and still says x-recovered: true. */
+const historyWithoutItsFirst = () => {
+  const replaying = new Set<string>();
+  return {
+    toServer: (frame: string) => {
+      const id = headerValue(frame, 'id');
+      if (frame.startsWith('SUBSCRIBE\n') && headerValue(frame, 'x-replay') === 'all' && id) replaying.add(id);
+      return frame;
+    },
+    toClient: (frame: string) => {
+      const subscription = frame.startsWith('MESSAGE\n') ? headerValue(frame, 'subscription') : undefined;
+      return subscription !== undefined && replaying.delete(subscription) ? null : frame;
+    },
+  };
+};
+
+const variants: {
+  name: string;
+  options: TestAppOptions;
+  phases: PhaseName[];
+  check: CheckName;
+  target: string;
+  /** the STOMP frames go through a proxy that rewrites them */
+  frames?: () => FrameRewrite;
+  /** no other check fails */
+  alone?: true;
+}[] = [
   {
     name: 'a handler returns an undocumented status',
     options: spoilGet('/api/v1/members/me/name', (_data, c) => json(c, 418, { name: 'teapot' })),
@@ -242,6 +288,72 @@ const variants: { name: string; options: TestAppOptions; phases: PhaseName[]; ch
     target: 'chatMessages',
   },
   {
+    name: 'a MESSAGE carries a header its message does not declare',
+    options: {},
+    frames: headerLines('MESSAGE', (lines) => [...lines, 'x-trace:abc']),
+    phases: ['async'],
+    check: 'frame_headers',
+    target: 'chatStream',
+    alone: true,
+  },
+  {
+    name: 'a MESSAGE has no message-id',
+    options: {},
+    frames: headerLines('MESSAGE', (lines) => lines.filter((line) => !line.startsWith('message-id:'))),
+    phases: ['async'],
+    check: 'frame_headers',
+    target: 'scheduleUpdates',
+    alone: true,
+  },
+  {
+    name: 'CONNECTED has a heart-beat of the wrong format',
+    options: {},
+    frames: headerLines('CONNECTED', (lines) => lines.map((line) => (line.startsWith('heart-beat:') ? 'heart-beat:0/0' : line))),
+    phases: ['async'],
+    check: 'frame_headers',
+    target: 'StompConnected',
+    alone: true,
+  },
+  {
+    name: 'an ERROR frame has no error-code',
+    options: {},
+    frames: headerLines('ERROR', (lines) => lines.filter((line) => !line.startsWith('error-code:'))),
+    phases: ['async'],
+    check: 'frame_headers',
+    target: 'StompError',
+    alone: true,
+  },
+  {
+    name: 'the offsets of a log skip one',
+    options: {},
+    frames: offsetsShifted(
+      (n) => (n >= 2 ? n + 1 : n),
+      (n) => (n > 2 ? n - 1 : n),
+    ),
+    phases: ['async'],
+    check: 'log_sequence',
+    target: 'tripPlan',
+  },
+  {
+    name: 'the offsets of a log begin at 2',
+    options: {},
+    frames: offsetsShifted(
+      (n) => n + 1,
+      (n) => n - 1,
+    ),
+    phases: ['async'],
+    check: 'log_sequence',
+    target: 'chatRoom',
+  },
+  {
+    name: 'x-recovered: true after a history that misses its first message',
+    options: {},
+    frames: historyWithoutItsFirst,
+    phases: ['async'],
+    check: 'replay_recovered',
+    target: 'tripPlan',
+  },
+  {
     name: 'an error body echoes the whole request body',
     options: inFront((front) =>
       front.post('/api/v1/auth/reissue', async (c) => {
@@ -319,13 +431,19 @@ describe('broken variants are caught by the right check', () => {
   it.each(variants.map((v) => [v.name, v] as const))(
     '%s',
     async (_name, variant) => {
-      const result = await run(variant.options, variant.phases);
+      const result = await run(variant.options, variant.phases, 4, variant.frames);
       const failures = result.reports.flatMap((r) => r.failures);
+      const got = JSON.stringify(failures.map((f) => `[${f.check}] ${f.target}: ${f.message.slice(0, 160)}`));
       expect(result.failed).toBe(true);
       expect(
         failures.some((f) => f.check === variant.check && f.target === variant.target),
-        `expected [${variant.check}] ${variant.target}; got ${JSON.stringify(failures.map((f) => `[${f.check}] ${f.target}`))}`,
+        `expected [${variant.check}] ${variant.target}; got ${got}`,
       ).toBe(true);
+      if (variant.alone)
+        expect(
+          failures.every((f) => f.check === variant.check),
+          `only [${variant.check}] expected; got ${got}`,
+        ).toBe(true);
       // Every failure can be replayed.
       expect(failures.every((f) => f.replay.length > 0)).toBe(true);
     },

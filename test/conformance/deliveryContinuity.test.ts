@@ -6,7 +6,11 @@ import type { Asked, Segment } from '../../conformance/runner/phases/delivery/fo
 import type { PlanLog } from '../../conformance/runner/phases/delivery/planLogs.js';
 import type { ReceivedMessage } from '../../conformance/stomp/recordingStompClient.js';
 
-const planLog: PlanLog = { name: 'plan', destinations: ['/user/sub/schedule/1', '/user/sub/errors/2'] };
+const planLog: PlanLog = {
+  name: 'plan',
+  destinations: ['/user/sub/schedule/1', '/user/sub/errors/2'],
+  position: { epochHeader: 'x-epoch', offsetHeader: 'x-offset' },
+};
 const schedule = planLog.destinations[0]!;
 const errors = planLog.destinations[1]!;
 

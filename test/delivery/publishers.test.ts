@@ -2,6 +2,7 @@
 // token, the run ended in both logs by its terminal message, and what a run's writer learns when
 // its messages are refused.
 import { describe, expect, it } from 'vitest';
+import { channelDelivery } from '../../generated/asyncapi.js';
 import { createLogger } from '../../src/kernel/logger.js';
 import { createInProcessBroker } from '../../src/delivery/broker.js';
 import { createInMemoryPlanLog } from '../../src/delivery/inMemoryPlanLog.js';
@@ -44,6 +45,8 @@ describe('the publishers', () => {
     await publishers.settled();
     expect(await contents('plan:41')).toEqual(['1 /user/sub/schedule/41 UPDATE_STARTED', '2 /user/sub/errors/42 failed']);
     expect(await contents('room:42')).toEqual(['1 /user/sub/chat/42 hello']);
+    // As asyncapi.yaml's x-delivery says: the schedule and errors channels in the plan's log, the chat in the room's.
+    expect([channelDelivery.scheduleUpdates.log, channelDelivery.errors.log, channelDelivery.chatStream.log]).toEqual(['tripPlan', 'tripPlan', 'chatRoom']);
   });
 
   it("refuse a superseded attempt's messages and tell its writer it was fenced", async () => {

@@ -13,7 +13,7 @@ import { createTripPlan, instancesOf, type Instance, type RunContext } from '../
 import { checkConcurrentEdits } from './delivery/concurrentEdits.js';
 import { judgeConsistency, judgeFollower, newestEpochOf, referenceOf, type DeliveryCheck } from './delivery/continuity.js';
 import { startFollower, type Follower, type FollowerSetup } from './delivery/follower.js';
-import { planLogsOf, type PlanLog } from './delivery/planLogs.js';
+import { endsRun, planLogsOf, type PlanLog } from './delivery/planLogs.js';
 
 /** Messages the resuming follower takes before it leaves. */
 const LEAVE_AFTER = 3;
@@ -124,7 +124,15 @@ export async function runDeliveryPhase(ctx: RunContext): Promise<PhaseRecorder> 
   const plan = await createTripPlan(ctx, ctx.a.token);
   const watch: Watch = { ctx, recorder, instances, plan, hooks, ran: new Set() };
   const logs = planLogsOf(ctx.spec, plan);
-  const setup = (name: string, first: FollowerSetup['first']): FollowerSetup => ({ name, token: ctx.a.token, logs, instances, options: ctx.options, first });
+  const setup = (name: string, first: FollowerSetup['first']): FollowerSetup => ({
+    name,
+    token: ctx.a.token,
+    logs,
+    instances,
+    options: ctx.options,
+    first,
+    endsRun: (m) => endsRun(ctx.spec, m),
+  });
   const followers = await Promise.all(instances.map((_, i) => startFollower(setup(`live follower on instance ${i + 1}`, 'live'), i)));
   const resumer = await startFollower(setup(`follower resuming on instance ${(1 % instances.length) + 1}`, 'live'), 0);
   followers.push(resumer);

@@ -1,5 +1,6 @@
 // What each step of the async phase works with: the run, the phase's recorder, the fresh plan whose
 // channels it uses, the connections it opened, and how a failure is replayed by hand.
+import { fillTemplate } from '../../../specModel/index.js';
 import { connectRecordingStomp, type RecordingStompClient } from '../../../stomp/recordingStompClient.js';
 import type { PhaseRecorder } from '../../checks.js';
 import { defaultMaxBodyBytes } from '../../httpProbe.js';
@@ -58,3 +59,7 @@ export const succeeded = (wait: Promise<unknown>): Promise<boolean> =>
 /** The channels a client reaches by destination on the STOMP server, by what the client does there. */
 export const destinationChannels = (step: StompStep, action: 'send' | 'receive') =>
   step.ctx.spec.channels.filter((c) => c.address.startsWith('/') && c.action === action);
+
+/** The channel each of the plan's destinations belongs to, for the channels the server sends on. */
+export const channelsByDestination = (step: StompStep): Map<string, string> =>
+  new Map(destinationChannels(step, 'receive').map((c) => [fillTemplate(c.address, step.plan), c.name]));

@@ -28,7 +28,7 @@ const positioned = (messages: readonly ReceivedMessage[], log: PlanLog): Positio
   messages
     .filter((m) => log.destinations.includes(m.destination))
     .flatMap((m) => {
-      const p = positionOf(m);
+      const p = positionOf(m, log);
       return p ? [{ ...p, message: m }] : [];
     });
 

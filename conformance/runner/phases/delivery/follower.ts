@@ -7,7 +7,7 @@
 import { connectRecordingStomp, type ReceivedMessage, type RecordingStompClient } from '../../../stomp/recordingStompClient.js';
 import { defaultMaxBodyBytes } from '../../httpProbe.js';
 import type { Instance, RunOptions } from '../../runContext.js';
-import { endsRun, positionOf, type PlanLog } from './planLogs.js';
+import { positionOf, type PlanLog } from './planLogs.js';
 
 export type Asked = { kind: 'live' } | { kind: 'all' } | { kind: 'since'; epoch: string; offset: number };
 
@@ -55,6 +55,8 @@ export interface FollowerSetup {
   options: Pick<RunOptions, 'timeoutMs' | 'maxBodyBytes'>;
   /** what the first connection asks for: live (before the run starts) or the whole history (a late subscriber) */
   first: 'live' | 'all';
+  /** whether a message ends its run (asyncapi.yaml, x-delivery) */
+  endsRun: (m: ReceivedMessage) => boolean;
 }
 
 /** How many frames of the size limit one connection may read in all. */
@@ -65,10 +67,10 @@ const RECONNECT_PAUSE_MS = 200;
 /** The last position seen of a log: the highest offset of the epoch of the log's newest message. */
 function lastSeen(segments: readonly Segment[], log: PlanLog): { epoch: string; offset: number } | null {
   const mine = segments.flatMap((s) => s.messages).filter((m) => log.destinations.includes(m.destination));
-  const newest = mine.length > 0 ? positionOf(mine[mine.length - 1]!) : null;
+  const newest = mine.length > 0 ? positionOf(mine[mine.length - 1]!, log) : null;
   if (!newest) return null;
   const offsets = mine
-    .map(positionOf)
+    .map((m) => positionOf(m, log))
     .filter((p) => p?.epoch === newest.epoch)
     .map((p) => p!.offset);
   return { epoch: newest.epoch, offset: Math.max(...offsets) };
@@ -152,7 +154,7 @@ export async function startFollower(setup: FollowerSetup, instance: number): Pro
   const follower: Follower = {
     name: setup.name,
     segments,
-    sawRunEnd: () => segments.some((s) => s.messages.some(endsRun)),
+    sawRunEnd: () => segments.some((s) => s.messages.some(setup.endsRun)),
     countOf: (log) => segments.flatMap((s) => s.messages).filter((m) => setup.logs.find((l) => l.name === log)?.destinations.includes(m.destination)).length,
     async leave() {
       const segment = segments[segments.length - 1];
