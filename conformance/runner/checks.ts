@@ -6,11 +6,18 @@ export type CheckName =
   | 'content_type'
   | 'body_valid'
   | 'required_headers'
+  // every HTTP response: header values against their schemas, the envelope's status, an error's code and field list
+  | 'header_valid'
+  | 'envelope_status'
+  | 'error_code'
+  | 'error_fields'
   | 'negative_rejected'
   | 'auth_required'
   | 'no_existence_leak'
   | 'use_after_free'
   | 'stateful_flow'
+  // phase "negative": the field the runner broke is named in errors[]
+  | 'field_named'
   | 'message_valid'
   | 'message_order'
   | 'stomp_error_frame'
