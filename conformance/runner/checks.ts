@@ -18,6 +18,14 @@ export type CheckName =
   | 'stateful_flow'
   // phase "negative": the field the runner broke is named in errors[]
   | 'field_named'
+  // phase "paging": every page of every list, walked by its cursor
+  | 'page_size'
+  | 'page_cursor'
+  | 'page_items'
+  | 'page_order'
+  // phase "conventions": what the spec says of every path (405 with Allow) and every request (X-Request-Id)
+  | 'method_not_allowed'
+  | 'request_id'
   | 'message_valid'
   | 'message_order'
   | 'stomp_error_frame'
@@ -35,7 +43,7 @@ export type CheckName =
   | 'repeated_query_param'
   | 'unknown_region';
 
-export type PhaseName = 'examples' | 'positive' | 'negative' | 'auth' | 'stateful' | 'async' | 'robustness';
+export type PhaseName = 'examples' | 'positive' | 'negative' | 'auth' | 'stateful' | 'paging' | 'conventions' | 'async' | 'robustness';
 
 export interface CheckFailure {
   phase: PhaseName;

@@ -5,8 +5,10 @@ import { PhaseRecorder, type PhaseName, type PhaseReport } from './checks.js';
 import { beforeDeadline, deadlinePassed } from './deadline.js';
 import { runAsyncPhase } from './phases/async.js';
 import { runAuthPhase } from './phases/auth.js';
+import { runConventionsPhase } from './phases/conventions.js';
 import { runExamplesPhase } from './phases/examples.js';
 import { runNegativePhase } from './phases/negative.js';
+import { runPagingPhase } from './phases/paging.js';
 import { runPositivePhase } from './phases/positive.js';
 import { runRobustnessPhase } from './phases/robustness.js';
 import { runStatefulPhase } from './phases/stateful.js';
@@ -14,7 +16,7 @@ import { createRunContext, SetupError, type RunContext, type RunOptions } from '
 import type { SpecIndex } from './specIndex.js';
 
 // robustness last: on a server that fails it, its hostile inputs cannot disturb the other phases.
-export const allPhases: PhaseName[] = ['examples', 'positive', 'negative', 'auth', 'stateful', 'async', 'robustness'];
+export const allPhases: PhaseName[] = ['examples', 'positive', 'negative', 'auth', 'stateful', 'paging', 'conventions', 'async', 'robustness'];
 
 const runners: Record<PhaseName, (ctx: RunContext) => Promise<PhaseRecorder>> = {
   examples: runExamplesPhase,
@@ -22,6 +24,8 @@ const runners: Record<PhaseName, (ctx: RunContext) => Promise<PhaseRecorder>> = 
   negative: runNegativePhase,
   auth: runAuthPhase,
   stateful: runStatefulPhase,
+  paging: runPagingPhase,
+  conventions: runConventionsPhase,
   async: runAsyncPhase,
   robustness: runRobustnessPhase,
 };
