@@ -9,7 +9,7 @@ export type StompCarrier = 'error-frame' | 'errors-channel';
 const stompCarriers: readonly StompCarrier[] = ['error-frame', 'errors-channel'];
 
 /** The keywords a code's alternative may carry beyond JSON Schema's (Ajv must know them). */
-export const errorCodeKeywords = ['x-open-enum', 'x-http-status', 'x-stomp', 'x-default-message'] as const;
+export const errorCodeKeywords = ['x-open-enum', 'x-http-status', 'x-stomp', 'x-default-message', 'x-field-errors'] as const;
 
 export interface ErrorCodeFact {
   code: string;

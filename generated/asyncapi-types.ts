@@ -335,10 +335,12 @@ export interface components {
          *     service so existing clients keep working. Each alternative is one code: its meaning
          *     (`description`), `x-http-status` when an HTTP response carries it, `x-stomp` when STOMP does
          *     (`error-frame`: the `error-code` header of an `ERROR` frame; `errors-channel`: an
-         *     `ErrorResponse` on `/user/sub/errors/{chatRoomId}`), and `x-default-message`, the `message`
-         *     sent when nothing more specific is said. The server's code table is generated from this list,
-         *     so the server cannot send a code that is not here. New codes may be added in a minor version
-         *     (`x-open-enum`): treat an unknown code like the HTTP status or the channel it came with.
+         *     `ErrorResponse` on `/user/sub/errors/{chatRoomId}`), `x-default-message`, the `message`
+         *     sent when nothing more specific is said, and `x-field-errors: true` on the code whose
+         *     `errors` lists the failing fields (never empty; every other code sends `errors: null`). The
+         *     server's code table is generated from this list, so the server cannot send a code that is
+         *     not here. New codes may be added in a minor version (`x-open-enum`): treat an unknown code
+         *     like the HTTP status or the channel it came with.
          */
         ErrorCode: "COMMON001" | "COMMON002" | "COMMON403" | "COMMON404" | "COMMON405" | "COMMON413" | "COMMON429" | "COMMON500" | "COMMON503" | "AUTH001" | "AUTH002" | "AUTH004" | "AUTH011" | "AUTH021" | "AUTH022" | "AUTH023" | "AUTH024" | "AUTH025" | "AUTH026" | "AUTH027" | "AUTH029" | "AUTH028" | "AUTH030" | "TRIP101" | "TRIP103" | "TRIP104" | "TRIP106" | "TRIP107" | "CHAT102" | "CHAT103" | "CHAT301" | "MEMBER001" | "AI002" | "AI005" | "WS001" | "WS002" | "WS004" | "WS005" | "WS102" | "WS105" | "WS106" | "WS107" | "WS108" | "WS109" | "WS110" | "WS503";
         /**

@@ -1,7 +1,8 @@
 // Spec lint: Spectral (the project's ruleset, e.g. spectral:oas, spectral:asyncapi and OWASP) on the
 // documents of a spec folder (the internal events document included), failing on any warning, then
-// the official AsyncAPI parser's validation of asyncapi.yaml as written, of its bundled copy (as a
-// server serves it, cross-file refs inlined) and of the internal events document, then the rules of
+// the rules of openapi.yaml's own extensions (`x-error-codes`, `x-paging`), then the official
+// AsyncAPI parser's validation of asyncapi.yaml as written, of its bundled copy (as a server serves
+// it, cross-file refs inlined) and of the internal events document, then the rules of
 // asyncapi.yaml's `x-delivery` (deliveryRules.ts). 0 only when all are clean.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -10,6 +11,8 @@ import path from 'node:path';
 import { fromFile, Parser } from '@asyncapi/parser';
 import { bundle, readYaml, specFolderFiles } from '../specModel/index.js';
 import { deliveryProblems } from './deliveryRules.js';
+import { errorCodeListProblems } from './errorCodeLists.js';
+import { pagingExtensionProblems } from './pagingExtensionRule.js';
 
 export interface LintOptions {
   /** the spec folder (openapi.yaml, asyncapi.yaml, internal/events.asyncapi.yaml) */
@@ -29,6 +32,21 @@ function spectralBin(): string {
   return path.join(path.dirname(manifest), bin.spectral);
 }
 
+/** Prints what is wrong with openapi.yaml's extensions; returns how many problems there are. */
+function extensionProblems(file: string, cwd: string): number {
+  const name = path.relative(cwd, file);
+  let problems: string[];
+  try {
+    const openapi = readYaml(file);
+    problems = [...errorCodeListProblems(openapi), ...pagingExtensionProblems(openapi)];
+  } catch (error) {
+    problems = [`its extensions could not be checked: ${error instanceof Error ? error.message : String(error)}`];
+  }
+  for (const problem of problems) process.stdout.write(`${name} error ${problem}\n`);
+  if (problems.length === 0) process.stdout.write(`${name}: x-error-codes and x-paging are consistent with the document\n`);
+  return problems.length;
+}
+
 export async function lintSpecs({ specsDir, ruleset, cwd }: LintOptions): Promise<0 | 1> {
   const files = specFolderFiles(specsDir);
   const documents = [files.openapi, files.asyncapi, files.internalEvents].filter((file) => fs.existsSync(file));
@@ -39,6 +57,7 @@ export async function lintSpecs({ specsDir, ruleset, cwd }: LintOptions): Promis
     cwd,
   });
   if (spectral.status !== 0) failed = true;
+  if (fs.existsSync(files.openapi) && extensionProblems(files.openapi, cwd) > 0) failed = true;
 
   const parser = new Parser();
   const asyncapiDocuments: { name: string; parse: () => ReturnType<Parser['parse']> }[] = [];

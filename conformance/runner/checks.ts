@@ -7,11 +7,26 @@ export type CheckName =
   | 'content_type'
   | 'body_valid'
   | 'required_headers'
+  // every HTTP response: header values against their schemas, the envelope's status, an error's code and field list
+  | 'header_valid'
+  | 'envelope_status'
+  | 'error_code'
+  | 'error_fields'
   | 'negative_rejected'
   | 'auth_required'
   | 'no_existence_leak'
   | 'use_after_free'
   | 'stateful_flow'
+  // phase "negative": the field the runner broke is named in errors[]
+  | 'field_named'
+  // phase "paging": every page of every list, walked by its cursor
+  | 'page_size'
+  | 'page_cursor'
+  | 'page_items'
+  | 'page_order'
+  // phase "conventions": what the spec says of every path (405 with Allow) and every request (X-Request-Id)
+  | 'method_not_allowed'
+  | 'request_id'
   | 'message_valid'
   | 'message_order'
   | 'stomp_error_frame'
@@ -40,7 +55,7 @@ export type CheckName =
   | 'repeated_query_param'
   | 'unknown_region';
 
-export type PhaseName = 'examples' | 'positive' | 'negative' | 'auth' | 'stateful' | 'async' | 'delivery' | 'robustness';
+export type PhaseName = 'examples' | 'positive' | 'negative' | 'auth' | 'stateful' | 'paging' | 'conventions' | 'async' | 'delivery' | 'robustness';
 
 export interface CheckFailure {
   phase: PhaseName;

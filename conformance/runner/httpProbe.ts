@@ -1,7 +1,10 @@
 // Sends one HTTP request to the server under test and applies the checks every response gets:
 // not a 5xx, status documented for the operation, content type documented, body valid against the
-// documented schema, required headers present, body within the size limit. Failures carry a curl
-// line to replay them.
+// documented schema, required headers present and every documented header's value valid against
+// its schema, what the envelope says beyond its schema (envelopeChecks.ts), body within the size
+// limit. Failures carry a curl line to replay them.
+import { checkEnvelope } from './envelopeChecks.js';
+import { checkHeaderValues } from './headerValues.js';
 import { mediaTypeSatisfies } from './mediaType.js';
 import { BodyTooLargeError, jsonAt, readTextWithin, type Json } from '../specModel/index.js';
 import type { PhaseRecorder } from './checks.js';
@@ -21,6 +24,10 @@ export interface ProbeRequest {
   /** sent as is instead of JSON-encoding `body` */
   rawBody?: string;
   contentType?: string;
+  /** request headers beyond Authorization and Content-Type */
+  headers?: Record<string, string>;
+  /** the run's seed, when the request was generated from it (the replay line says so) */
+  seed?: number;
 }
 
 export interface ProbeResponse {
@@ -92,11 +99,13 @@ const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 export function curlOf(target: HttpTarget, request: ProbeRequest): string {
   const parts = ['curl', '-i', '-X', request.method, shellQuote(urlOf(target, request))];
   if (request.token) parts.push('-H', shellQuote(`Authorization: Bearer ${request.token}`));
+  for (const [name, value] of Object.entries(request.headers ?? {})) parts.push('-H', shellQuote(`${name}: ${value}`));
   const body = bodyOf(request);
   if (body !== undefined) {
     parts.push('-H', shellQuote(`Content-Type: ${request.contentType ?? 'application/json'}`));
     parts.push('--data-raw', shellQuote(body.length > 2000 ? `${body.slice(0, 2000)}…(${body.length} bytes)` : body));
   }
+  if (request.seed !== undefined) parts.push(`# generated with --seed ${request.seed}`);
   return parts.join(' ');
 }
 
@@ -111,7 +120,7 @@ export async function send(target: HttpTarget, request: ProbeRequest): Promise<P
 }
 
 async function sendOnce(target: HttpTarget, request: ProbeRequest): Promise<ProbeResponse> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...request.headers };
   if (request.token) headers.authorization = `Bearer ${request.token}`;
   const body = bodyOf(request);
   if (body !== undefined) headers['content-type'] = request.contentType ?? 'application/json';
@@ -174,8 +183,10 @@ export function checkResponse(recorder: PhaseRecorder, spec: SpecIndex, target: 
       const verdict = value === undefined ? undefined : validate(value);
       ok = recorder.check(verdict?.valid === true, 'body_valid', id, bodyProblem(response.status, verdict), replay) && ok;
     }
+    if (documented.contentType.includes('json')) ok = checkEnvelope(recorder, spec, documented, response, replay, id) && ok;
   }
   const missing = documented.requiredHeaders.filter((h) => !response.headers.has(h));
   ok = recorder.check(missing.length === 0, 'required_headers', id, `missing required header(s) ${missing.join(', ')}`, replay) && ok;
+  ok = checkHeaderValues(recorder, spec, documented, response, replay, id) && ok;
   return ok;
 }

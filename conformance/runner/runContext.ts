@@ -1,6 +1,6 @@
 // What every phase shares: the spec, the server under test, two signed-in users and a trip plan of
 // each (so operations can be called on real ids, and on someone else's ids).
-import { fillTemplate, jsonAt, numberOrUndefined, objectOrEmpty, type JsonObject, type OperationFact } from '../specModel/index.js';
+import { fillTemplate, jsonAt, numberOrUndefined, objectOrEmpty, type Json, type JsonObject, type OperationFact } from '../specModel/index.js';
 import type { PhaseRecorder } from './checks.js';
 import type { FaultHook } from './faultHooks.js';
 import { checkResponse, dataAt, excerpt, send, type HttpTarget, type ProbeRequest, type ProbeResponse } from './httpProbe.js';
@@ -77,6 +77,19 @@ export async function createTripPlan(
   if (typeof tripPlanId !== 'number' || typeof chatRoomId !== 'number')
     throw new SetupError(`createTripPlanSession answered 201 without data.tripPlanId and data.chatRoomId: ${excerpt(res, 300)}`);
   return { tripPlanId, chatRoomId };
+}
+
+/** Waits while the plan generates (asking getTripPlan every 100 ms): its generationStatus when it stopped, or when the wait ran out. */
+export async function waitForGeneration(ctx: Pick<RunContext, 'spec' | 'target' | 'options'>, token: string, tripPlanId: number): Promise<Json | undefined> {
+  const op = ctx.spec.operation('getTripPlan');
+  const request: ProbeRequest = { operationId: op.operationId, method: 'GET', path: pathFor(op, { tripPlanId, chatRoomId: 0 }), token };
+  const deadline = Date.now() + ctx.options.generationTimeoutMs;
+  let status: Json | undefined = 'GENERATING';
+  while (status === 'GENERATING' && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    status = dataAt(await send(ctx.target, request), 'generationStatus');
+  }
+  return status;
 }
 
 export async function createRunContext(spec: SpecIndex, options: RunOptions): Promise<RunContext> {

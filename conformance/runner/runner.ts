@@ -7,8 +7,10 @@ import { beforeDeadline, deadlinePassed } from './deadline.js';
 import { runAsyncPhase } from './phases/async.js';
 import { runAuthPhase } from './phases/auth.js';
 import { runDeliveryPhase } from './phases/delivery.js';
+import { runConventionsPhase } from './phases/conventions.js';
 import { runExamplesPhase } from './phases/examples.js';
 import { runNegativePhase } from './phases/negative.js';
+import { runPagingPhase } from './phases/paging.js';
 import { runPositivePhase } from './phases/positive.js';
 import { runRobustnessPhase } from './phases/robustness.js';
 import { runStatefulPhase } from './phases/stateful.js';
@@ -16,7 +18,7 @@ import { createRunContext, SetupError, type RunContext, type RunOptions } from '
 import type { SpecIndex } from './specIndex.js';
 
 // robustness last: on a server that fails it, its hostile inputs cannot disturb the other phases.
-export const allPhases: PhaseName[] = ['examples', 'positive', 'negative', 'auth', 'stateful', 'async', 'delivery', 'robustness'];
+export const allPhases: PhaseName[] = ['examples', 'positive', 'negative', 'auth', 'stateful', 'paging', 'conventions', 'async', 'delivery', 'robustness'];
 
 const runners: Record<PhaseName, (ctx: RunContext) => Promise<PhaseRecorder>> = {
   examples: runExamplesPhase,
@@ -24,6 +26,8 @@ const runners: Record<PhaseName, (ctx: RunContext) => Promise<PhaseRecorder>> = 
   negative: runNegativePhase,
   auth: runAuthPhase,
   stateful: runStatefulPhase,
+  paging: runPagingPhase,
+  conventions: runConventionsPhase,
   async: runAsyncPhase,
   delivery: runDeliveryPhase,
   robustness: runRobustnessPhase,

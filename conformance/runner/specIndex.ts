@@ -4,8 +4,10 @@
 // documents as published. Validation and pattern matching run in the sandbox (sandbox/), so a
 // schema of a hostile spec cannot hold the runner past its time bounds.
 import {
+  arrayOrEmpty,
   bundle,
   jsonAt,
+  objectOrEmpty,
   readChannels,
   readDelivery,
   readOperations,
@@ -26,6 +28,8 @@ export interface SpecIndex {
   asyncapi: JsonObject;
   operations: OperationFact[];
   operation(operationId: string): OperationFact;
+  /** the codes of `ErrorCode`: each with its `x-http-status` and whether its `errors` lists the failing fields (`x-field-errors`) */
+  errorCodes: ErrorCodeInfo[];
   responseValidator(operationId: string, status: number): SchemaCheck | null;
   schemaValidator(document: 'openapi' | 'asyncapi', schema: unknown): SchemaCheck;
   messageValidator(messageName: string): SchemaCheck;
@@ -39,6 +43,23 @@ export interface SpecIndex {
   channels: ChannelInfo[];
   /** the channel whose address template matches a concrete destination */
   channelFor(destination: string): ChannelInfo | null;
+}
+
+export interface ErrorCodeInfo {
+  code: string;
+  httpStatus: number | null;
+  fieldErrors: boolean;
+}
+
+function readErrorCodes(openapi: JsonObject): ErrorCodeInfo[] {
+  return arrayOrEmpty(jsonAt(openapi, 'components', 'schemas', 'ErrorCode', 'oneOf'))
+    .map(objectOrEmpty)
+    .filter((alternative) => typeof alternative.const === 'string')
+    .map((alternative) => ({
+      code: alternative.const as string,
+      httpStatus: typeof alternative['x-http-status'] === 'number' ? alternative['x-http-status'] : null,
+      fieldErrors: alternative['x-field-errors'] === true,
+    }));
 }
 
 export interface ChannelInfo {
@@ -74,6 +95,7 @@ export function createSpecIndex(openapi: JsonObject, asyncapi: JsonObject, limit
     openapi,
     asyncapi,
     operations,
+    errorCodes: readErrorCodes(openapi),
     operation(operationId) {
       const op = byId.get(operationId);
       if (!op) throw new Error(`operation ${operationId} is not in the spec`);

@@ -9,6 +9,7 @@ export { loadSpecFolder, specFolderFiles, specFolderLayout, type SpecFolder, typ
 export { componentName, pointerTokens, resolveObject, resolveRef, valueAtPointer } from './jsonPointer.js';
 export { fillTemplate, mapPlaceholders, placeholderNames, templatePattern } from './template.js';
 export { readOperations, serverResponseHeaders, type HttpMethod, type OperationFact, type ParameterFact, type ResponseFact } from './openapiModel.js';
+export { creationSortKey, parseSortValue, readPaging, type PagingFact } from './pagingExtension.js';
 export { readChannels, readMessages, stompCommands, type AsyncMessageFact, type ChannelFact, type StompCommandName } from './asyncapiModel.js';
 export { addSpecFormats, rebaseRefs } from './specAjv.js';
 export {

@@ -2,6 +2,7 @@
 // its route, security, parameters, body and documented responses. Readers need not walk the raw spec.
 import { arrayOrEmpty, objectOrEmpty, stringOrUndefined, type Json, type JsonObject } from './json.js';
 import { componentName, resolveObject } from './jsonPointer.js';
+import { readPaging, type PagingFact } from './pagingExtension.js';
 
 export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'patch' | 'head' | 'options';
 const methods: HttpMethod[] = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
@@ -25,6 +26,10 @@ export interface ResponseFact {
   schemaName: string | null; // components.schemas name when the schema is a plain $ref
   requiredHeaders: string[];
   headers: string[];
+  /** each documented header with a schema, and that schema (as written, refs unresolved) */
+  headerSchemas: { name: string; schema: Json }[];
+  /** `x-error-codes`: the error codes this response is sent with; null when it has none */
+  errorCodes: string[] | null;
   examples: { name: string; value: Json | undefined }[];
 }
 
@@ -38,6 +43,8 @@ export interface OperationFact {
   parameters: ParameterFact[];
   body: { required: boolean; contentType: string; schema: Json | undefined; examples: { name: string; value: Json | undefined }[] } | null;
   responses: ResponseFact[];
+  /** `x-paging` of a cursor-paged list; null for any other operation */
+  paging: PagingFact | null;
 }
 
 function examplesOf(spec: JsonObject, media: JsonObject): { name: string; value: Json | undefined }[] {
@@ -102,6 +109,8 @@ export function readOperations(spec: JsonObject): OperationFact[] {
           schemaName: componentName(objectOrEmpty(mediaObject?.schema).$ref, 'schemas'),
           headers: headerEntries.map(([name]) => name),
           requiredHeaders: headerEntries.filter(([, h]) => h.required === true).map(([name]) => name),
+          headerSchemas: headerEntries.filter(([, h]) => h.schema !== undefined).map(([name, h]) => ({ name, schema: h.schema! })),
+          errorCodes: Array.isArray(response['x-error-codes']) ? response['x-error-codes'].filter((code) => typeof code === 'string') : null,
           examples: mediaObject ? examplesOf(spec, mediaObject) : [],
         });
       }
@@ -116,6 +125,7 @@ export function readOperations(spec: JsonObject): OperationFact[] {
         parameters: [...byKey.values()],
         body,
         responses,
+        paging: readPaging(op['x-paging']),
       });
     }
   }

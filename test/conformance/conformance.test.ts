@@ -6,7 +6,7 @@ import { Hono, type Context } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { CheckName, PhaseName } from '../../conformance/runner/checks.js';
 import { objectOrEmpty, type Json, type JsonObject } from '../../conformance/specModel/index.js';
-import { runConformance } from '../../conformance/runner/runner.js';
+import { allPhases, runConformance, type ConformanceResult } from '../../conformance/runner/runner.js';
 import { loadSpecIndex } from '../../conformance/runner/specIndex.js';
 import type { App } from '../../src/composition/app.js';
 import { AppError } from '../../src/kernel/appError.js';
@@ -67,12 +67,30 @@ const COVERAGE_FLOOR = 35;
 
 describe('conformance of the real app', () => {
   it('passes every phase with a fixed seed', async () => {
-    const result = await run({}, ['examples', 'positive', 'negative', 'auth', 'stateful', 'async', 'delivery', 'robustness'], 12);
+    const result = await run({}, allPhases, 12);
     for (const report of result.reports) {
       expect(report.failures, `${report.phase}: ${JSON.stringify(report.failures.slice(0, 3), null, 1)}`).toEqual([]);
       expect(report.checks, report.phase).toBeGreaterThan(0);
     }
-    expect(result.reports.map((r) => r.phase)).toEqual(['examples', 'positive', 'negative', 'auth', 'stateful', 'async', 'delivery', 'robustness']);
+    expect(result.reports.map((r) => r.phase)).toEqual([
+      'examples',
+      'positive',
+      'negative',
+      'auth',
+      'stateful',
+      'paging',
+      'conventions',
+      'async',
+      'delivery',
+      'robustness',
+    ]);
+    const ran = (phase: PhaseName) => Object.keys(result.reports.find((r) => r.phase === phase)!.tally);
+    // The checks of every response ran and held (error_fields and field_named on the negative phase's 400s).
+    expect(ran('negative')).toEqual(
+      expect.arrayContaining(['header_valid', 'envelope_status', 'error_code', 'error_fields', 'field_named', 'negative_rejected']),
+    );
+    expect(ran('paging')).toEqual(expect.arrayContaining(['page_size', 'page_cursor', 'page_items', 'page_order']));
+    expect(ran('conventions')).toEqual(expect.arrayContaining(['method_not_allowed', 'request_id']));
     // Every robustness check ran and held.
     expect(Object.keys(result.reports.find((r) => r.phase === 'robustness')!.tally)).toEqual(
       expect.arrayContaining([
@@ -426,6 +444,230 @@ const variants: {
     target: 'createTripPlanSession',
   },
 ];
+
+// Faults of the checks every response gets and of the phases "negative", "auth", "paging" and
+// "conventions" share two runs (one of the phases "negative", "auth" and "conventions", one of
+// "paging"): each fault breaks an operation (a sort of a list, a path) no other fault touches, so
+// the run of the faulty app shows which check caught which fault, and that no other check failed
+// on its target.
+interface Fault {
+  name: string;
+  breaks: Front;
+  check: CheckName;
+  target: string;
+}
+
+/** The real answer with its JSON body changed by `spoil` (status and headers kept, X-Request-Id among them); null keeps it as it was. */
+async function spoiled(real: Response, spoil: (body: JsonObject) => JsonObject | null): Promise<Response> {
+  const body = spoil(objectOrEmpty(await real.clone().json()));
+  if (body === null) return real;
+  const headers = new Headers(real.headers);
+  headers.delete('content-length');
+  return new Response(JSON.stringify(body), { status: real.status, headers });
+}
+/** The same for the `data` of a 200 answer, e.g. a page. */
+const spoiledData = (real: Response, spoil: (data: JsonObject) => JsonObject | null): Promise<Response> | Response =>
+  real.status !== 200
+    ? real
+    : spoiled(real, (body) => {
+        const data = spoil(objectOrEmpty(body.data));
+        return data && { ...body, data };
+      });
+/** The real answer with one header changed. */
+function withHeader(real: Response, name: string, value: string | null): Response {
+  const headers = new Headers(real.headers);
+  if (value === null) headers.delete(name);
+  else headers.set(name, value);
+  return new Response(real.body, { status: real.status, headers });
+}
+const idOf = (item: Json | undefined) => Number(objectOrEmpty(item).id);
+const itemsOf = (page: JsonObject) => (Array.isArray(page.content) ? page.content : []);
+
+/** The same request with its query changed. */
+function withQuery(c: Context, change: (query: URLSearchParams) => void): Request {
+  const url = new URL(c.req.url);
+  change(url.searchParams);
+  return new Request(url, { headers: c.req.raw.headers });
+}
+
+const responseFaults: Fault[] = [
+  {
+    name: 'RateLimit-Remaining is negative',
+    breaks: (front, app) => front.get('/api/v1/members/me/name', async (c) => withHeader(await forward(c, app), 'RateLimit-Remaining', '-1')),
+    check: 'header_valid',
+    target: 'getMyName',
+  },
+  {
+    name: 'a missing plan answers the generic COMMON404 instead of TRIP101',
+    breaks: (front, app) =>
+      front.get('/api/v1/trips/:tripPlanId', async (c) => {
+        const real = await forward(c, app);
+        return real.status === 404 ? spoiled(real, (body) => ({ ...body, data: { ...objectOrEmpty(body.data), code: 'COMMON404' } })) : real;
+      }),
+    check: 'error_code',
+    target: 'getTripPlan',
+  },
+  {
+    name: 'COMMON001 comes without its errors',
+    breaks: (front, app) =>
+      front.patch('/api/v1/trips/:tripPlanId', async (c) => {
+        const real = await forward(c, app);
+        return real.status === 400 ? spoiled(real, (body) => ({ ...body, data: { ...objectOrEmpty(body.data), errors: null } })) : real;
+      }),
+    check: 'error_fields',
+    target: 'updateTripPlanTitle',
+  },
+  {
+    name: 'a validation error names another field than the one that failed',
+    breaks: (front, app) =>
+      front.post('/api/v1/auth/reissue', async (c) => {
+        const real = await forward(c, app);
+        if (real.status !== 400) return real;
+        return spoiled(real, (body) => {
+          const data = objectOrEmpty(body.data);
+          const errors = Array.isArray(data.errors) ? data.errors.map((e) => ({ ...objectOrEmpty(e), field: 'body.somethingElse' })) : null;
+          return { ...body, data: { ...data, errors } };
+        });
+      }),
+    check: 'field_named',
+    target: 'reissueToken',
+  },
+  {
+    name: '405 without Allow',
+    breaks: (front, app) =>
+      front.on(['PUT', 'POST', 'PATCH', 'DELETE'], '/api/v1/members/me/name', async (c) => withHeader(await forward(c, app), 'Allow', null)),
+    check: 'method_not_allowed',
+    target: '/api/v1/members/me/name',
+  },
+  {
+    name: "the caller's X-Request-Id is not echoed",
+    breaks: (front, app) =>
+      front.get('/api/v1/trips', async (c) => {
+        const real = await forward(c, app);
+        return c.req.header('x-request-id') ? withHeader(real, 'X-Request-Id', crypto.randomUUID()) : real;
+      }),
+    check: 'request_id',
+    target: 'listTripPlans',
+  },
+];
+
+const pagingFaults: Fault[] = [
+  // The paging phase creates the trip plans it lists.
+  {
+    name: "a 201's envelope says status 200",
+    breaks: (front, app) =>
+      front.post('/api/v1/trips', async (c) => {
+        const real = await forward(c, app);
+        return real.status === 201 ? spoiled(real, (body) => ({ ...body, status: 200 })) : real;
+      }),
+    check: 'envelope_status',
+    target: 'createTripPlanSession',
+  },
+  {
+    name: 'sort=startDate:asc is answered in descending order',
+    breaks: (front, app) =>
+      front.get('/api/v1/trips', async (c, next) =>
+        c.req.query('sort') === 'startDate:asc'
+          ? forward(
+              c,
+              app,
+              withQuery(c, (q) => q.set('sort', 'startDate:desc')),
+            )
+          : next(),
+      ),
+    check: 'page_order',
+    target: 'listTripPlans sort=startDate:asc',
+  },
+  {
+    name: 'sort=createdAt:asc ignores size',
+    breaks: (front, app) =>
+      front.get('/api/v1/trips', async (c, next) =>
+        c.req.query('sort') === 'createdAt:asc'
+          ? forward(
+              c,
+              app,
+              withQuery(c, (q) => q.set('size', '100')),
+            )
+          : next(),
+      ),
+    check: 'page_size',
+    target: 'listTripPlans sort=createdAt:asc',
+  },
+  {
+    name: "sort=startDate:desc gives a nextCursor one past the last item's id",
+    breaks: (front, app) =>
+      front.get('/api/v1/trips', async (c, next) =>
+        c.req.query('sort') === 'startDate:desc'
+          ? spoiledData(await forward(c, app), (page) => ({ ...page, nextCursor: page.nextCursor === null ? null : Number(page.nextCursor) + 1 }))
+          : next(),
+      ),
+    check: 'page_cursor',
+    target: 'listTripPlans sort=startDate:desc',
+  },
+  {
+    // `>=` instead of `>` in the keyset: the page after a cursor starts with the cursor's item.
+    name: "sort=createdAt:desc repeats the cursor's item on the next page",
+    breaks: (front, app) => {
+      const answered = new Map<number, Json>();
+      front.get('/api/v1/trips', async (c, next) => {
+        if (c.req.query('sort') !== 'createdAt:desc') return next();
+        const cursor = c.req.query('cursor');
+        const repeated = cursor === undefined ? undefined : answered.get(Number(cursor));
+        const size = Number(c.req.query('size') ?? 10);
+        const real = await forward(c, app, repeated ? withQuery(c, (q) => q.set('size', String(size - 1))) : c.req.raw);
+        return spoiledData(real, (page) => {
+          const content = [...(repeated ? [repeated] : []), ...itemsOf(page)];
+          for (const item of content) answered.set(idOf(item), item);
+          return { content, nextCursor: page.hasNext === true ? idOf(content.at(-1)) : null, hasNext: page.hasNext === true, size: content.length };
+        });
+      });
+    },
+    check: 'page_items',
+    target: 'listTripPlans sort=createdAt:desc',
+  },
+  {
+    name: 'the last page of a chat says hasNext',
+    breaks: (front, app) =>
+      front.get('/api/v1/chats/:chatRoomId/messages', async (c) =>
+        spoiledData(await forward(c, app), (page) =>
+          page.hasNext === true || itemsOf(page).length === 0 ? null : { ...page, hasNext: true, nextCursor: idOf(itemsOf(page).at(-1)) },
+        ),
+      ),
+    check: 'page_cursor',
+    target: 'listChatMessages',
+  },
+];
+
+/** The faults' run, started by the first test that needs it. */
+function faultRun(faults: Fault[], phases: PhaseName[]): () => Promise<ConformanceResult> {
+  let result: Promise<ConformanceResult> | undefined;
+  return () =>
+    (result ??= run(
+      inFront((front, app) => faults.forEach((fault) => fault.breaks(front, app))),
+      phases,
+    ));
+}
+
+describe.each([
+  ['the checks of every response, negative, auth and conventions', responseFaults, faultRun(responseFaults, ['negative', 'auth', 'conventions'])],
+  ['paging', pagingFaults, faultRun(pagingFaults, ['paging'])],
+] as const)('faults caught by the right check: %s', (_name, faults, result) => {
+  it.each(faults.map((f) => [f.name, f] as const))(
+    '%s',
+    async (_fault, fault) => {
+      const failures = (await result()).reports.flatMap((r) => r.failures).filter((f) => f.target === fault.target);
+      expect(failures.length, `expected [${fault.check}] ${fault.target}`).toBeGreaterThan(0);
+      expect([...new Set(failures.map((f) => f.check))], JSON.stringify(failures.slice(0, 3), null, 1)).toEqual([fault.check]);
+      expect(failures.every((f) => f.replay.length > 0)).toBe(true);
+    },
+    60_000,
+  );
+
+  it('fails nothing the faults did not break', async () => {
+    const failures = (await result()).reports.flatMap((r) => r.failures).filter((f) => !faults.some((fault) => fault.target === f.target));
+    expect(failures, JSON.stringify(failures.slice(0, 3), null, 1)).toEqual([]);
+  }, 60_000);
+});
 
 describe('broken variants are caught by the right check', () => {
   it.each(variants.map((v) => [v.name, v] as const))(

@@ -1,7 +1,9 @@
-// The runner waits out a rate limit (429 with a short Retry-After) instead of reporting the server.
+// The runner waits out a rate limit (429 with a short Retry-After) instead of reporting the server,
+// and reads a header as the type its schema gives before validating it.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { headerValue } from '../../conformance/runner/headerValues.js';
 import { send } from '../../conformance/runner/httpProbe.js';
 
 let server: http.Server;
@@ -37,5 +39,29 @@ describe('send', () => {
     retryAfter = '3600';
     const response = await send({ baseUrl, timeoutMs: 5000 }, { operationId: 'getHealth', method: 'GET', path: '/healthz' });
     expect([response.status, hits]).toEqual([429, 1]);
+  });
+});
+
+describe('headerValue', () => {
+  it('reads an integer header only when it is a canonical decimal integer', () => {
+    const integer = { type: 'integer', minimum: 0 };
+    expect(['42', '-1', '0'].map((text) => headerValue(text, integer))).toEqual([42, -1, 0]);
+    // Left as text, which the schema then refuses ("must be integer") rather than reading 042 as 42.
+    expect(['042', '+42', '4.2e1', ' 42', '42.0', '', '0x2a'].map((text) => headerValue(text, integer))).toEqual([
+      '042',
+      '+42',
+      '4.2e1',
+      ' 42',
+      '42.0',
+      '',
+      '0x2a',
+    ]);
+  });
+
+  it('reads numbers and booleans, and leaves strings (and nullable strings) as they are', () => {
+    expect(headerValue('1.5', { type: 'number' })).toBe(1.5);
+    expect(headerValue('1.5.', { type: 'number' })).toBe('1.5.');
+    expect([headerValue('true', { type: 'boolean' }), headerValue('yes', { type: 'boolean' })]).toEqual([true, 'yes']);
+    expect(headerValue('007', { type: ['string', 'null'] })).toBe('007');
   });
 });

@@ -36,6 +36,7 @@ export function requestArbitrary(ctx: RunContext, op: OperationFact, idPool: num
         query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])),
         token: op.secured ? ctx.a.token : null,
         body,
+        seed: ctx.options.seed,
       }))
   );
 }

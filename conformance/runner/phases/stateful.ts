@@ -1,10 +1,10 @@
 // Phase "stateful": a resource is followed across calls — create, read (also via Location), list,
 // rename, start, wait for the generation, read the days, delete — and after the delete every
 // operation on it must answer 404 (no use after free).
-import { arrayOrEmpty, jsonAt, jsonText, type Json } from '../../specModel/index.js';
+import { arrayOrEmpty, jsonAt, jsonText } from '../../specModel/index.js';
 import { PhaseRecorder } from '../checks.js';
 import { curlOf, dataAt, send, type ProbeRequest, type ProbeResponse } from '../httpProbe.js';
-import { exampleRequest, pathFor, sendChecked, type RunContext } from '../runContext.js';
+import { exampleRequest, pathFor, sendChecked, waitForGeneration, type RunContext } from '../runContext.js';
 
 export async function runStatefulPhase(ctx: RunContext): Promise<PhaseRecorder> {
   const recorder = new PhaseRecorder('stateful');
@@ -62,12 +62,7 @@ export async function runStatefulPhase(ctx: RunContext): Promise<PhaseRecorder> 
 
   const [startRequest, started] = await call('startTripPlanGeneration');
   if (expect(started.status === 200, 'startTripPlanGeneration', `start answered ${started.status}`, startRequest)) {
-    const deadline = Date.now() + ctx.options.generationTimeoutMs;
-    let status: Json | undefined = 'GENERATING';
-    while (status === 'GENERATING' && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      status = dataAt(await send(ctx.target, { ...readRequest }), 'generationStatus');
-    }
+    const status = await waitForGeneration(ctx, ctx.a.token, plan.tripPlanId);
     expect(status === 'COMPLETED', 'startTripPlanGeneration', `generation ended as ${jsonText(status)}`, startRequest);
     const [daysRequest, days] = await call('listDailyPlans');
     expect(

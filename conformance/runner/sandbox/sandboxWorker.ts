@@ -4,6 +4,7 @@
 // runner's thread waits a bounded time and terminates this one.
 import { workerData } from 'node:worker_threads';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { addSpecFormats, jsonAt, rebaseRefs } from '../../specModel/index.js';
 import { signal, type SandboxAnswer, type SandboxRequest, type SandboxWorkerData } from './sandboxProtocol.js';
 
@@ -13,6 +14,9 @@ const flags = new Int32Array(signals);
 function startValidation(): Ajv2020 {
   const ajv = new Ajv2020({ strict: false, allErrors: true, allowUnionTypes: true });
   addSpecFormats(ajv);
+  // The spec model reads `uri-reference` as an annotation (so do codegen and the server); the runner
+  // holds answers to it: a `Location`, a link's `href` is a URI reference.
+  ajv.addFormat('uri-reference', fullFormats['uri-reference']);
   ajv.addSchema({ $id: 'urn:conformance:openapi', components: { schemas: jsonAt(openapi, 'components', 'schemas') } });
   ajv.addSchema({ $id: 'urn:conformance:asyncapi', components: { schemas: jsonAt(asyncapi, 'components', 'schemas') } });
   return ajv;
