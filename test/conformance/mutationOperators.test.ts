@@ -1,6 +1,8 @@
 // The mutation operators as a list: each quotes a line the specs still have (at the pointer it
 // names), has a unique id, one line of description and phases the runner has (or the paging phase
-// it is meant to get); and they are spread over what the specs promise, HTTP and STOMP alike.
+// it is meant to get); they are spread over what the specs promise, HTTP and STOMP alike; and the
+// table of docs/conformance.md lists each of them.
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { allOperators } from '../../conformance/mutation/operators/index.js';
@@ -51,5 +53,13 @@ describe('the mutation operators', () => {
     // Mutations of HTTP, of the server's frames and of the client's frames.
     const kinds = new Set(allOperators.flatMap((o) => Object.keys(o.mutation())));
     expect([...kinds].sort()).toEqual(['request', 'response', 'toClient', 'toServer']);
+  });
+
+  it('are the rows of the table in docs/conformance.md, in order', () => {
+    const docs = fs.readFileSync(path.join(root, 'docs/conformance.md'), 'utf8');
+    const table = docs.slice(docs.indexOf('| Operator | The bug |')).split('\n\n')[0]!;
+    const ids = [...table.matchAll(/^\| `([a-z0-9-]+)` \|/gm)].map((match) => match[1]);
+    expect(ids).toEqual(allOperators.map((o) => o.id));
+    expect(docs).toMatch(new RegExp(`Each of its ${allOperators.length}\\s+operators`));
   });
 });
