@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 
-const bin = path.resolve(import.meta.dirname, '../../conformance/bin/trip-conformance.js');
+const binFolder = path.resolve(import.meta.dirname, '../../conformance/bin');
 const reportPeakRss = `data:text/javascript,process.on('exit', () => process.stderr.write('peak-rss-kib ' + process.resourceUsage().maxRSS + '\\n'))`;
 
 export interface BinRun {
@@ -19,7 +19,13 @@ export interface BinRun {
 }
 
 export function runConformanceBin(args: string[], killAfterMs: number): Promise<BinRun> {
+  return runPackageBin('trip-conformance', args, killAfterMs);
+}
+
+/** One of the package's bins (`trip-conformance-mutants`, ...), as runConformanceBin runs trip-conformance. */
+export function runPackageBin(name: string, args: string[], killAfterMs: number): Promise<BinRun> {
   return new Promise((resolve, reject) => {
+    const bin = path.join(binFolder, `${name}.js`);
     const child = spawn(process.execPath, ['--import', reportPeakRss, bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
