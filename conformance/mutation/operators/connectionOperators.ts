@@ -7,7 +7,7 @@ import { headerValue } from './httpRewrites.js';
 import { rewriteToClient } from './stompRewrites.js';
 
 const phases = ['async'];
-const headerCheck = 'planned: STOMP frame headers against their schemas';
+const headerCheck = 'frame_headers';
 
 export const connectionOperators: MutationOperator[] = [
   {

@@ -11,7 +11,7 @@ export const envelopeOperators: MutationOperator[] = [
     description: 'creating a trip plan answers HTTP 201 with an envelope whose status is 200',
     quote: { file: 'openapi.yaml', pointer: '/tags/5/description', text: '`status` repeats the HTTP status' },
     phases: ['examples'],
-    meantFor: 'planned: envelope status = HTTP status',
+    meantFor: 'envelope_status',
     mutation: rewriteResponses(
       (request, response) => isRequest(request, 'POST', /^\/api\/v1\/trips$/) && response.status === 201,
       (response) => withJson(response, { ...jsonObjectOf(response), status: 200 }),
@@ -22,7 +22,7 @@ export const envelopeOperators: MutationOperator[] = [
     description: 'every error envelope says status 400, whatever the HTTP status (a 401, a 404)',
     quote: { file: 'openapi.yaml', pointer: '/components/schemas/CommonResponse/description', text: 'with `status` repeating the HTTP status' },
     phases: ['auth'],
-    meantFor: 'planned: envelope status = HTTP status',
+    meantFor: 'envelope_status',
     mutation: rewriteResponses(
       (_request, response) => isError(response.status) && response.status !== 400 && jsonObjectOf(response)?.status !== undefined,
       (response) => withJson(response, { ...jsonObjectOf(response), status: 400 }),

@@ -20,7 +20,7 @@ export const errorCodeOperators: MutationOperator[] = [
       text: '`TRIP101`: the trip plan does not exist or belongs to another member.',
     },
     phases: ['auth'],
-    meantFor: 'planned: per-response error codes (x-error-codes)',
+    meantFor: 'error_code',
     mutation: recoded('TRIP101', 'COMMON404'),
   },
   {
@@ -32,7 +32,7 @@ export const errorCodeOperators: MutationOperator[] = [
       text: '`CHAT301`: the chat room does not exist or belongs to another member.',
     },
     phases: ['auth'],
-    meantFor: 'planned: per-response error codes (x-error-codes)',
+    meantFor: 'error_code',
     mutation: recoded('CHAT301', 'TRIP101'),
   },
   {
@@ -40,7 +40,7 @@ export const errorCodeOperators: MutationOperator[] = [
     description: 'a request that fails its schema answers 400 with the catch-all code COMMON500 instead of COMMON001',
     quote: { file: 'openapi.yaml', pointer: '/components/responses/BadRequest/description', text: '`COMMON001`: a parameter or body field fails its schema' },
     phases: ['negative'],
-    meantFor: 'planned: per-response error codes (x-error-codes)',
+    meantFor: 'error_code',
     mutation: recoded('COMMON001', 'COMMON500'),
   },
   {
@@ -48,7 +48,7 @@ export const errorCodeOperators: MutationOperator[] = [
     description: 'a request without a token answers 401 with MEMBER001 (member not found) instead of AUTH011',
     quote: { file: 'openapi.yaml', pointer: '/components/responses/Unauthorized/description', text: '`AUTH011`: no `Authorization` header' },
     phases: ['auth'],
-    meantFor: 'planned: per-response error codes (x-error-codes)',
+    meantFor: 'error_code',
     mutation: recoded('AUTH011', 'MEMBER001'),
   },
 ];

@@ -25,7 +25,7 @@ export const headerOperators: MutationOperator[] = [
     description: 'RateLimit-Remaining is computed the wrong way round (requests made − limit): negative',
     quote: { file: 'openapi.yaml', pointer: '/components/headers/RateLimit-Remaining/schema/minimum', text: 'minimum: 0' },
     phases: ['examples'],
-    meantFor: 'planned: header values against their schemas',
+    meantFor: 'header_valid',
     mutation: rewriteResponses(
       (_request, response) => headerValue(response, 'ratelimit-remaining') !== undefined,
       (response) => withHeaders(response, { 'ratelimit-remaining': String(-Number(headerValue(response, 'ratelimit-remaining'))) }),
@@ -36,7 +36,7 @@ export const headerOperators: MutationOperator[] = [
     description: 'RateLimit-Reset is sent in milliseconds instead of seconds',
     quote: { file: 'openapi.yaml', pointer: '/components/headers/RateLimit-Reset/description', text: 'Seconds until the current window ends.' },
     phases: ['examples'],
-    meantFor: 'planned: header values against their schemas',
+    meantFor: 'header_valid',
     mutation: rewriteResponses(
       (_request, response) => headerValue(response, 'ratelimit-reset') !== undefined,
       (response) => withHeaders(response, { 'ratelimit-reset': String(Number(headerValue(response, 'ratelimit-reset')) * 1000) }),
@@ -55,15 +55,15 @@ export const headerOperators: MutationOperator[] = [
     description: 'the rate limiter’s Retry-After is an HTTP date instead of seconds',
     quote: { file: 'openapi.yaml', pointer: '/components/headers/RetryAfter/description', text: 'Seconds to wait before the next request.' },
     phases: ['examples'],
-    meantFor: 'planned: header values against their schemas',
+    meantFor: 'header_valid',
     mutation: rateLimited(() => new Date(Date.now() + 1000).toUTCString()),
   },
   {
     id: 'request-id-not-echoed',
     description: 'a request’s own X-Request-Id is replaced by a generated one in the response',
     quote: { file: 'openapi.yaml', pointer: '/components/parameters/RequestId/description', text: 'The response echoes it in `X-Request-Id`' },
-    phases: ['examples'],
-    meantFor: 'planned: X-Request-Id echoed',
+    phases: ['conventions'],
+    meantFor: 'request_id',
     mutation: rewriteResponses(
       (request) => headerValue(request, 'x-request-id') !== undefined,
       (response) => withHeaders(response, { 'x-request-id': randomUUID() }),

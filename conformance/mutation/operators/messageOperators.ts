@@ -5,7 +5,7 @@ import { headerOf, jsonBodyOf, withHeader, withJsonBody, withoutHeader } from '.
 import { isMessage, rewriteToClient } from './stompRewrites.js';
 
 const phases = ['async'];
-const headerCheck = 'planned: STOMP frame headers against their schemas';
+const headerCheck = 'frame_headers';
 
 export const messageOperators: MutationOperator[] = [
   {

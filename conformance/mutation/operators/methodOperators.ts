@@ -4,7 +4,7 @@ import { errorAnswer, errorCodeOf, rewriteResponses, withHeaders } from './httpR
 
 const isMethodNotAllowed = (status: number, code: unknown) => status === 405 || code === 'COMMON405';
 // Where the planned check of 405 is expected to run: among the bad requests of the negative phase.
-const phases = ['negative'];
+const phases = ['conventions'];
 
 export const methodOperators: MutationOperator[] = [
   {
@@ -12,7 +12,7 @@ export const methodOperators: MutationOperator[] = [
     description: 'a method the path does not have answers 405 COMMON405 without the Allow header',
     quote: { file: 'openapi.yaml', pointer: '/tags/5/description', text: 'A method the path does not support answers `405 COMMON405` with an `Allow` header' },
     phases,
-    meantFor: 'planned: 405 with Allow',
+    meantFor: 'method_not_allowed',
     mutation: rewriteResponses(
       (_request, response) => isMethodNotAllowed(response.status, errorCodeOf(response)),
       (response) => withHeaders(response, { allow: undefined }),
@@ -27,7 +27,7 @@ export const methodOperators: MutationOperator[] = [
       text: 'The path exists but not with this method; `Allow` lists the methods it has.',
     },
     phases,
-    meantFor: 'planned: 405 with Allow',
+    meantFor: 'method_not_allowed',
     mutation: rewriteResponses(
       (_request, response) => isMethodNotAllowed(response.status, errorCodeOf(response)),
       (_response, request) => errorAnswer(request, 404, 'COMMON404', 'No such route.'),

@@ -22,8 +22,7 @@ const pages = (change: (data: Record<string, unknown>, request: ProxyRequest) =>
     },
   );
 
-const phases = ['examples', 'paging'];
-const meantFor = 'planned: the paging phase';
+const phases = ['paging'];
 
 export const pagingOperators: MutationOperator[] = [
   {
@@ -35,7 +34,7 @@ export const pagingOperators: MutationOperator[] = [
       text: "The id of the page's last item when `hasNext` (the `cursor` of the next page), else null.",
     },
     phases,
-    meantFor,
+    meantFor: 'page_cursor',
     mutation: pages((data) => (typeof data.nextCursor === 'number' ? { ...data, nextCursor: data.nextCursor + 1 } : undefined)),
   },
   {
@@ -43,7 +42,7 @@ export const pagingOperators: MutationOperator[] = [
     description: 'the last page says hasNext: true with a cursor, and the page after it is empty',
     quote: { file: 'openapi.yaml', pointer: '/tags/5/description', text: '`nextCursor` is `null` on the last page.' },
     phases,
-    meantFor,
+    meantFor: 'page_cursor',
     mutation: pages((data) => {
       const last = itemsOf(data).at(-1);
       return data.hasNext === false && last && typeof last.id === 'number' ? { ...data, hasNext: true, nextCursor: last.id } : undefined;
@@ -54,7 +53,7 @@ export const pagingOperators: MutationOperator[] = [
     description: 'the size parameter is ignored: every page has the default size',
     quote: { file: 'openapi.yaml', pointer: '/components/parameters/TripPageSize/description', text: 'Items per page.' },
     phases,
-    meantFor,
+    meantFor: 'page_size',
     mutation: () => ({
       request(request) {
         const query = queryOf(request);
@@ -74,7 +73,7 @@ export const pagingOperators: MutationOperator[] = [
       text: 'Items are ordered by `(field, id)`, both in the direction of `sort`.',
     },
     phases,
-    meantFor,
+    meantFor: 'page_order',
     mutation: pages((data) => (itemsOf(data).length > 1 ? { ...data, content: [...itemsOf(data)].reverse() } : undefined)),
   },
   {
@@ -82,7 +81,7 @@ export const pagingOperators: MutationOperator[] = [
     description: 'a page’s size field is the size asked for, not the number of items it holds',
     quote: { file: 'openapi.yaml', pointer: '/components/schemas/PageResponse/description', text: '`size` (the number of items in `content`)' },
     phases,
-    meantFor,
+    meantFor: 'page_size',
     mutation: pages((data, request) => {
       const asked = Number(queryOf(request).get('size') ?? (pathOf(request).includes('/chats/') ? 50 : 10));
       return asked !== itemsOf(data).length ? { ...data, size: asked } : undefined;
