@@ -51,12 +51,16 @@ const WORKER_HEAP_MB = 512;
 
 const deadlinePassed = "the run's deadline passed";
 
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
 export function createSandbox(openapi: JsonObject, asyncapi: JsonObject, limits: SandboxLimits): Sandbox {
   let current: RunningWorker | null = null;
   let cannotStart: string | null = null;
   const schemaIds = new Map<unknown, number>();
   /** what ran out of time (`schema <id>`, `pattern /<source>/<flags>`), with the note for its later uses */
   const runaway = new Map<string, string>();
+  /** the id of the last request sent */
+  let requests = 0;
 
   const remaining = (bound: number) => Math.min(bound, limits.deadlineAt === undefined ? bound : limits.deadlineAt - Date.now());
 
@@ -107,7 +111,7 @@ export function createSandbox(openapi: JsonObject, asyncapi: JsonObject, limits:
   }
 
   /** The worker's answer to `request`, or the note saying why there is none. */
-  function ask(request: SandboxRequest, key: string, what: string, suspect: string): SandboxAnswer | { undecided: string } {
+  function ask(request: DistributiveOmit<SandboxRequest, 'id'>, key: string, what: string, suspect: string): SandboxAnswer | { undecided: string } {
     const earlier = runaway.get(key);
     if (earlier) return { undecided: earlier };
     if (remaining(limits.timeoutMs) <= 0) return { undecided: deadlinePassed };
@@ -120,7 +124,7 @@ export function createSandbox(openapi: JsonObject, asyncapi: JsonObject, limits:
       else delete request.schema;
     }
     Atomics.store(running.flags, signal.answer, 0);
-    running.port.postMessage(request);
+    running.port.postMessage({ ...request, id: ++requests });
     if (Atomics.wait(running.flags, signal.answer, 0, bound) === 'timed-out') {
       const died = running.worker.threadId === -1;
       stop(running);
@@ -131,10 +135,27 @@ export function createSandbox(openapi: JsonObject, asyncapi: JsonObject, limits:
       runaway.set(key, `an earlier ${what} did not finish within ${bound} ms (${suspect} may backtrack catastrophically)`);
       return { undecided: `the ${what} did not finish within ${bound} ms (${suspect} may backtrack catastrophically)` };
     }
-    const reply = receiveMessageOnPort(running.port)?.message as SandboxAnswer | undefined;
+    const reply = answerTo(running, requests, bound);
     if (!reply) throw new Error('the sandbox worker announced an answer it did not send');
     if ('error' in reply) throw new Error(reply.error);
     return reply;
+  }
+
+  /**
+   * The answer to request `id` from the port. On a loaded machine the message can reach the port a
+   * moment after the worker's announcement, so an empty port is read again (briefly, within `bound`);
+   * an answer to an earlier request (one given up on) is dropped.
+   */
+  function answerTo(running: RunningWorker, id: number, bound: number): SandboxAnswer | undefined {
+    const until = Date.now() + bound;
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    for (;;) {
+      const reply = receiveMessageOnPort(running.port)?.message as SandboxAnswer | undefined;
+      if (reply?.id === id) return reply;
+      if (reply) continue;
+      if (Date.now() >= until) return undefined;
+      Atomics.wait(pause, 0, 0, 1);
+    }
   }
 
   return {

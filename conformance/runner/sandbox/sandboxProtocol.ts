@@ -4,7 +4,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { JsonObject } from '../../specModel/index.js';
 
-export type SandboxRequest =
+export type SandboxRequest = { id: number } & (
   | {
       kind: 'validate';
       document: 'openapi' | 'asyncapi';
@@ -13,7 +13,8 @@ export type SandboxRequest =
       schema?: unknown;
       value: unknown;
     }
-  | { kind: 'match'; pattern: string; flags: string; text: string };
+  | { kind: 'match'; pattern: string; flags: string; text: string }
+);
 
 /** An ajv error, as much of it as the reports use. */
 export interface SchemaProblem {
@@ -22,7 +23,8 @@ export interface SchemaProblem {
   params: Record<string, unknown>;
 }
 
-export type SandboxAnswer = { valid: boolean; problems: SchemaProblem[] } | { matches: boolean } | { error: string };
+/** `id`: the request's, so the runner never takes an answer for another request as this one's. */
+export type SandboxAnswer = { id?: number } & ({ valid: boolean; problems: SchemaProblem[] } | { matches: boolean } | { error: string });
 
 export interface SandboxWorkerData {
   openapi: JsonObject;

@@ -57,7 +57,7 @@ try {
     } catch (error) {
       reply = { error: error instanceof Error ? error.message : String(error) };
     }
-    port.postMessage(reply);
+    port.postMessage({ ...reply, id: request.id });
     announce(signal.answer, 1);
   });
   announce(signal.ready, 1);
