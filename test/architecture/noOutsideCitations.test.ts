@@ -45,7 +45,7 @@ describe('no file cites what a reader of the repository does not have', () => {
   it('finds each kind of citation, and leaves ordinary words alone', () => {
     // Assembled from pieces, so that this file does not cite anything itself.
     const citing = [
-      `see ${'..'}/shared/design/notes.md`,
+      `see ${'..'}/${'sha' + 'red'}/notes.md`,
       `the code before ${'issue'} 16's changes`,
       `${'Issue'} #12: sessions`,
       `within the ${'issue'}'s 0.5 s`,
