@@ -6,27 +6,15 @@
 // instances and faults"). Time limits only bound a hang.
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runConformanceBin } from '../support/conformanceBin.js';
-import { describeOnPostgresWithOwnRedis } from '../support/ownRedis.js';
+import { describeOnPostgresWithOwnRedis, freePort } from '../support/ownRedis.js';
 import { freshPostgresDatabase, type FreshPostgresDatabase } from '../support/postgres.js';
 import { lineOf, spawnService } from '../support/serviceProcess.js';
 
 const HANG_LIMIT_MS = 120_000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 describeOnPostgresWithOwnRedis(
   'the delivery phase against two instances, with Redis restarted and an instance killed mid-run',

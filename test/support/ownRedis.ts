@@ -56,7 +56,8 @@ export async function startOwnRedis(): Promise<OwnRedis> {
   return { port, url: (db = 0) => `redis://127.0.0.1:${port}/${db}`, stop, start };
 }
 
-function freePort(): Promise<number> {
+/** A loopback port nothing listens on now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.once('error', reject);
