@@ -5,7 +5,7 @@
 // history. The judge (delivery/continuity.ts) then holds every follower to the guarantees, and
 // concurrent swaps through two instances must all be visible afterwards or refused. The steps are
 // in delivery/, one a file.
-import { jsonAt } from '../../specModel/index.js';
+import { fillTemplate, jsonAt } from '../../specModel/index.js';
 import { PhaseRecorder } from '../checks.js';
 import { runFaultHook, type FaultHook } from '../faultHooks.js';
 import { send } from '../httpProbe.js';
@@ -142,7 +142,7 @@ export async function runDeliveryPhase(ctx: RunContext): Promise<PhaseRecorder> 
     const started = await send(last, {
       operationId: start.operationId,
       method: 'POST',
-      path: start.path.replace('{tripPlanId}', String(plan.tripPlanId)),
+      path: fillTemplate(start.path, plan),
       token: ctx.a.token,
     });
     recorder.report.requests++;
@@ -169,10 +169,9 @@ export async function runDeliveryPhase(ctx: RunContext): Promise<PhaseRecorder> 
         );
     }
     const alive = await answering(ctx, instances);
-    const late = await startFollower(
-      setup(`late x-replay:all subscriber on instance ${instances.indexOf(alive[alive.length - 1] ?? instances[0]!) + 1}`, 'all'),
-      Math.max(0, instances.indexOf(alive[alive.length - 1]!)),
-    );
+    // The last instance that still answers (a hook may have killed one); the first when none does.
+    const lateAt = Math.max(0, instances.indexOf(alive[alive.length - 1]!));
+    const late = await startFollower(setup(`late x-replay:all subscriber on instance ${lateAt + 1}`, 'all'), lateAt);
     followers.push(late);
     await Promise.all(followers.map((f) => f.stop()));
     recordVerdicts(watch, followers, logs, watch.ran.size > 0);
