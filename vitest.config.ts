@@ -3,7 +3,7 @@ import pg from 'pg';
 import { defineConfig } from 'vitest/config';
 
 // The tests that run on both engines: the repository, HTTP, STOMP and contract tests (and the
-// conformance runner against an in-process server). The `postgres` project runs them again, each
+// conformance runner and the client package's HTTP half against an in-process server). The `postgres` project runs them again, each
 // test app on a fresh PostgreSQL database (test/support/testDatabase.ts).
 // Tests that need PostgreSQL itself (several instances on one database, its outages): the
 // `postgres` project only.
@@ -25,6 +25,7 @@ const onBothEngines = [
   'test/contract/**/*.test.ts',
   'test/conformance/conformance.test.ts',
   'test/metrics/**/*.test.ts',
+  'test/client/http*.test.ts',
   ...postgresOnly,
 ];
 
