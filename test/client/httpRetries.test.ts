@@ -75,12 +75,12 @@ describe('retries of 429 and 503', () => {
       retries.push(event);
       connection.socket.destroy();
     };
-    const { client, sent } = watchedClient(s.url, { retry: { maxDelayMs: 200, onRetry } });
+    const { client, sent } = watchedClient(s.url, { retry: { maxDelayMs: 500, onRetry } });
 
     const answer = await client.operations.listRegions();
     expect([answer.ok, answer.status]).toEqual([true, 200]);
     expect(sent.map((r) => `${r.target} ${r.status}`)).toEqual([`${regions} 429`, `${regions} 200`]);
-    expect(retries.map((r) => [r.status, r.retryAfter, r.delayMs])).toEqual([[429, '5', 200]]);
+    expect(retries.map((r) => [r.status, r.retryAfter, r.delayMs])).toEqual([[429, '5', 500]]);
   });
 
   it('a 503 of the instance connection cap is tried again after the connection in the way closes, and succeeds', async () => {
@@ -91,12 +91,12 @@ describe('retries of 429 and 503', () => {
       retries.push(event);
       connection.socket.destroy();
     };
-    const { client, sent } = watchedClient(s.url, { retry: { maxDelayMs: 200, onRetry } });
+    const { client, sent } = watchedClient(s.url, { retry: { maxDelayMs: 500, onRetry } });
 
     const answer = await client.operations.listRegions();
     expect([answer.ok, answer.status]).toEqual([true, 200]);
     expect(sent.map((r) => `${r.target} ${r.status}`)).toEqual([`${regions} 503`, `${regions} 200`]);
-    expect(retries.map((r) => [r.status, r.retryAfter, r.delayMs])).toEqual([[503, '5', 200]]);
+    expect(retries.map((r) => [r.status, r.retryAfter, r.delayMs])).toEqual([[503, '5', 500]]);
   });
 
   it('a 503 that lasts is returned as a Result with its code after the default 3 attempts', async () => {
