@@ -1,8 +1,10 @@
 // The mock of both specs in one Hono app: HTTP operations answered from openapi.yaml's examples
-// after the service's own checks, and STOMP at /ws-stomp run by the service's own session code
-// (CONNECT, heart-beats, subprotocols, destinations, limits, receipts, ERROR frames) with mock
-// accounts and the example streams of asyncapi.yaml (mockGeneration.ts). What it does not do is
-// in docs/mock.md.
+// after the service's own checks (the documents and docs pages by the service's own handlers,
+// mockDocuments.ts), and STOMP at /ws-stomp run by the service's own session code (CONNECT,
+// heart-beats, subprotocols, destinations, limits, receipts, ERROR frames) with mock accounts and
+// the example streams of asyncapi.yaml (mockGeneration.ts). Faults a client asks for with
+// `x-mock-fault` (faultHeader.ts) are counted here, across requests and connections. What it does
+// not do is in docs/mock.md.
 import path from 'node:path';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono, type Context, type Next } from 'hono';

@@ -1,9 +1,10 @@
 // The HTTP half of the mock: every operation of the generated route table but the documents and
 // docs pages (mockDocuments.ts), checked the way the service checks it (a bearer token on secured
 // operations; path, query and body through the same generated validators and error builder: 400
-// COMMON001 with `errors`, COMMON002), then answered from the spec's examples (mockResponse.ts).
-// `answered` lets the real-time half react to a start, cancel, delete or swap the mock has just
-// answered.
+// COMMON001 with `errors`, COMMON002), then answered from the spec's examples (mockResponse.ts),
+// a list's page by the mock's paging rule (mockPaging.ts); or refused first with a 429 or 503 the
+// client asked for (httpFaults.ts). `answered` lets the real-time half react to a start, cancel,
+// delete or swap the mock has just answered.
 import type { Context, Hono } from 'hono';
 import { routes } from '../../generated/routes.js';
 import type { OperationId } from '../../generated/operations.js';
