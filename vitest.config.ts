@@ -8,6 +8,7 @@ import { defineConfig } from 'vitest/config';
 // Tests that need PostgreSQL itself (several instances on one database, its outages): the
 // `postgres` project only.
 const postgresOnly = [
+  'test/client/realtimeFailover.test.ts',
   'test/distributed/chatLimitAcrossInstances.test.ts',
   'test/distributed/databaseIdentityInRedis.test.ts',
   'test/distributed/instancesOnOnePostgres.test.ts',
@@ -25,6 +26,7 @@ const onBothEngines = [
   'test/contract/**/*.test.ts',
   'test/conformance/conformance.test.ts',
   'test/metrics/**/*.test.ts',
+  'test/client/{generation,realtime}*.test.ts',
   ...postgresOnly,
 ];
 
