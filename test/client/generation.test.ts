@@ -71,6 +71,7 @@ it('streams a whole generation: start only after the three RECEIPTs, every day o
     {
       start: async () => {
         receiptsWhenStarted = commands.filter((c) => c === 'RECEIPT').length;
+        expect(receiptsWhenStarted, 'RECEIPTs when start was called').toBe(3);
         planner.finish(plan.tripPlanId);
         await startGeneration(server, session, plan.tripPlanId);
       },

@@ -22,6 +22,7 @@ import { addSubscription, handleOf, resubscribeAll, sendSubscribe } from './subs
 
 /** Everything still waiting is told that the connection is gone. */
 function endAll(state: ConnectionState, error: Error): void {
+  state.ended ??= error;
   for (const subscription of state.subscriptions) {
     subscription.active = false;
     subscription.live.reject(error);
@@ -58,6 +59,7 @@ async function subscribe<C extends ReceivableChannel>(
   handler: SubscriptionHandler<C>,
   options: SubscribeOptions,
 ) {
+  if (state.ended) throw state.ended;
   const subscription = addSubscription(state, channel, parameters, handler, options);
   sendSubscribe(state, subscription);
   await subscription.live.promise;
@@ -79,6 +81,7 @@ export async function connectRealtime(options: RealtimeOptions): Promise<Realtim
     counter: 0,
     losses: 0,
     toldOnConnection: new Set(),
+    ended: null,
     errorFrame: 'none',
   };
   const { link, opened } = openStompLink(options, {

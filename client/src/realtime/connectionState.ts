@@ -48,6 +48,8 @@ export interface ConnectionState {
   losses: number;
   /** the scope and log of every loss a RECEIPT told on the current connection: one loss, one event */
   toldOnConnection: Set<string>;
+  /** why the connection is over (closed, or it gave up): nothing new may wait on it */
+  ended: Error | null;
   /** an ERROR with continuity.errorCode ended the last connection: the RECEIPTs of the next one say which logs lost messages */
   errorFrame: 'none' | 'pending' | 'told';
 }

@@ -4,11 +4,12 @@
 // attempt: after WS002 (token expired, session ended) the next CONNECT carries a reissued token.
 import { Client, Versions, type IFrame, type IMessage } from '@stomp/stompjs';
 import type { StompErrorFrameCode } from '../generated/realtime/errorCodes.js';
-import { deferred } from './inbox.js';
+import { deferred, type Deferred } from './inbox.js';
 import { RealtimeError, type RealtimeOptions, type WebSocketConstructor } from './realtimeTypes.js';
 
-/** The ERROR codes after which the next CONNECT needs a new token: it expired or its session ended, or CONNECT's was refused. */
+/** After this ERROR the next CONNECT needs a new token: it expired, or its session ended. */
 const SESSION_ENDED: StompErrorFrameCode = 'WS002';
+/** CONNECT's token was refused: reissued once, then the link gives up. */
 const TOKEN_REFUSED: StompErrorFrameCode = 'WS001';
 
 export interface ErrorFrame {
@@ -37,89 +38,95 @@ export interface StompLink {
   close(): Promise<void>;
 }
 
+interface LinkState {
+  readonly options: RealtimeOptions;
+  readonly hooks: LinkHooks;
+  readonly opened: Deferred<void>;
+  /** resolved at the next CONNECTED */
+  waiting: Deferred<void>;
+  client: Client;
+  connectionId: number;
+  connected: boolean;
+  url: string;
+  /** the last connection ended for its token: the next attempt reissues it */
+  reissueNext: boolean;
+  /** this attempt's token was just reissued */
+  reissued: boolean;
+  /** the error-code of the ERROR frame that ended this connection */
+  lastError: string | null;
+  ended: boolean;
+}
+
 function webSocketClass(options: RealtimeOptions): WebSocketConstructor {
   const found = options.webSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
   if (!found) throw new Error("There is no WebSocket here: pass options.webSocket (in Node 20, the ws package's WebSocket).");
   return found;
 }
 
-/** Opens the link; `opened` resolves at the first CONNECTED and rejects when the first attempt fails. */
-export function openStompLink(options: RealtimeOptions, hooks: LinkHooks): { link: StompLink; opened: Promise<void> } {
-  const WebSocketClass = webSocketClass(options);
-  const opened = deferred<void>();
-  const state = { connectionId: 0, connected: false, url: '', reissueNext: false, reissued: false, lastError: null as string | null, ended: false };
-  let waiting = deferred<void>();
+function end(state: LinkState, error: Error): void {
+  state.ended = true;
+  state.opened.reject(error);
+  state.waiting.reject(error);
+}
 
-  function giveUp(error: Error): void {
-    if (state.ended) return;
-    state.ended = true;
-    opened.reject(error);
-    waiting.reject(error);
-    hooks.failed(error);
-    void client.deactivate();
+function giveUp(state: LinkState, error: Error): void {
+  if (state.ended) return;
+  end(state, error);
+  state.hooks.failed(error);
+  void state.client.deactivate();
+}
+
+/** Before each attempt (stompjs awaits it): the URL and a token, reissued when the last connection was ended for its token. */
+async function prepare(state: LinkState): Promise<void> {
+  const { options } = state;
+  try {
+    state.reissued = state.reissueNext;
+    state.reissueNext = false;
+    const token = state.reissued ? await options.reissue() : await options.accessToken();
+    state.client.connectHeaders = { Authorization: `Bearer ${token}` };
+    state.url = typeof options.url === 'function' ? options.url() : options.url;
+  } catch (error) {
+    // Without a token no attempt can succeed; deactivating here makes stompjs skip this one.
+    giveUp(state, error instanceof Error ? error : new Error(String(error)));
   }
+}
 
-  /** Before each attempt (stompjs awaits it): the URL and a token, reissued when the last connection was ended for its token. */
-  async function prepare(): Promise<void> {
-    try {
-      state.reissued = state.reissueNext;
-      state.reissueNext = false;
-      const token = state.reissued ? await options.reissue() : await options.accessToken();
-      client.connectHeaders = { Authorization: `Bearer ${token}` };
-      state.url = typeof options.url === 'function' ? options.url() : options.url;
-    } catch (error) {
-      // Without a token no attempt can succeed; deactivating here makes stompjs skip this one.
-      giveUp(error instanceof Error ? error : new Error(String(error)));
-    }
+function onConnected(state: LinkState): void {
+  state.connected = true;
+  state.connectionId++;
+  state.lastError = null;
+  state.reissued = false;
+  state.opened.resolve();
+  state.hooks.connected(state.connectionId, state.url);
+  state.waiting.resolve();
+}
+
+function onError(state: LinkState, frame: IFrame): void {
+  const code = frame.headers['error-code'] ?? null;
+  state.lastError = code;
+  if (code === SESSION_ENDED) state.reissueNext = true;
+  if (code === TOKEN_REFUSED) {
+    // A token refused right after a reissue will not do better the next time.
+    if (state.reissued) giveUp(state, new RealtimeError(code, frame.headers.message ?? 'The access token was refused.'));
+    else state.reissueNext = true;
   }
+  state.hooks.error({ code, message: frame.headers.message ?? frame.body, receiptId: frame.headers['receipt-id'] ?? null });
+}
 
-  function onError(frame: IFrame): void {
-    const code = frame.headers['error-code'] ?? null;
-    state.lastError = code;
-    if (code === SESSION_ENDED) state.reissueNext = true;
-    if (code === TOKEN_REFUSED) {
-      // A token refused right after a reissue will not do better the next time.
-      if (state.reissued) giveUp(new RealtimeError(code, frame.headers.message ?? 'The access token was refused.'));
-      else state.reissueNext = true;
-    }
-    hooks.error({ code, message: frame.headers.message ?? frame.body, receiptId: frame.headers['receipt-id'] ?? null });
-  }
+function onClose(state: LinkState): void {
+  const wasConnected = state.connected;
+  state.connected = false;
+  if (wasConnected) state.waiting = deferred<void>();
+  // The first attempt failed for another reason than its token: say so rather than retry without end.
+  if (state.connectionId === 0 && !state.reissueNext && !state.ended)
+    giveUp(state, new RealtimeError(state.lastError ?? 'closed', `Could not connect to ${state.url}${state.lastError ? ` (ERROR ${state.lastError})` : ''}.`));
+  if (wasConnected || state.lastError) state.hooks.disconnected(state.lastError, !state.ended);
+  state.lastError = null;
+}
 
-  function onClose(): void {
-    const wasConnected = state.connected;
-    state.connected = false;
-    if (wasConnected) waiting = deferred<void>();
-    // The first attempt failed for another reason than its token: say so rather than retry without end.
-    if (state.connectionId === 0 && !state.reissueNext && !state.ended)
-      giveUp(new RealtimeError(state.lastError ?? 'closed', `Could not connect to ${state.url}${state.lastError ? ` (ERROR ${state.lastError})` : ''}.`));
-    if (wasConnected || state.lastError) hooks.disconnected(state.lastError, !state.ended);
-    state.lastError = null;
-  }
-
-  const heartbeatMs = options.heartbeatMs ?? 10_000;
-  const client = new Client({
-    webSocketFactory: () => new WebSocketClass(state.url, Versions.default.protocolVersions()),
-    reconnectDelay: options.reconnectDelayMs ?? 1000,
-    heartbeatIncoming: heartbeatMs,
-    heartbeatOutgoing: heartbeatMs,
-    // A peer that stopped answering is dropped at once, not after a closing handshake it will never finish.
-    discardWebsocketOnCommFailure: true,
-    beforeConnect: prepare,
-    onConnect: () => {
-      state.connected = true;
-      state.connectionId++;
-      state.lastError = null;
-      state.reissued = false;
-      opened.resolve();
-      hooks.connected(state.connectionId, state.url);
-      waiting.resolve();
-    },
-    onStompError: onError,
-    onWebSocketClose: onClose,
-  });
-  client.activate();
-
-  const link: StompLink = {
+function linkOver(state: LinkState): StompLink {
+  const { client } = state;
+  return {
     get connectionId() {
       return state.connectionId;
     },
@@ -130,16 +137,44 @@ export function openStompLink(options: RealtimeOptions, hooks: LinkHooks): { lin
     unsubscribe: (id, headers) => client.unsubscribe(id, headers),
     publish: (destination, body, headers) => client.publish({ destination, body, headers }),
     watchReceipt: (receiptId, onReceipt) => client.watchForReceipt(receiptId, onReceipt),
-    whenConnected: () => (state.connected ? Promise.resolve() : waiting.promise),
+    whenConnected: () => (state.connected ? Promise.resolve() : state.waiting.promise),
     async close() {
-      if (!state.ended) {
-        state.ended = true;
-        const error = new RealtimeError('closed', 'The connection was closed.');
-        opened.reject(error);
-        waiting.reject(error);
-      }
+      if (!state.ended) end(state, new RealtimeError('closed', 'The connection was closed.'));
       await client.deactivate();
     },
   };
-  return { link, opened: opened.promise };
+}
+
+/** Opens the link; `opened` resolves at the first CONNECTED and rejects when the first attempt fails. */
+export function openStompLink(options: RealtimeOptions, hooks: LinkHooks): { link: StompLink; opened: Promise<void> } {
+  const WebSocketClass = webSocketClass(options);
+  const heartbeatMs = options.heartbeatMs ?? 10_000;
+  const state: LinkState = {
+    options,
+    hooks,
+    opened: deferred<void>(),
+    waiting: deferred<void>(),
+    client: new Client(),
+    connectionId: 0,
+    connected: false,
+    url: '',
+    reissueNext: false,
+    reissued: false,
+    lastError: null,
+    ended: false,
+  };
+  state.client.configure({
+    webSocketFactory: () => new WebSocketClass(state.url, Versions.default.protocolVersions()),
+    reconnectDelay: options.reconnectDelayMs ?? 1000,
+    heartbeatIncoming: heartbeatMs,
+    heartbeatOutgoing: heartbeatMs,
+    // A peer that stopped answering is dropped at once, not after a closing handshake it will never finish.
+    discardWebsocketOnCommFailure: true,
+    beforeConnect: () => prepare(state),
+    onConnect: () => onConnected(state),
+    onStompError: (frame) => onError(state, frame),
+    onWebSocketClose: () => onClose(state),
+  });
+  state.client.activate();
+  return { link: linkOver(state), opened: state.opened.promise };
 }
