@@ -1,8 +1,9 @@
 // Subscribing, and subscribing again after every reconnect: a subscription that has seen a message
 // resumes after it (`x-since`, its own position, or else its log's in its scope), so nothing is
 // missed and nothing repeated while it was away; one that has seen nothing of its log asks for the
-// current epoch (`x-replay: all`), unless a run is about to begin, whose first message must then be
-// at the first offset (a plain SUBSCRIBE: an older epoch's history is not this run's).
+// current epoch (`x-replay: all`), unless a run is about to begin that has not shown itself yet:
+// then the current epoch may be the previous run's, and a plain SUBSCRIBE waits for the run's first
+// message, which must be at the first offset (else the loss is told).
 import { delivery, type ChannelParameters } from '../generated/realtime/asyncapi.js';
 import { destinationOf, logOf, positionText, type ReceivableChannel } from './channels.js';
 import { dropSubscription, type ConnectionState, type Subscription } from './connectionState.js';
@@ -53,7 +54,12 @@ function askFor(subscription: Subscription): Asked {
   const follow = followOf(subscription.scope, subscription.log);
   const from = subscription.position ?? lastPosition(follow);
   if (from) return { resume: true, headers: { [since.header]: positionText(from) } };
-  return follow.expectsRun ? { resume: true, headers: {} } : replayAll;
+  if (!follow.expectsRun) return replayAll;
+  // A run is about to begin and nothing of it came on this log. Once another log of the scope saw it
+  // begin, this log's current epoch is the run's (a run renews every log, the plan's first) and its
+  // history can be asked for; before that, it could still be the previous run's.
+  const begunElsewhere = [...subscription.scope.logs.values()].some((log) => log !== follow && !log.expectsRun);
+  return begunElsewhere ? replayAll : { resume: true, headers: {} };
 }
 
 /** Sends the SUBSCRIBE of `subscription` on the current connection (a no-op while there is none). */
