@@ -94,7 +94,7 @@ export interface RealtimeSubscription<C extends ReceivableChannel> {
 }
 
 export interface RealtimeEvents {
-  /** CONNECTED; `reconnected` on every connection after the first */
+  /** CONNECTED: the first comes before connectRealtime() resolves, so listeners hear the reconnects (`reconnected: true`) */
   connected: { url: string; reconnected: boolean };
   /** the connection ended; `errorCode` of the ERROR frame before it, if one came */
   disconnected: { errorCode: string | null; willReconnect: boolean };
