@@ -8,6 +8,7 @@ import { defineConfig } from 'vitest/config';
 // Tests that need PostgreSQL itself (several instances on one database, its outages): the
 // `postgres` project only.
 const postgresOnly = [
+  'test/client/realtimeFailover.test.ts',
   'test/distributed/chatLimitAcrossInstances.test.ts',
   'test/distributed/databaseIdentityInRedis.test.ts',
   'test/distributed/instancesOnOnePostgres.test.ts',
@@ -26,6 +27,7 @@ const onBothEngines = [
   'test/conformance/conformance.test.ts',
   'test/metrics/**/*.test.ts',
   'test/client/http*.test.ts',
+  'test/client/{generation,realtimeContinuity,realtimeSubscriptions,tripClient}.test.ts',
   ...postgresOnly,
 ];
 

@@ -12,6 +12,7 @@ import { emitSerializers } from './emitSerializers.js';
 import { emitAsyncapiTypes, emitOpenapiTypes } from './emitTypes.js';
 import { emitValidators } from './emitValidators.js';
 import { emitClientHttp } from './client/emitClientHttp.js';
+import { emitClientRealtime } from './client/emitClientRealtime.js';
 import { GENERATED_HEADER } from './naming.js';
 import { asyncapiPath, internalEventsPath, specsDir } from './specFiles.js';
 
@@ -48,6 +49,9 @@ export async function generate(): Promise<Generated> {
     'asyncapi.bundled.yaml': `# ${GENERATED_HEADER.slice(3)}${YAML.stringify(asyncapi, { lineWidth: 0, aliasDuplicateObjects: false })}`,
     ...emitValidators(openapi, operations, asyncapi, messages).files,
   };
-  const clientFiles = { ...emitClientHttp(openapi, operations, errorCodes, openapiTypes) };
+  const clientFiles = {
+    ...emitClientHttp(openapi, operations, errorCodes, openapiTypes),
+    ...emitClientRealtime({ asyncapiTypes: files['asyncapi-types.ts']!, asyncapiRegistry: files['asyncapi.ts']! }, errorCodes),
+  };
   return { files, clientFiles, summary: { operations: operations.length, channels: channels.length, messages: messages.length } };
 }
