@@ -9,7 +9,9 @@ import { preferredMediaType } from '../http/mediaType.js';
 import { renderAsyncapiPage } from './asyncapiPage.js';
 import { renderDashboardPage } from './dashboardPage.js';
 import { apiInfoOf, landingPageData, renderLandingPage } from './landingPage.js';
+import { renderPlaygroundPage } from './playgroundPage.js';
 import { servedOpenapi } from './servedOpenapi.js';
+import { noSignIn, type SignInOffer } from './signInSection.js';
 import type { SpecDocuments } from './specDocuments.js';
 import { swaggerUiPage } from './swaggerUi.js';
 
@@ -21,7 +23,15 @@ function once<T>(make: () => T): () => T {
 
 type OperationalHandlers = Pick<
   Handlers<RequestContext>,
-  'getLandingPage' | 'getHealth' | 'getReadiness' | 'getOpenApiDocument' | 'getAsyncApiDocument' | 'getApiDocs' | 'getAsyncApiDocs' | 'getMetricsDashboard'
+  | 'getLandingPage'
+  | 'getHealth'
+  | 'getReadiness'
+  | 'getOpenApiDocument'
+  | 'getAsyncApiDocument'
+  | 'getApiDocs'
+  | 'getAsyncApiDocs'
+  | 'getMetricsDashboard'
+  | 'getPlayground'
 >;
 
 /** What /readyz asks: the database, and Redis with REDIS_URL; each failure in the words of the documented 503. */
@@ -52,7 +62,7 @@ export function createOperationalHandlers({
   database,
   redis,
   readinessTimeoutMs,
-  signInPath = null,
+  signIn = noSignIn,
 }: {
   documents: SpecDocuments;
   database: DatabasePort;
@@ -60,8 +70,8 @@ export function createOperationalHandlers({
   redis?: { ready(): Promise<void> } | null;
   /** READINESS_TIMEOUT_MS: /readyz answers 503 when the probes have not answered by then */
   readinessTimeoutMs: number;
-  /** the OpenID Connect sign-in's start, when configured: the landing page then shows "Sign in" */
-  signInPath?: string | null;
+  /** what the landing page and the playground offer to sign in with: dev-login, the identity provider */
+  signIn?: SignInOffer;
 }): OperationalHandlers {
   // Built on first request, not at start: each parses a spec (tens of milliseconds a document), and
   // a service is ready before anybody asks for its documentation.
@@ -69,8 +79,9 @@ export function createOperationalHandlers({
   const dashboardPage = renderDashboardPage({ source: 'this server', withNavBar: true });
   const landing = once(() => {
     const info = apiInfoOf(documents.openapi);
-    return { data: landingPageData(info), html: renderLandingPage(info, signInPath) };
+    return { data: landingPageData(info), html: renderLandingPage(info, signIn) };
   });
+  const playgroundPage = once(() => renderPlaygroundPage(documents.openapi, signIn));
   const openapiFor = once(() => servedOpenapi(documents.openapiYaml));
   const readiness = boundedReadiness(readinessProbes(database, redis ?? null, readinessTimeoutMs), readinessTimeoutMs);
   return {
@@ -92,5 +103,6 @@ export function createOperationalHandlers({
     getApiDocs: () => ({ status: 200, body: swaggerUiPage }),
     getAsyncApiDocs: () => ({ status: 200, body: asyncapiPage() }),
     getMetricsDashboard: () => ({ status: 200, body: dashboardPage }),
+    getPlayground: () => ({ status: 200, body: playgroundPage() }),
   };
 }
