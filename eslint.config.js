@@ -5,7 +5,19 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   // test/fixtures/ holds inputs the type tests compile on their own (outside tsconfig.json), some wrong on purpose.
-  { ignores: ['generated/**', 'node_modules/**', '.tmp/**', 'data/**', 'coverage/**', 'dist/**', 'test/fixtures/**'] },
+  {
+    ignores: [
+      'generated/**',
+      'client/src/generated/**',
+      'node_modules/**',
+      '.tmp/**',
+      'data/**',
+      'coverage/**',
+      'dist/**',
+      'client/dist/**',
+      'test/fixtures/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

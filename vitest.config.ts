@@ -3,11 +3,12 @@ import pg from 'pg';
 import { defineConfig } from 'vitest/config';
 
 // The tests that run on both engines: the repository, HTTP, STOMP and contract tests (and the
-// conformance runner against an in-process server). The `postgres` project runs them again, each
+// conformance runner and the client package's HTTP half against an in-process server). The `postgres` project runs them again, each
 // test app on a fresh PostgreSQL database (test/support/testDatabase.ts).
 // Tests that need PostgreSQL itself (several instances on one database, its outages): the
 // `postgres` project only.
 const postgresOnly = [
+  'test/client/realtimeFailover.test.ts',
   'test/distributed/chatLimitAcrossInstances.test.ts',
   'test/distributed/databaseIdentityInRedis.test.ts',
   'test/distributed/instancesOnOnePostgres.test.ts',
@@ -25,6 +26,8 @@ const onBothEngines = [
   'test/contract/**/*.test.ts',
   'test/conformance/conformance.test.ts',
   'test/metrics/**/*.test.ts',
+  'test/client/http*.test.ts',
+  'test/client/{generation,realtimeContinuity,realtimeSubscriptions,tripClient}.test.ts',
   ...postgresOnly,
 ];
 

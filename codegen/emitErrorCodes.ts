@@ -7,14 +7,15 @@ import { GENERATED_HEADER, propertyKey } from './naming.js';
 
 const union = (codes: string[]): string => (codes.length ? codes.map((c) => JSON.stringify(c)).join(' | ') : 'never');
 
-export function emitErrorCodes(facts: ErrorCodeFact[]): string {
+/** `typesModule`: the generated module whose `components['schemas']` holds ErrorCode (beside the output). */
+export function emitErrorCodes(facts: ErrorCodeFact[], typesModule = './openapi.js'): string {
   const rows = facts.map(
     (f) =>
       `  /** ${f.description.replace(/\s+/g, ' ').replace(/\*\//g, '*\\/')} */\n` +
       `  ${propertyKey(f.code)}: { httpStatus: ${f.httpStatus ?? 'null'}, stomp: [${f.stomp.map((s) => JSON.stringify(s)).join(', ')}], message: ${JSON.stringify(f.message)} },`,
   );
   return `${GENERATED_HEADER}
-import type { components } from './openapi.js';
+import type { components } from '${typesModule}';
 
 /** Every error code of the API (specs/openapi.yaml, components.schemas.ErrorCode). */
 export type ErrorCode = components['schemas']['ErrorCode'];

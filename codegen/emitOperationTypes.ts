@@ -14,7 +14,8 @@ import {
   type ResponseFact,
 } from '../conformance/specModel/index.js';
 
-function defaultedProperties(spec: JsonObject, schema: Json | undefined): string[] {
+/** The properties of a (referenced) object schema that have a `default`. */
+export function defaultedProperties(spec: JsonObject, schema: Json | undefined): string[] {
   const resolved = resolveObject(spec, schema);
   return Object.entries(objectOrEmpty(resolved.properties))
     .filter(([, prop]) => jsonAt(prop, 'default') !== undefined || resolveObject(spec, prop).default !== undefined)

@@ -11,11 +11,15 @@ import { emitRouteTable } from './emitRouteTable.js';
 import { emitSerializers } from './emitSerializers.js';
 import { emitAsyncapiTypes, emitOpenapiTypes } from './emitTypes.js';
 import { emitValidators } from './emitValidators.js';
+import { emitClientHttp } from './client/emitClientHttp.js';
+import { emitClientRealtime } from './client/emitClientRealtime.js';
 import { GENERATED_HEADER } from './naming.js';
 import { asyncapiPath, internalEventsPath, specsDir } from './specFiles.js';
 
 export interface Generated {
   files: Record<string, string>;
+  /** the parts of the client package, under client/src/generated/ */
+  clientFiles: Record<string, string>;
   summary: { operations: number; channels: number; messages: number };
 }
 
@@ -30,8 +34,9 @@ export async function generate(): Promise<Generated> {
   checkErrorFrameCodes(asyncapi, messages, errorCodes);
   const delivery = readDelivery(asyncapi);
   if (!delivery.facts) throw new Error(`asyncapi.yaml: x-delivery is malformed (npm run lint:spec):\n${delivery.problems.join('\n')}`);
+  const openapiTypes = await emitOpenapiTypes(openapi);
   const files: Record<string, string> = {
-    'openapi.ts': await emitOpenapiTypes(openapi),
+    'openapi.ts': openapiTypes,
     'asyncapi-types.ts': await emitAsyncapiTypes(asyncapi),
     'internal-events-types.ts': await emitAsyncapiTypes(internalEvents),
     'operations.ts': emitOperationTypes(openapi, operations),
@@ -44,5 +49,9 @@ export async function generate(): Promise<Generated> {
     'asyncapi.bundled.yaml': `# ${GENERATED_HEADER.slice(3)}${YAML.stringify(asyncapi, { lineWidth: 0, aliasDuplicateObjects: false })}`,
     ...emitValidators(openapi, operations, asyncapi, messages).files,
   };
-  return { files, summary: { operations: operations.length, channels: channels.length, messages: messages.length } };
+  const clientFiles = {
+    ...emitClientHttp(openapi, operations, errorCodes, openapiTypes),
+    ...emitClientRealtime({ asyncapiTypes: files['asyncapi-types.ts']!, asyncapiRegistry: files['asyncapi.ts']! }, errorCodes),
+  };
+  return { files, clientFiles, summary: { operations: operations.length, channels: channels.length, messages: messages.length } };
 }

@@ -7,4 +7,6 @@ import { specFolderFiles } from '../conformance/specModel/index.js';
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const specsDir = path.join(repoRoot, 'specs');
 export const generatedDir = path.join(repoRoot, 'generated');
+/** The generated parts of the client package (published alone, so they are not under generated/). */
+export const clientGeneratedDir = path.join(repoRoot, 'client', 'src', 'generated');
 export const { openapi: openapiPath, asyncapi: asyncapiPath, internalEvents: internalEventsPath } = specFolderFiles(specsDir);

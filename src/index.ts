@@ -49,10 +49,13 @@ export { planStream, roomStream, type PlanLog } from './delivery/planLog.js';
 export { createInProcessBroker, type Broker } from './delivery/broker.js';
 export { createPublishers, type Publishers, type RunPublishers } from './delivery/publishers.js';
 export { registerStompEndpoint, type StompEndpoint } from './stomp/stompEndpoint.js';
+// The hook through which the mock injects the faults its clients ask for into STOMP sessions.
+export { type ConnectionFaults, type MessageFault, type StompFaults } from './stomp/stompFaults.js';
 
 // The HTTP pieces the mock answers with, so its checks and errors are the service's own.
 export { type HttpEnv } from './http/httpEnv.js';
-export { allowedMethods, readValidRequest } from './http/operationRouter.js';
+export { allowedMethods, readValidRequest, registerOperationsOf } from './http/operationRouter.js';
+export { createResponseChecker } from './http/responseValidation.js';
 export { rateLimit } from './http/rateLimit.js';
 export { requestLogging } from './http/requestLogging.js';
 export { AppError } from './kernel/appError.js';
@@ -60,11 +63,20 @@ export { renderError } from './kernel/envelope.js';
 export { errorTextLimits, truncateText } from './kernel/errorBodyLimits.js';
 export { type Principal } from './kernel/principal.js';
 export { readChatMessage } from './chats/chatService.js';
+// Which chat messages the mock answers as edits: those the service's offline agent reads as one.
+export { createOfflineChatAgent } from './chats/offlineChatAgent.js';
 // The mock's generation stream: its pacing and the chunks a summary streams in.
 export { abortableDelay } from './generation/abortableDelay.js';
 export { chunkText } from './text/textChunks.js';
 
+// The documents and docs pages with their assets, which the mock serves as the service does.
+export { createDocumentHandlers } from './operational/documentHandlers.js';
+export { loadSpecDocuments } from './operational/specDocuments.js';
+export { registerSwaggerUiAssets } from './operational/swaggerUi.js';
+export { registerAsyncapiAssets } from './operational/asyncapiPage.js';
+export { registerPlaygroundAssets } from './operational/playgroundPage.js';
+
 // The metrics registry (metrics benchmark: what recording one request costs).
 export { createMetrics } from './metrics/metricsRegistry.js';
-// The live metrics page, served by `npm run dashboard` for another instance.
+// The live metrics page, served by `npm run dashboard` for another instance (and by the mock).
 export { dashboardPath, registerDashboardAssets, renderDashboardPage } from './operational/dashboardPage.js';

@@ -124,8 +124,10 @@ async function sendOnce(target: HttpTarget, request: ProbeRequest): Promise<Prob
   if (request.token) headers.authorization = `Bearer ${request.token}`;
   const body = bodyOf(request);
   if (body !== undefined) headers['content-type'] = request.contentType ?? 'application/json';
-  // The signal bounds the whole exchange, the body's last byte included.
-  const res = await fetch(urlOf(target, request), { method: request.method, headers, body, signal: AbortSignal.timeout(target.timeoutMs) });
+  // The signal bounds the whole exchange, the body's last byte included. A redirect is an answer to
+  // check against the spec (the sign-in's 302), not an address to follow: its Location may name a
+  // host the runner cannot or must not reach.
+  const res = await fetch(urlOf(target, request), { method: request.method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(target.timeoutMs) });
   return { status: res.status, headers: res.headers, ...(await readProbeBody(res, target.maxBodyBytes ?? defaultMaxBodyBytes)) };
 }
 

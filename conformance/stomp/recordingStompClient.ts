@@ -25,6 +25,8 @@ export interface RecordingStompOptions {
   heartbeatMs?: number;
   /** sent as `Authorization: Bearer <token>` on the WebSocket upgrade request */
   upgradeToken?: string;
+  /** more headers of the CONNECT frame (e.g. the mock's x-mock-fault) */
+  connectHeaders?: Record<string, string>;
   /** the longest wait for CONNECTED (default: until the server answers or closes) */
   connectTimeoutMs?: number;
   /** every WebSocket message the server sends, as bytes (to read the frames yourself) */
@@ -49,9 +51,10 @@ export interface RecordingStompClient {
   overLimit: string | null;
   /**
    * Subscribes and resolves with the subscription id once the server's RECEIPT arrived; rejects when
-   * an ERROR frame or the close comes first, or after `timeoutMs` (default: no limit).
+   * an ERROR frame or the close comes first, or after `timeoutMs` (default: no limit). `headers`
+   * are sent on the SUBSCRIBE besides id, destination and receipt.
    */
-  subscribe(destination: string, options?: { timeoutMs?: number }): Promise<string>;
+  subscribe(destination: string, options?: { timeoutMs?: number; headers?: Record<string, string> }): Promise<string>;
   /**
    * Subscribes asking for history (`x-replay: all`, or `x-since: <epoch>:<offset>`, which stompjs
    * sends escaped) and resolves at the RECEIPT with the subscription id and the RECEIPT's
@@ -60,7 +63,7 @@ export interface RecordingStompClient {
   subscribeReplaying(
     destination: string,
     replay: { 'x-replay': 'all' } | { 'x-since': string },
-    options?: { timeoutMs?: number },
+    options?: { timeoutMs?: number; headers?: Record<string, string> },
   ): Promise<{ id: string; recovered: string | undefined }>;
   /** Sends a JSON body; resolves at its RECEIPT, rejects like subscribe. */
   send(destination: string, body: string, options?: { headers?: Record<string, string>; timeoutMs?: number }): Promise<void>;
@@ -96,6 +99,7 @@ export function connectRecordingStomp(url: string, token: string | null, options
     token,
     heartbeatMs: options.heartbeatMs ?? 0,
     upgradeToken: options.upgradeToken,
+    connectHeaders: options.connectHeaders,
     onData: options.onData,
     maxFrameBytes: options.maxFrameBytes,
     maxConnectionBytes: options.maxConnectionBytes,
@@ -162,15 +166,15 @@ export function connectRecordingStomp(url: string, token: string | null, options
     frames,
     closed,
     overLimit: null,
-    async subscribe(destination, { timeoutMs } = {}) {
+    async subscribe(destination, { timeoutMs, headers } = {}) {
       const id = `sub-${++subscriptionCounter}`;
-      await withReceipt((receipt) => client.subscribe(destination, record(destination), { id, receipt }), `SUBSCRIBE ${destination}`, timeoutMs);
+      await withReceipt((receipt) => client.subscribe(destination, record(destination), { ...headers, id, receipt }), `SUBSCRIBE ${destination}`, timeoutMs);
       return id;
     },
-    async subscribeReplaying(destination, replay, { timeoutMs } = {}) {
+    async subscribeReplaying(destination, replay, { timeoutMs, headers } = {}) {
       const id = `sub-${++subscriptionCounter}`;
       const receipt = await withReceipt(
-        (r) => client.subscribe(destination, record(destination), { ...replay, id, receipt: r }),
+        (r) => client.subscribe(destination, record(destination), { ...headers, ...replay, id, receipt: r }),
         `SUBSCRIBE ${destination}`,
         timeoutMs,
       );

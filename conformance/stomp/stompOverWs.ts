@@ -17,6 +17,8 @@ export interface StompClientOptions {
   heartbeatMs: number;
   /** sent as `Authorization: Bearer <token>` on the WebSocket upgrade request (asyncapi.yaml, bearerAuth) */
   upgradeToken?: string | undefined;
+  /** more headers of the CONNECT frame (e.g. the mock's x-mock-fault) */
+  connectHeaders?: Record<string, string> | undefined;
   /** every WebSocket message the server sends, as bytes (to read the frames yourself) */
   onData?: ((data: Uint8Array) => void) | undefined;
   /** the largest WebSocket message read (default: ws's 100 MiB); a larger one closes the connection (1009) */
@@ -34,7 +36,7 @@ const byteLength = (data: Buffer | ArrayBuffer | Buffer[]) => (Array.isArray(dat
  * reported instead of silently missing the messages sent in between.
  */
 export function createStompClient(url: string, options: StompClientOptions): Client {
-  const { token, heartbeatMs, upgradeToken, onData, maxFrameBytes, maxConnectionBytes, onOverLimit } = options;
+  const { token, heartbeatMs, upgradeToken, connectHeaders, onData, maxFrameBytes, maxConnectionBytes, onOverLimit } = options;
   return new Client({
     webSocketFactory: () => {
       const headers = upgradeToken ? { Authorization: `Bearer ${upgradeToken}` } : {};
@@ -60,7 +62,7 @@ export function createStompClient(url: string, options: StompClientOptions): Cli
       if (onData) socket.on('message', (data: Buffer | ArrayBuffer | Buffer[]) => onData(Array.isArray(data) ? Buffer.concat(data) : new Uint8Array(data)));
       return socket;
     },
-    connectHeaders: token ? { Authorization: `Bearer ${token}` } : {},
+    connectHeaders: { ...connectHeaders, ...(token && { Authorization: `Bearer ${token}` }) },
     reconnectDelay: 0,
     heartbeatIncoming: heartbeatMs,
     heartbeatOutgoing: heartbeatMs,

@@ -49,6 +49,8 @@ export interface Publishers {
 }
 
 export interface RunPublishers {
+  /** the run and attempt its messages are written as */
+  readonly token: RunToken;
   chat(payload: ChannelPayloads['chatStream']): void;
   schedule(payload: ChannelPayloads['scheduleUpdates']): void;
   error(payload: ChannelPayloads['errors']): void;
@@ -129,6 +131,7 @@ export function createPublishers(log: PlanLog, mode: ResponseValidationMode, log
       /** A message of the run; one that ends it (asyncapi.yaml x-delivery) closes the run in `sibling`, the plan's other log, too. */
       const ofRun = (ends: boolean, sibling: string) => ({ token, terminal: ends, sibling, onRefused });
       return {
+        token,
         chat: (payload) => void publish('chatStream', memberId, { chatRoomId }, payload, roomLog, ofRun(runEndOf('chatStream', payload) !== null, planLog)),
         schedule: (payload) =>
           void publish('scheduleUpdates', memberId, { tripPlanId }, payload, planLog, ofRun(runEndOf('scheduleUpdates', payload) !== null, roomLog)),

@@ -41,9 +41,14 @@ function validate(validator: ValidateFunction, value: unknown, prefix: string): 
 
 const connectingAddress = clientAddressOf(0);
 
-async function runOperation(c: Context<HttpEnv>, route: RouteDefinition, options: OperationRouterOptions): Promise<Response> {
+async function runOperation(
+  c: Context<HttpEnv>,
+  route: RouteDefinition,
+  handler: AnyHandler,
+  options: Omit<OperationRouterOptions, 'handlers'>,
+): Promise<Response> {
   c.set('route', route);
-  const { handlers, checker } = options;
+  const { checker } = options;
   const principal = route.secured ? await options.authenticate(c.req.header('authorization')) : null;
   if (route.requiredRole && principal?.role !== route.requiredRole) throw new AppError('COMMON403');
 
@@ -60,7 +65,6 @@ async function runOperation(c: Context<HttpEnv>, route: RouteDefinition, options
     header: (name) => c.req.header(name),
     clientAddress: () => (options.clientAddress ?? connectingAddress)(c),
   };
-  const handler = handlers[route.operationId] as unknown as AnyHandler;
   const result = await handler({ path, query, body }, ctx);
   return sendResult(c, route, result, checker);
 }
@@ -105,9 +109,18 @@ export async function readValidRequest(
 }
 
 export function registerOperations(app: Hono<HttpEnv>, options: OperationRouterOptions): void {
+  registerOperationsOf(app, options.handlers, options);
+}
+
+/**
+ * Registers the operations `handlers` has (and is not told to leave out), each checked and answered
+ * as registerOperations does; the mock (tools/mock) serves the service's own documents this way.
+ */
+export function registerOperationsOf(app: Hono<HttpEnv>, handlers: Partial<Handlers<RequestContext>>, options: Omit<OperationRouterOptions, 'handlers'>): void {
   for (const route of routes) {
-    if (options.disabled.has(route.operationId)) continue;
-    app.on(route.method, route.honoPath, (c) => runOperation(c, route, options));
+    const handler = handlers[route.operationId] as unknown as AnyHandler | undefined;
+    if (!handler || options.disabled.has(route.operationId)) continue;
+    app.on(route.method, route.honoPath, (c) => runOperation(c, route, handler, options));
   }
 }
 

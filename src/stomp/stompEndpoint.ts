@@ -152,6 +152,9 @@ class SocketTransport implements StompTransport {
   close(code: number, reason: string): void {
     this.ws.close(code, reason);
   }
+  terminate(): void {
+    this.ws.terminate();
+  }
 }
 
 /** ws hands a Buffer to text and binary messages alike (binaryType nodebuffer, the default). */

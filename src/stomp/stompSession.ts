@@ -19,9 +19,10 @@ import type { Logger } from '../kernel/logger.js';
 import type { Broker } from '../delivery/broker.js';
 import type { Metrics, StompChannelKind } from '../metrics/metricsRegistry.js';
 import { subscribeToLog } from '../delivery/logSubscription.js';
-import type { PlanLog } from '../delivery/planLog.js';
+import type { LogPosition, PlanLog } from '../delivery/planLog.js';
 import { replayRequest } from '../delivery/replayRequest.js';
 import type { ConnectionWatches, WatchedConnection } from './stompConnectionWatch.js';
+import type { ConnectionFaults, StompFaults } from './stompFaults.js';
 import type { LiveConnection, StompConnections } from './stompConnections.js';
 import { sendTarget, subscriptionTarget, type SubscribableChannel } from './stompDestinations.js';
 import { encodeTextFrame, frameBodyText, type StompCommand, type StompFrame } from './stompFrame.js';
@@ -34,6 +35,8 @@ export interface StompTransport {
   /** false: not sent (the client stopped reading, or the socket is closing) */
   send(text: string): boolean | void;
   close(code: number, reason: string): void;
+  /** ends the socket at once, without a close handshake, as a lost network would (injected faults) */
+  terminate?(): void;
 }
 
 export interface StompSessionDeps {
@@ -59,6 +62,8 @@ export interface StompSessionDeps {
   publishError(memberId: number, chatRoomId: number, code: ErrorsChannelCode, message: string, path: string): Promise<void>;
   /** null or absent: metrics off */
   metrics?: Metrics | null;
+  /** faults clients may ask for (stompFaults.ts): the mock's; absent in the service */
+  faults?: StompFaults;
 }
 
 /** The channel kind a subscription is counted under (trip_stomp_messages_*_total). */
@@ -104,6 +109,8 @@ class Session implements StompSession, LiveConnection, WatchedConnection {
   private watched = false;
   private registered = false;
   private messageCounter = 0;
+  /** what this connection asked to suffer (only where deps.faults is given: the mock) */
+  private faults: ConnectionFaults | null = null;
   /** until CONNECT arrives: a WebSocket that never sends it is closed (WS109) instead of held forever */
   private connectDeadline: NodeJS.Timeout | null;
   // Frames are handled one after another even though CONNECT awaits authentication.
@@ -246,6 +253,11 @@ class Session implements StompSession, LiveConnection, WatchedConnection {
       return this.fail('WS001', error instanceof AppError ? error.message : 'Authentication failed.', frame);
     }
     if (!this.open) return;
+    if (deps.faults) {
+      const faults = deps.faults.connecting(frame);
+      if ('problem' in faults) return this.fail('WS102', faults.problem, frame);
+      this.faults = faults;
+    }
     this.who = who;
     if (!deps.connections.admit(this)) {
       return this.fail('WS107', `A member may have at most ${deps.settings.maxConnectionsPerUser} STOMP connections open; close one first.`, frame);
@@ -279,6 +291,12 @@ class Session implements StompSession, LiveConnection, WatchedConnection {
     }
     const replay = replayRequest(frame.headers);
     if (replay && 'problem' in replay) return this.fail('WS102', replay.problem, frame);
+    let planLog = deps.planLog;
+    if (this.faults) {
+      const chosen = this.faults.subscribing(frame, planLog);
+      if ('problem' in chosen) return this.fail('WS102', chosen.problem, frame);
+      planLog = chosen;
+    }
     const metrics = deps.metrics;
     if (replay) metrics?.replayRequests.inc({ mode: 'all' in replay ? 'all' : 'since' });
     const stream = await deps.logOf(who.memberId, target.channel, target.id);
@@ -287,26 +305,11 @@ class Session implements StompSession, LiveConnection, WatchedConnection {
     if (!this.open) return;
     const channel = CHANNEL_KIND[target.channel];
     const subscription = await subscribeToLog(
-      deps.planLog,
+      planLog,
       deps.broker,
       { memberId: who.memberId, destination, stream },
       replay,
-      (body, position) => {
-        if (!this.open) return;
-        const sent = this.write(
-          'MESSAGE',
-          {
-            destination,
-            'content-type': 'application/json',
-            subscription: id,
-            'message-id': `${this.id}-${++this.messageCounter}`,
-            'x-epoch': position.epoch,
-            'x-offset': String(position.offset),
-          },
-          body,
-        );
-        if (metrics) (sent ? metrics.stompDelivered : metrics.stompDropped).inc({ channel });
-      },
+      (body, position) => this.deliver(id, destination, channel, body, position),
       // Nothing later would show the client the loss: it must reconnect and reread (asyncapi.yaml).
       () => this.fail('WS110', `Messages of ${destination} may have been lost: subscribe again with x-since and read the saved state over HTTP.`),
     );
@@ -315,6 +318,33 @@ class Session implements StompSession, LiveConnection, WatchedConnection {
     metrics?.stompSubscriptions.inc();
     if (subscription.recovered === false) metrics?.replayUnrecovered.inc();
     this.receipt(frame, subscription.recovered === null ? {} : { 'x-recovered': String(subscription.recovered) });
+  }
+
+  /** One MESSAGE of subscription `id`, with its place in the log. */
+  private deliver(id: string, destination: string, channel: StompChannelKind, body: string, position: LogPosition): void {
+    if (!this.open) return;
+    const headers = {
+      destination,
+      'content-type': 'application/json',
+      subscription: id,
+      'message-id': `${this.id}-${++this.messageCounter}`,
+      'x-epoch': position.epoch,
+      'x-offset': String(position.offset),
+    };
+    const fault = this.faults?.delivering(id);
+    const sent = this.write('MESSAGE', headers, body);
+    this.deps.metrics?.[sent ? 'stompDelivered' : 'stompDropped'].inc({ channel });
+    if (!fault) return;
+    for (let copy = 1; copy < fault.copies; copy++) this.write('MESSAGE', headers, body);
+    if (fault.dropAfter) this.drop();
+  }
+
+  /** Ends the connection as a lost network would: no ERROR frame, no close handshake (an injected fault). */
+  private drop(): void {
+    this.deps.log.info(this.logged({ memberId: this.who?.memberId }), 'stomp connection dropped: an injected fault');
+    this.shutdown();
+    if (this.transport.terminate) this.transport.terminate();
+    else this.transport.close(1011, 'dropped');
   }
 
   private async send(frame: StompFrame, who: Principal): Promise<void> {

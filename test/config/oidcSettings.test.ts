@@ -101,9 +101,9 @@ describe('OIDC settings', () => {
   });
 
   it('production refuses a plain-http issuer; development and test allow it (local providers)', () => {
-    const http = { ...oidc, OIDC_ISSUER: 'http://127.0.0.1:4010' };
+    const http = { ...oidc, OIDC_ISSUER: 'http://127.0.0.1:4020' };
     expect(refusal({ ...http, NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40) })).toMatch(
-      /^OIDC_ISSUER="http:\/\/127.0.0.1:4010" is not accepted; expected an https:\/\/ URL when NODE_ENV=production/,
+      /^OIDC_ISSUER="http:\/\/127.0.0.1:4020" is not accepted; expected an https:\/\/ URL when NODE_ENV=production/,
     );
     expect(loadConfig({ ...base, ...http }).oidc?.allowInsecureIssuer).toBe(true);
     expect(loadConfig({ ...base, ...oidc, NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40) })).toMatchObject({

@@ -1,5 +1,6 @@
 // The runner waits out a rate limit (429 with a short Retry-After) instead of reporting the server,
-// and reads a header as the type its schema gives before validating it.
+// checks a redirect as the answer it is instead of following it, and reads a header as the type its
+// schema gives before validating it.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +13,13 @@ let hits = 0;
 let retryAfter = '1';
 
 beforeAll(async () => {
-  server = http.createServer((_req, res) => {
+  server = http.createServer((req, res) => {
+    if (req.url === '/redirect') {
+      // Where the mock's sign-in example points: a host nobody here can reach.
+      res.writeHead(302, { location: 'https://accounts.example.invalid/authorize' });
+      res.end();
+      return;
+    }
     hits++;
     if (hits === 1) {
       res.writeHead(429, { 'retry-after': retryAfter, 'content-type': 'application/json' });
@@ -39,6 +46,11 @@ describe('send', () => {
     retryAfter = '3600';
     const response = await send({ baseUrl, timeoutMs: 5000 }, { operationId: 'getHealth', method: 'GET', path: '/healthz' });
     expect([response.status, hits]).toEqual([429, 1]);
+  });
+
+  it('answers a redirect with its status and Location, without following it', async () => {
+    const response = await send({ baseUrl, timeoutMs: 5000 }, { operationId: 'startOidcSignIn', method: 'GET', path: '/redirect' });
+    expect([response.status, response.headers.get('location')]).toEqual([302, 'https://accounts.example.invalid/authorize']);
   });
 });
 

@@ -44,7 +44,7 @@ function recordingPublishers(): Publishers & { sent: Sent[] } {
     schedule: (_m, _t, payload) => as(null).schedule(payload),
     error: (_to, payload) => as(null).error(payload),
     errorHandedOver: (_to, payload) => Promise.resolve(as(null).error(payload)),
-    forRun: (_plan, token) => as(token),
+    forRun: (_plan, token) => ({ ...as(token), token }),
     startRun: () => {
       throw new Error('the lease runner sends as the run and attempt of its lease, never as a run of its own numbering');
     },

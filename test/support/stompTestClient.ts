@@ -12,7 +12,7 @@ export interface StompTestClient extends RecordingStompClient {
   frames: ObservedFrame[];
 }
 
-export type ConnectOptions = Pick<RecordingStompOptions, 'heartbeatMs' | 'upgradeToken'>;
+export type ConnectOptions = Pick<RecordingStompOptions, 'heartbeatMs' | 'upgradeToken' | 'connectHeaders'>;
 
 /** Connects (`token` in the CONNECT frame, if any); resolves after CONNECTED, or after the ERROR frame if the server refuses. */
 export async function connectStomp(url: string, token: string | null, options: ConnectOptions = {}): Promise<StompTestClient> {

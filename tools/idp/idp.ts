@@ -1,4 +1,4 @@
-// `npm run idp [-- --port 4010] [--service http://127.0.0.1:8080]`: a local OpenID Connect provider
+// `npm run idp [-- --port 4020] [--service http://127.0.0.1:8080]`: a local OpenID Connect provider
 // (the tests' oidc-provider set-up) for trying the sign-in in a browser without any account
 // anywhere. It prints the settings to start the service with; then open the service's landing page
 // and click "Sign in". Any password works; the login names the account (alice: a verified e-mail,
@@ -8,7 +8,7 @@ import { defaultAccounts, startLocalIdentityProvider } from './localIdentityProv
 
 const { values } = parseArgs({
   options: {
-    port: { type: 'string', default: '4010' },
+    port: { type: 'string', default: '4020' },
     service: { type: 'string', default: 'http://127.0.0.1:8080' },
     help: { type: 'boolean', default: false },
   },
@@ -21,7 +21,7 @@ try {
   service = undefined;
 }
 if (values.help || !Number.isInteger(port) || port < 1 || port > 65535 || !service) {
-  process.stderr.write('usage: npm run idp -- [--port 4010] [--service http://127.0.0.1:8080]\n');
+  process.stderr.write('usage: npm run idp -- [--port 4020] [--service http://127.0.0.1:8080]\n');
   process.exit(values.help ? 0 : 64);
 }
 

@@ -1,6 +1,7 @@
 // The AsyncAPI message examples the mock streams, picked by what they are (not by their names), so
 // a renamed example still plays: the generated days, a summary chunk, the chat answer, the end of a
-// run, a cancel, an edit. A document without one of them stops the mock at start with the reason.
+// run, a cancel, an edit (its start and the edited day). A document without one of them stops the
+// mock at start with the reason.
 import type { ChannelPayloads } from '../../generated/asyncapi.js';
 import { readMessages, type JsonObject } from '../../conformance/specModel/index.js';
 
@@ -18,6 +19,8 @@ export interface AsyncExamples {
   completed: ChatPayload;
   cancelled: ChatPayload;
   chatUpdated: ChatPayload;
+  /** UPDATE_STARTED: an edit of the plan has begun */
+  updateStarted: SchedulePayload;
   scheduleUpdated: DayPayload;
   /** the `message` of the errors channel's examples, by code (e.g. TRIP106) */
   errorMessages: Record<string, string>;
@@ -55,6 +58,10 @@ export function readAsyncExamples(asyncapi: JsonObject): AsyncExamples {
     chatUpdated: one(
       chat.filter((p) => p.messageStreamType === 'UPDATED'),
       'ChatStreamDto UPDATED',
+    ),
+    updateStarted: one(
+      schedule.filter((p) => p.type === 'UPDATE_STARTED'),
+      'TripPlanProgressMessage UPDATE_STARTED',
     ),
     scheduleUpdated: one(
       schedule.filter((p): p is DayPayload => p.type === 'UPDATED'),

@@ -1,8 +1,10 @@
 // The mock of both specs in one Hono app: HTTP operations answered from openapi.yaml's examples
-// after the service's own checks, and STOMP at /ws-stomp run by the service's own session code
-// (CONNECT, heart-beats, subprotocols, destinations, limits, receipts, ERROR frames) with mock
-// accounts and the example streams of asyncapi.yaml (mockGeneration.ts). What it does not do is
-// in docs/mock.md.
+// after the service's own checks (the documents and docs pages by the service's own handlers,
+// mockDocuments.ts), and STOMP at /ws-stomp run by the service's own session code (CONNECT,
+// heart-beats, subprotocols, destinations, limits, receipts, ERROR frames) with mock accounts and
+// the example streams of asyncapi.yaml (mockGeneration.ts). Faults a client asks for with
+// `x-mock-fault` (faultHeader.ts) are counted here, across requests and connections. What it does
+// not do is in docs/mock.md.
 import path from 'node:path';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono, type Context, type Next } from 'hono';
@@ -10,6 +12,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import {
   readChatMessage,
+  createOfflineChatAgent,
   loadConfig,
   AppError,
   renderError,
@@ -29,11 +32,14 @@ import {
 } from '../../src/index.js';
 import { loadSpecFolder } from '../../conformance/specModel/index.js';
 import { readAsyncExamples } from './asyncExamples.js';
+import { createFaultUses } from './faultUses.js';
 import { createMockAuth } from './mockAuth.js';
+import { registerServiceDocuments } from './mockDocuments.js';
 import { createMockGeneration, type MockGeneration } from './mockGeneration.js';
 import { registerMockOperations, type AnsweredRequest } from './mockOperations.js';
 import { methodNotAllowed, routeNotFound } from './routeErrors.js';
 import { readOperationAnswers } from './specAnswers.js';
+import { createMockStompFaults } from './stompFaults.js';
 
 export interface Mock {
   hono: Hono<HttpEnv>;
@@ -69,6 +75,7 @@ export function createMock(env: NodeJS.ProcessEnv = process.env, clock: () => nu
   const broker = createInProcessBroker((error) => log.error({ err: error }, 'delivery failed'));
   const planLog = createInMemoryPlanLog({ broker, historySize: config.realtime.historySize, historyTtlMs: config.realtime.historyTtlSeconds * 1000, clock });
   const publishers = createPublishers(planLog, 'log', log);
+  const agent = createOfflineChatAgent();
   const generation = createMockGeneration({
     publishers,
     examples,
@@ -76,7 +83,11 @@ export function createMock(env: NodeJS.ProcessEnv = process.env, clock: () => nu
     clock,
     log,
     delayMs: integerSetting(env, 'MOCK_STREAM_DELAY_MS', config.plannerDelayMs),
+    // The mock has no days to show: the agent's reply is not used, only whether it found an edit.
+    isEdit: async (content) => (await agent.decide({ tripPlanId: 1, region: '', content, days: [] }, new AbortController().signal)).edit !== null,
   });
+  // Counted across requests and connections: "n times, then as usual" (docs/mock.md, Faults).
+  const faultUses = createFaultUses();
 
   const app = new Hono<HttpEnv>();
   app.use('*', requestLogging(log));
@@ -84,7 +95,7 @@ export function createMock(env: NodeJS.ProcessEnv = process.env, clock: () => nu
     '*',
     cors({
       origin: config.corsOrigins.includes('*') ? '*' : config.corsOrigins,
-      allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Prefer'],
+      allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Prefer', 'X-Mock-Fault'],
       exposeHeaders: ['Location', 'Allow', 'X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'],
       maxAge: 600,
     }),
@@ -118,6 +129,7 @@ export function createMock(env: NodeJS.ProcessEnv = process.env, clock: () => nu
       log,
       clock,
       settings: config.stomp,
+      faults: createMockStompFaults(faultUses),
       revocations: { publish: () => undefined, subscribe: () => () => undefined },
       // Every plan and room exists and is the caller's; plan N's chat room is N.
       logOf: (_memberId, channel, id) => Promise.resolve(channel === 'chatStream' ? roomStream(id) : planStream(id)),
@@ -126,7 +138,7 @@ export function createMock(env: NodeJS.ProcessEnv = process.env, clock: () => nu
         if ('code' in request) return Promise.resolve(request);
         if (generation.isPlaying(chatRoomId))
           return Promise.resolve({ code: 'TRIP106' as const, message: examples.errorMessages.TRIP106 ?? 'The itinerary is being generated.' });
-        generation.answer(chatRoomId);
+        generation.answer(chatRoomId, request.content);
         return Promise.resolve('accepted' as const);
       },
       publishError(member, chatRoomId, code, message, path) {
@@ -140,13 +152,14 @@ export function createMock(env: NodeJS.ProcessEnv = process.env, clock: () => nu
     log,
   );
 
-  const answered = ({ operationId, status, path, body }: AnsweredRequest) => {
+  const answered = ({ operationId, status, path, body, newEpochAfter }: AnsweredRequest) => {
     const tripPlanId = Number(path.tripPlanId);
-    if (operationId === 'startTripPlanGeneration' && status === 200) generation.start(tripPlanId);
+    if (operationId === 'startTripPlanGeneration' && status === 200) generation.start(tripPlanId, { newEpochAfter });
     if ((operationId === 'cancelTripPlanGeneration' && status === 200) || (operationId === 'deleteTripPlan' && status === 204)) generation.cancel(tripPlanId);
     if (operationId === 'swapScheduledPlaces' && status === 204) generation.swapped(tripPlanId, (body as { chatRoomId: number }).chatRoomId);
   };
-  registerMockOperations(app, { answers, auth, answered });
+  const served = registerServiceDocuments(app, { config, log, auth });
+  registerMockOperations(app, { answers, auth, answered, served, faultUses });
 
   app.notFound((c) => {
     const allow = allowedMethods(c.req.path, new Set());

@@ -18,14 +18,22 @@ export interface MockAnswer {
 const isJson = (type: string) => type === 'application/json' || type.endsWith('+json');
 
 /**
- * A mistake in the client's `Prefer` header, as RFC 9457 problem JSON so it is not mistaken for an
- * API error. Bounded as the service bounds its error bodies: the detail is cut like an error's
- * `message`, and the client's text in it like a rejected value, so a huge header is not echoed.
+ * A mistake in a header only the mock reads (`Prefer`, `x-mock-fault`), as RFC 9457 problem JSON so
+ * it is not mistaken for an API error. Bounded as the service bounds its error bodies: the detail
+ * is cut like an error's `message`, and the client's text in it like a rejected value, so a huge
+ * header is not echoed.
  */
-function preferProblem(detail: string): Response {
-  const body = { type: 'about:blank', title: 'The mock cannot honour the Prefer header', status: 400, detail: truncateText(detail, errorTextLimits.message) };
+export function mockProblem(header: string, detail: string): Response {
+  const body = {
+    type: 'about:blank',
+    title: `The mock cannot honour the ${header} header`,
+    status: 400,
+    detail: truncateText(detail, errorTextLimits.message),
+  };
   return new Response(JSON.stringify(body), { status: 400, headers: { 'content-type': 'application/problem+json' } });
 }
+
+const preferProblem = (detail: string) => mockProblem('Prefer', detail);
 
 /** What the client sent, as the problem's detail quotes it: cut like a rejected value of an error body. */
 const clientText = (text: string) => truncateText(text, errorTextLimits.rejectedValue);

@@ -2,7 +2,8 @@
 // the service. HTTP answers every operation of specs/openapi.yaml from its examples after checking
 // the request as the service does; STOMP at /ws-stomp follows asyncapi.yaml's rules and streams its
 // example messages after a start. Listens on MOCK_PORT (default 4010); `Prefer: code=404` /
-// `Prefer: example=<name>` pick other documented responses, as with Prism.
+// `Prefer: example=<name>` pick other documented responses, as with Prism, and `x-mock-fault`
+// injects faults (docs/mock.md).
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -201,13 +201,27 @@ describe('mock STOMP: the documented generation after a start over HTTP', () => 
     expectValidPayloads(c.messages);
   });
 
-  it('sends UPDATED on the schedule and chat channels after a swap over HTTP', async () => {
+  it('announces a swap over HTTP as the service does: UPDATE_STARTED and UPDATED on the schedule channel, UPDATED on the chat', async () => {
     const start = c.messages.length;
     expect(
       (await http(m, 'PATCH', `/api/v1/trips/${tripPlanId}/daily-plans/1/scheduled-places`, { chatRoomId: tripPlanId, visitOrderA: 1, visitOrderB: 2 })).status,
     ).toBe(204);
     await c.waitFor((msg) => c.messages.indexOf(msg) >= start && jsonAt(msg.body, 'messageStreamType') === 'UPDATED');
-    expect(sequence(c.messages.slice(start))).toEqual(['schedule:UPDATED:1', 'chat:UPDATED:full']);
+    expect(sequence(c.messages.slice(start))).toEqual(['schedule:UPDATE_STARTED:-', 'schedule:UPDATED:1', 'chat:UPDATED:full']);
+    expectValidPayloads(c.messages.slice(start));
+  });
+
+  it('answers a chat message the offline agent reads as an edit with the edit announced, then its confirmation in chunks and in full', async () => {
+    const start = c.messages.length;
+    await c.send(`/pub/chat/${tripPlanId}/message`, JSON.stringify({ content: 'swap stop 1 and 2 on day 1', messageContentType: 'TEXT' }));
+    const confirmation = await c.waitFor(
+      (msg) => c.messages.indexOf(msg) >= start && jsonAt(msg.body, 'messageStreamType') === 'CHAT' && jsonAt(msg.body, 'isComplete') === true,
+    );
+    const after = c.messages.slice(start);
+    expect(sequence(after)).toEqual(['schedule:UPDATE_STARTED:-', 'schedule:UPDATED:1', 'chat:UPDATED:full', 'chat:CHAT:chunk', 'chat:CHAT:full']);
+    expect(after[1]!.body).toEqual({ ...objectOrEmpty(examples.TripPlanProgressMessage?.updated), tripPlanId });
+    expect(jsonAt(confirmation.body, 'message')).toBe(jsonAt(examples.ChatStreamDto?.updated, 'message'));
+    expectValidPayloads(after);
   });
 });
 
