@@ -40,7 +40,7 @@ export function createDocumentHandlers({
     const info = apiInfoOf(documents.openapi);
     return { data: landingPageData(info), html: renderLandingPage(info, signIn) };
   });
-  const playgroundPage = once(() => renderPlaygroundPage(documents.openapi, signIn));
+  const playgroundPage = once(() => renderPlaygroundPage(documents, signIn));
   const openapiFor = once(() => servedOpenapi(documents.openapiYaml));
   return {
     getLandingPage: (_request, ctx) =>

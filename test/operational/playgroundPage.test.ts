@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonAt, jsonText, numberOrUndefined } from '../../conformance/specModel/index.js';
+import { delivery } from '../../generated/asyncapi.js';
 import { playgroundBundle, playgroundBundleFile } from '../../src/operational/playgroundBundle.js';
 import { loadSpecDocuments } from '../../src/operational/specDocuments.js';
 import { ensureFreshBuild } from '../support/freshBuild.js';
@@ -22,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const { openapi } = loadSpecDocuments();
+const { openapi, asyncapi } = loadSpecDocuments();
 const schema = (name: string) => jsonAt(openapi, 'components', 'schemas', name);
 const requestProperty = (name: string) => jsonAt(schema('TripPlanCreateRequest'), 'properties', name);
 const valuesOf = (pattern: RegExp) => [...page.matchAll(pattern)].map((match) => match[1]);
@@ -44,9 +45,14 @@ describe('the playground page', () => {
     expect(page).toContain(`<fieldset id="themes" data-min-items="${themes('minItems')}" data-max-items="${themes('maxItems')}">`);
   });
 
-  it('names the paths its script calls, dev-login among them when the server has it on', () => {
+  it("bounds a chat message as asyncapi.yaml's ChatMessageRequest does", () => {
+    const maxLength = numberOrUndefined(jsonAt(asyncapi, 'components', 'schemas', 'ChatMessageRequest', 'properties', 'content', 'maxLength'));
+    expect(page).toContain(`<input name="content" required maxlength="${maxLength}"`);
+  });
+
+  it("names the replay headers of asyncapi.yaml's x-delivery, and offers dev-login when the server has it on", () => {
+    expect(page).toContain(`data-since-header="${delivery.replay.since.header}" data-recovered-header="${delivery.replay.recoveredHeader}"`);
     expect(page).toContain('data-dev-login="/api/v1/auth/dev-login"');
-    expect(page).toContain('data-regions="/api/v1/regions"');
     expect(page).toContain('<form id="dev-login">');
     expect(page).not.toContain('data-oidc-start');
     expect(page).toContain('<script type="module" src="/docs/playground/assets/playground.js"></script>');

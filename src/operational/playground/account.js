@@ -1,46 +1,49 @@
-// The playground's "Sign in": the tab's sign-in of the landing page (tabSignIn.js) when there is
-// one, else dev-login with an e-mail (when the server has it on) or the identity provider (when
-// one is configured), which comes back to this page. The <main> element's data attributes name
-// the operations' paths and what the server offers.
+// The playground's "Sign in", through the client package: the tab's sign-in of the landing page
+// when there is one (its token pair, in sessionStorage, is what the client starts with and where
+// it keeps every pair the server issues), else dev-login with an e-mail (when the server has it
+// on) or the identity provider (when one is configured), which comes back to this page.
 /* global document, location, FormData */
-import { callOperation, keepTokens, startOidcSignIn, takeOidcCode, whoIsSignedIn } from '../signIn/tabSignIn.js';
+import { forgetTokens, startOidcSignIn, storedTokens, takeOidcCode } from '../signIn/tabSignIn.js';
 
-const failure = (answer) => `${answer.data?.code ?? answer.status} ${answer.data?.message ?? ''}`.trim();
+const failure = (result) => (result.error ? `${result.error.code} ${result.error.message}` : `HTTP ${result.status}`);
 
 /**
- * Shows who is signed in and offers to sign in; `onSignedIn(member)` once somebody is.
- * Problems (a refused dev-login or code) go to `report`.
+ * Shows who is signed in and offers to sign in; `onSignedIn(member)` once somebody is. `offer`:
+ * the <main> element's data attributes (dev-login's path when on, the provider's start when configured).
  */
-export async function setUpAccount(paths, { onSignedIn, report }) {
+export async function setUpAccount(client, offer, { onSignedIn, report }) {
   const who = document.getElementById('who');
   const devLoginForm = document.getElementById('dev-login');
   const oidcSignIn = document.getElementById('oidc-sign-in');
 
   async function showWhoIsSignedIn() {
-    const signedIn = await whoIsSignedIn({ mePath: paths.me, reissuePath: paths.reissue });
-    if (!signedIn) return;
-    const { member } = signedIn;
-    who.textContent = `Signed in as ${member.name} (${member.email}, ${member.role}).`;
+    // Nobody signed in in this tab: nothing to ask (a 401 would only fill the console).
+    if (!storedTokens()) return;
+    const me = await client.operations.getMe();
+    if (!me.ok) {
+      // No token, or a session that ended (an expired access token was already reissued by the client once).
+      if (me.status === 401) forgetTokens();
+      return;
+    }
+    who.textContent = `Signed in as ${me.data.name} (${me.data.email}, ${me.data.role}).`;
     if (devLoginForm) devLoginForm.hidden = true;
     if (oidcSignIn) oidcSignIn.hidden = true;
-    onSignedIn(member);
+    onSignedIn(me.data);
   }
 
   devLoginForm?.addEventListener('submit', async (event) => {
     event.preventDefault();
-    const answer = await callOperation(paths.devLogin, { method: 'POST', body: { email: new FormData(devLoginForm).get('email') } });
+    const answer = await client.operations.devLogin({ body: { email: String(new FormData(devLoginForm).get('email')) } });
     if (!answer.ok) return report(`Dev-login refused: ${failure(answer)}`);
-    keepTokens(answer.data);
     await showWhoIsSignedIn();
   });
-  oidcSignIn?.addEventListener('click', () => void startOidcSignIn(paths.oidcStart, location.pathname));
+  oidcSignIn?.addEventListener('click', () => void startOidcSignIn(offer.oidcStart, location.pathname));
 
   const returned = takeOidcCode();
   if (returned?.notStartedHere) report('Ignored a sign-in code of a sign-in not started here.');
   else if (returned) {
-    const answer = await callOperation(paths.oidcExchange, { method: 'POST', body: returned });
-    if (answer.ok) keepTokens(answer.data);
-    else report(`Sign-in failed: ${failure(answer)}`);
+    const answer = await client.operations.exchangeOidcSignInCode({ body: returned });
+    if (!answer.ok) report(`Sign-in failed: ${failure(answer)}`);
   }
   await showWhoIsSignedIn();
 }

@@ -2,13 +2,12 @@
 // (playgroundForm.ts); the regions come from listRegions. Reads the form as a
 // TripPlanCreateRequest, the themes checked within the schema's bounds.
 /* global document, FormData */
-import { callOperation } from '../signIn/tabSignIn.js';
 
 const isoDate = (date) => date.toISOString().slice(0, 10);
 
-/** Fills the region list (listRegions at `regionsPath`) and a start date a week from today. */
-export async function prepareTripForm(form, regionsPath) {
-  const answer = await callOperation(regionsPath);
+/** Fills the region list (listRegions) and a start date a week from today. */
+export async function prepareTripForm(form, client) {
+  const answer = await client.operations.listRegions();
   if (!answer.ok) throw new Error(`listRegions answered ${answer.status}`);
   const select = form.elements.namedItem('region');
   select.replaceChildren(
