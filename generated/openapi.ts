@@ -1048,6 +1048,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/docs/playground": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Playground
+         * @description A page to try the whole flow by hand with the TypeScript client package
+         *     (`@trip-itinerary/client`, bundled for the browser and served from this server, no CDN):
+         *     sign in (dev-login when the server has it on, or the identity provider; the sign-in of the
+         *     landing page is reused), create a trip, watch its days arrive over STOMP, cancel, chat, and
+         *     drop the connection to see the client resume (`x-since`). Links to the other docs pages.
+         */
+        get: operations["getPlayground"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3500,6 +3534,43 @@ export interface operations {
         };
     };
     getMetricsDashboard: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional id for this request (1 to 128 characters of `A-Z a-z 0-9 . _ -`), e.g. the id of the
+                 *     caller's own trace. The response echoes it in `X-Request-Id` and the server's logs carry it.
+                 *     Without the header, or with a value outside these bounds, the server generates an id (a UUID)
+                 *     and uses that instead: the header is often set by proxies, and a request never fails because
+                 *     of it. The response's `X-Request-Id` always tells which id was used.
+                 * @example checkout-7f3a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The HTML page. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
+        };
+    };
+    getPlayground: {
         parameters: {
             query?: never;
             header?: {

@@ -481,6 +481,18 @@ export type GetMetricsDashboardResponse =
   | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
   | { status: 503; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders };
 
+/** GET /docs/playground */
+export interface GetPlaygroundRequest {
+  path: Record<string, never>;
+  query: Record<string, never>;
+  body: undefined;
+}
+export type GetPlaygroundResponse =
+  | { status: 200; body: string; headers?: ExtraHeaders }
+  | { status: 429; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders }
+  | { status: 500; body: DataOf<Schemas["ErrorEnvelope"]>; headers?: ExtraHeaders }
+  | { status: 503; body: DataOf<Schemas["ErrorEnvelope"]>; headers: { "Retry-After": string } & ExtraHeaders };
+
 export interface OperationTypes {
   listTripPlans: { request: ListTripPlansRequest; response: ListTripPlansResponse };
   createTripPlanSession: { request: CreateTripPlanSessionRequest; response: CreateTripPlanSessionResponse };
@@ -515,6 +527,7 @@ export interface OperationTypes {
   getApiDocs: { request: GetApiDocsRequest; response: GetApiDocsResponse };
   getAsyncApiDocs: { request: GetAsyncApiDocsRequest; response: GetAsyncApiDocsResponse };
   getMetricsDashboard: { request: GetMetricsDashboardRequest; response: GetMetricsDashboardResponse };
+  getPlayground: { request: GetPlaygroundRequest; response: GetPlaygroundResponse };
 }
 export type OperationId = keyof OperationTypes;
 export type OperationRequest<K extends OperationId> = OperationTypes[K]['request'];
@@ -560,4 +573,5 @@ export const operationIds = [
   "getApiDocs",
   "getAsyncApiDocs",
   "getMetricsDashboard",
+  "getPlayground",
 ] as const satisfies readonly OperationId[];

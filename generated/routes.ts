@@ -3320,6 +3320,73 @@ export const routes: readonly RouteDefinition[] = [
         ]
       }
     }
+  },
+  {
+    "operationId": "getPlayground",
+    "method": "GET",
+    "path": "/docs/playground",
+    "honoPath": "/docs/playground",
+    "pattern": "^/docs/playground$",
+    "tags": [
+      "Operations"
+    ],
+    "secured": false,
+    "requiredRole": null,
+    "pathParams": [],
+    "queryParams": [],
+    "integerParams": {
+      "path": [],
+      "query": []
+    },
+    "body": null,
+    "responses": {
+      "200": {
+        "contentType": "text/html",
+        "headers": [
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "429": {
+        "contentType": "application/json",
+        "headers": [
+          "Retry-After",
+          "X-Request-Id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset"
+        ],
+        "requiredHeaders": [
+          "Retry-After",
+          "X-Request-Id"
+        ]
+      },
+      "500": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id"
+        ]
+      },
+      "503": {
+        "contentType": "application/json",
+        "headers": [
+          "X-Request-Id",
+          "Retry-After"
+        ],
+        "requiredHeaders": [
+          "X-Request-Id",
+          "Retry-After"
+        ]
+      }
+    }
   }
 ];
 

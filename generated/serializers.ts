@@ -474,4 +474,5 @@ export const responseSerializers: Readonly<Partial<Record<OperationId, Readonly<
   getApiDocs: { 429: w_ErrorEnvelope, 500: w_ErrorEnvelope, 503: w_ErrorEnvelope },
   getAsyncApiDocs: { 429: w_ErrorEnvelope, 500: w_ErrorEnvelope, 503: w_ErrorEnvelope },
   getMetricsDashboard: { 429: w_ErrorEnvelope, 500: w_ErrorEnvelope, 503: w_ErrorEnvelope },
+  getPlayground: { 429: w_ErrorEnvelope, 500: w_ErrorEnvelope, 503: w_ErrorEnvelope },
 };

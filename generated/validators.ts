@@ -57,6 +57,7 @@ export const operationValidators: Readonly<Record<OperationId, OperationValidato
   getApiDocs: { params: params.getApiDocs_params, body: null, sizeGuards: { params: guards.getApiDocs_params_size_guard, body: null }, responses: { 200: contracts.getApiDocs_response_200, 429: contracts.openapi_schema_ErrorEnvelope, 500: contracts.openapi_schema_ErrorEnvelope, 503: contracts.openapi_schema_ErrorEnvelope } },
   getAsyncApiDocs: { params: params.getAsyncApiDocs_params, body: null, sizeGuards: { params: guards.getAsyncApiDocs_params_size_guard, body: null }, responses: { 200: contracts.getAsyncApiDocs_response_200, 429: contracts.openapi_schema_ErrorEnvelope, 500: contracts.openapi_schema_ErrorEnvelope, 503: contracts.openapi_schema_ErrorEnvelope } },
   getMetricsDashboard: { params: params.getMetricsDashboard_params, body: null, sizeGuards: { params: guards.getMetricsDashboard_params_size_guard, body: null }, responses: { 200: contracts.getMetricsDashboard_response_200, 429: contracts.openapi_schema_ErrorEnvelope, 500: contracts.openapi_schema_ErrorEnvelope, 503: contracts.openapi_schema_ErrorEnvelope } },
+  getPlayground: { params: params.getPlayground_params, body: null, sizeGuards: { params: guards.getPlayground_params_size_guard, body: null }, responses: { 200: contracts.getPlayground_response_200, 429: contracts.openapi_schema_ErrorEnvelope, 500: contracts.openapi_schema_ErrorEnvelope, 503: contracts.openapi_schema_ErrorEnvelope } },
 };
 
 /** STOMP message payload validators by message name (asyncapi.yaml); frames without a body have none. */

@@ -74,6 +74,7 @@ export { createDocumentHandlers } from './operational/documentHandlers.js';
 export { loadSpecDocuments } from './operational/specDocuments.js';
 export { registerSwaggerUiAssets } from './operational/swaggerUi.js';
 export { registerAsyncapiAssets } from './operational/asyncapiPage.js';
+export { registerPlaygroundAssets } from './operational/playgroundPage.js';
 
 // The metrics registry (metrics benchmark: what recording one request costs).
 export { createMetrics } from './metrics/metricsRegistry.js';

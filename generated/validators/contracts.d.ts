@@ -37,6 +37,7 @@ export declare const getAsyncApiDocument_response_200: ValidateFunction;
 export declare const getMetrics_response_200: ValidateFunction;
 export declare const getMetricsDashboard_response_200: ValidateFunction;
 export declare const getOpenApiDocument_response_200: ValidateFunction;
+export declare const getPlayground_response_200: ValidateFunction;
 export declare const message_ChatMessageRequest: ValidateFunction;
 export declare const message_ChatMessageRequest_headers: ValidateFunction;
 export declare const message_ChatStreamDto: ValidateFunction;

@@ -23,6 +23,7 @@ export declare const getMetrics_params_size_guard: ValidateFunction;
 export declare const getMetricsDashboard_params_size_guard: ValidateFunction;
 export declare const getMyName_params_size_guard: ValidateFunction;
 export declare const getOpenApiDocument_params_size_guard: ValidateFunction;
+export declare const getPlayground_params_size_guard: ValidateFunction;
 export declare const getPromptTemplate_params_size_guard: ValidateFunction;
 export declare const getReadiness_params_size_guard: ValidateFunction;
 export declare const getTripPlan_params_size_guard: ValidateFunction;

@@ -19,6 +19,7 @@ export declare const getMetrics_params: ValidateFunction;
 export declare const getMetricsDashboard_params: ValidateFunction;
 export declare const getMyName_params: ValidateFunction;
 export declare const getOpenApiDocument_params: ValidateFunction;
+export declare const getPlayground_params: ValidateFunction;
 export declare const getPromptTemplate_params: ValidateFunction;
 export declare const getReadiness_params: ValidateFunction;
 export declare const getTripPlan_params: ValidateFunction;

@@ -16,6 +16,7 @@ import { registerOperations } from '../http/operationRouter.js';
 import { createResponseChecker, type ResponseChecker } from '../http/responseValidation.js';
 import { registerAsyncapiAssets } from '../operational/asyncapiPage.js';
 import { registerDashboardAssets } from '../operational/dashboardPage.js';
+import { registerPlaygroundAssets } from '../operational/playgroundPage.js';
 import { registerSwaggerUiAssets } from '../operational/swaggerUi.js';
 import { operationHandlers } from './operationHandlers.js';
 import { registerStompEndpoint, type StompEndpoint } from '../stomp/stompEndpoint.js';
@@ -69,6 +70,7 @@ export async function createApp(config: Config, database: DatabasePort, ports: P
   registerSwaggerUiAssets(hono);
   registerAsyncapiAssets(hono);
   registerDashboardAssets(hono);
+  registerPlaygroundAssets(hono);
   // Behind proxies the sockets are the proxies': a WebSocket is counted by the client address they forwarded.
   const clientAddress = clientAddressOf(config.trustProxyHops);
   const stomp = registerStompEndpoint(hono, stompEndpointDeps(services), log, behindProxies ? (c) => connections.holdWebSocket(clientAddress(c)) : undefined);

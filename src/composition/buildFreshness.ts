@@ -5,8 +5,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** What tsconfig.build.json compiles and tools/build/copyRuntimeFiles.ts copies, relative to the repository. */
-export const BUILD_INPUTS = ['src', 'generated', 'conformance/specModel', 'specs', 'tools/build', 'tsconfig.json', 'tsconfig.build.json'];
+/**
+ * What tsconfig.build.json compiles and tools/build/copyRuntimeFiles.ts copies or bundles (the
+ * playground's script takes in the client package), relative to the repository.
+ */
+export const BUILD_INPUTS = ['src', 'generated', 'conformance/specModel', 'specs', 'tools/build', 'client/src', 'tsconfig.json', 'tsconfig.build.json'];
 
 /** Written last by the build (copyRuntimeFiles.ts): its time is the build's. */
 export const buildStamp = (repoRoot: string): string => path.join(repoRoot, 'dist', 'build-complete');

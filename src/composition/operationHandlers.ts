@@ -29,7 +29,7 @@ export function operationHandlers(services: Services): Handlers<RequestContext> 
       database: services.db,
       redis: services.redis,
       readinessTimeoutMs: services.config.readinessTimeoutMs,
-      signInPath: services.oidc ? operationPath('startOidcSignIn', {}) : null,
+      signIn: { oidcStartPath: services.oidc ? operationPath('startOidcSignIn', {}) : null, devLoginEnabled: services.config.devLoginEnabled },
     }),
     ...metricsHandler(services),
   };

@@ -14,6 +14,12 @@ export const docLinks: LandingLinks = {
   readiness: { href: '/readyz', type: 'application/json', title: 'Readiness' },
 };
 
+/**
+ * The playground page: a page of the docs, but not one of LandingPageResponse's links (a closed
+ * schema: a new link there would break strict clients); the landing page's HTML and the bar link it.
+ */
+export const playgroundLink = { href: operationPath('getPlayground', {}), title: 'Playground' };
+
 export const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
@@ -21,6 +27,7 @@ const navEntries: [href: string, label: string][] = [
   ['/', 'Trip Itinerary Service'],
   [docLinks.apiDocs.href, docLinks.apiDocs.title],
   [docLinks.asyncApiDocs.href, docLinks.asyncApiDocs.title],
+  [playgroundLink.href, playgroundLink.title],
   [docLinks.openApiDocument.href, docLinks.openApiDocument.title],
   [docLinks.asyncApiDocument.href, docLinks.asyncApiDocument.title],
   // Not one of the landing page's links (LandingPageResponse): the live numbers, not documentation.

@@ -1,5 +1,5 @@
 // The operations that describe the API: the landing page, the two documents and the docs pages
-// (Swagger UI, the AsyncAPI page, the live metrics dashboard). They need nothing but the specs, so
+// (Swagger UI, the AsyncAPI page, the live metrics dashboard, the playground). They need nothing but the specs, so
 // the mock (tools/mock) serves the very same answers as the service.
 import type { Handlers } from '../../generated/operations.js';
 import { preferredMediaType } from '../http/mediaType.js';
@@ -7,13 +7,15 @@ import type { RequestContext } from '../kernel/requestContext.js';
 import { renderAsyncapiPage } from './asyncapiPage.js';
 import { renderDashboardPage } from './dashboardPage.js';
 import { apiInfoOf, landingPageData, renderLandingPage } from './landingPage.js';
+import { renderPlaygroundPage } from './playgroundPage.js';
 import { servedOpenapi } from './servedOpenapi.js';
+import { noSignIn, type SignInOffer } from './signInSection.js';
 import type { SpecDocuments } from './specDocuments.js';
 import { swaggerUiPage } from './swaggerUi.js';
 
 export type DocumentHandlers = Pick<
   Handlers<RequestContext>,
-  'getLandingPage' | 'getOpenApiDocument' | 'getAsyncApiDocument' | 'getApiDocs' | 'getAsyncApiDocs' | 'getMetricsDashboard'
+  'getLandingPage' | 'getOpenApiDocument' | 'getAsyncApiDocument' | 'getApiDocs' | 'getAsyncApiDocs' | 'getMetricsDashboard' | 'getPlayground'
 >;
 
 /** `make()`'s value, made on the first call. */
@@ -24,11 +26,11 @@ function once<T>(make: () => T): () => T {
 
 export function createDocumentHandlers({
   documents,
-  signInPath = null,
+  signIn = noSignIn,
 }: {
   documents: SpecDocuments;
-  /** the OpenID Connect sign-in's start, when configured: the landing page then shows "Sign in" */
-  signInPath?: string | null;
+  /** what the landing page and the playground offer to sign in with: dev-login, the identity provider */
+  signIn?: SignInOffer;
 }): DocumentHandlers {
   // Built on first request, not at start: each parses a spec (tens of milliseconds a document), and
   // a service is ready before anybody asks for its documentation.
@@ -36,8 +38,9 @@ export function createDocumentHandlers({
   const dashboardPage = renderDashboardPage({ source: 'this server', withNavBar: true });
   const landing = once(() => {
     const info = apiInfoOf(documents.openapi);
-    return { data: landingPageData(info), html: renderLandingPage(info, signInPath) };
+    return { data: landingPageData(info), html: renderLandingPage(info, signIn) };
   });
+  const playgroundPage = once(() => renderPlaygroundPage(documents, signIn));
   const openapiFor = once(() => servedOpenapi(documents.openapiYaml));
   return {
     getLandingPage: (_request, ctx) =>
@@ -49,5 +52,6 @@ export function createDocumentHandlers({
     getApiDocs: () => ({ status: 200, body: swaggerUiPage }),
     getAsyncApiDocs: () => ({ status: 200, body: asyncapiPage() }),
     getMetricsDashboard: () => ({ status: 200, body: dashboardPage }),
+    getPlayground: () => ({ status: 200, body: playgroundPage() }),
   };
 }

@@ -6,6 +6,7 @@ import type { DatabasePort } from '../db/databasePort.js';
 import { boundedReadiness, type ReadinessProbe } from './boundedReadiness.js';
 import type { RequestContext } from '../kernel/requestContext.js';
 import { createDocumentHandlers, type DocumentHandlers } from './documentHandlers.js';
+import { noSignIn, type SignInOffer } from './signInSection.js';
 import type { SpecDocuments } from './specDocuments.js';
 
 type OperationalHandlers = Pick<Handlers<RequestContext>, 'getHealth' | 'getReadiness'> & DocumentHandlers;
@@ -38,7 +39,7 @@ export function createOperationalHandlers({
   database,
   redis,
   readinessTimeoutMs,
-  signInPath = null,
+  signIn = noSignIn,
 }: {
   documents: SpecDocuments;
   database: DatabasePort;
@@ -46,12 +47,12 @@ export function createOperationalHandlers({
   redis?: { ready(): Promise<void> } | null;
   /** READINESS_TIMEOUT_MS: /readyz answers 503 when the probes have not answered by then */
   readinessTimeoutMs: number;
-  /** the OpenID Connect sign-in's start, when configured: the landing page then shows "Sign in" */
-  signInPath?: string | null;
+  /** what the landing page and the playground offer to sign in with: dev-login, the identity provider */
+  signIn?: SignInOffer;
 }): OperationalHandlers {
   const readiness = boundedReadiness(readinessProbes(database, redis ?? null, readinessTimeoutMs), readinessTimeoutMs);
   return {
-    ...createDocumentHandlers({ documents, signInPath }),
+    ...createDocumentHandlers({ documents, signIn }),
     getHealth: () => ({ status: 200, body: { status: 'UP' } }),
     async getReadiness(_request, ctx) {
       const verdict = await readiness();

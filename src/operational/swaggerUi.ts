@@ -1,8 +1,11 @@
-// Swagger UI for /openapi.yaml, with its assets served from the swagger-ui-dist package (no CDN).
+// Swagger UI for /openapi.yaml, with its assets served from the swagger-ui-dist package (no CDN),
+// and /docs/assets/, the files the docs pages share.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Env, Hono } from 'hono';
+import { operationPath } from '../kernel/operationPath.js';
 import { navBar, navBarCss } from './docLinks.js';
+import { signInAssets } from './signInSection.js';
 import { registerStaticAssets } from './staticAssets.js';
 
 const require = createRequire(import.meta.url);
@@ -23,7 +26,7 @@ export const swaggerUiPage = `<!doctype html>
   ${navBar('/docs')}
   <div id="swagger-ui"></div>
   <script src="/docs/assets/swagger-ui-bundle.js"></script>
-  <script src="/docs/assets/init.js"></script>
+  <script type="module" src="/docs/assets/init.js"></script>
 </body>
 </html>
 `;
@@ -33,7 +36,11 @@ export const swaggerUiPage = `<!doctype html>
 // written: only this page's copy of the parsed document gets the page's origin as its server.
 // No online validator (validatorUrl) and no top bar with its "Explore" box: the page loads only
 // this server's document, from this server.
-const initScript = `const thisServer = () => ({
+// Signed in in this tab (the landing page keeps the tokens, tabSignIn.js), the page starts authorised:
+// each bearer scheme of the document gets the access token (reissued first when it expired), as if
+// it had been pasted into the Authorize dialog, so "Try it out" sends it.
+const initScript = `import { whoIsSignedIn } from './tabSignIn.js';
+const thisServer = () => ({
   statePlugins: {
     spec: {
       wrapActions: {
@@ -43,7 +50,15 @@ const initScript = `const thisServer = () => ({
     },
   },
 });
-window.ui = SwaggerUIBundle({
+async function authoriseAsSignedIn(ui) {
+  const signedIn = await whoIsSignedIn({ mePath: ${JSON.stringify(operationPath('getMe', {}))}, reissuePath: ${JSON.stringify(operationPath('reissueToken', {}))} });
+  if (!signedIn) return;
+  const schemes = ui.specSelectors.specJson().getIn(['components', 'securitySchemes'])?.toJS() ?? {};
+  for (const [name, scheme] of Object.entries(schemes)) {
+    if (scheme.type === 'http' && String(scheme.scheme).toLowerCase() === 'bearer') ui.preauthorizeApiKey(name, signedIn.tokens.accessToken);
+  }
+}
+const ui = SwaggerUIBundle({
   url: '/openapi.yaml',
   dom_id: '#swagger-ui',
   deepLinking: true,
@@ -51,7 +66,9 @@ window.ui = SwaggerUIBundle({
   plugins: [thisServer],
   layout: 'BaseLayout',
   validatorUrl: 'none',
+  onComplete: () => void authoriseAsSignedIn(ui),
 });
+window.ui = ui;
 `;
 
 /** Static asset routes and /docs/ (a redirect); the page itself is the getApiDocs operation. */
@@ -69,5 +86,7 @@ export function registerSwaggerUiAssets<E extends Env>(app: Hono<E>): void {
     'swagger-ui.css': fromPackage('swagger-ui.css', 'text/css; charset=utf-8'),
     'swagger-ui-bundle.js': fromPackage('swagger-ui-bundle.js', 'text/javascript; charset=utf-8'),
     'favicon-32x32.png': fromPackage('favicon-32x32.png', 'image/png'),
+    // Here too: the landing page's and every docs page's share of the tab's sign-in.
+    ...signInAssets,
   });
 }

@@ -72,14 +72,14 @@ describe.skipIf(!haveChromium)('the docs in a browser', { timeout: 90_000 }, () 
     expect(problems).toEqual([]);
   });
 
-  it('the landing page links Swagger UI, the AsyncAPI page, both specs and the probes, and each link answers', async () => {
+  it('the landing page links Swagger UI, the AsyncAPI page, the playground, both specs and the probes, and each link answers', async () => {
     const page = await openPage('/');
     await expect.poll(() => page.locator('h1').innerText()).toContain('Trip Itinerary Service API');
     // The DOM's types are not in this project's lib: the one method used is named here.
     const hrefs = await page
       .locator('main a')
       .evaluateAll((links: { getAttribute(name: string): string | null }[]) => links.map((a) => a.getAttribute('href') ?? ''));
-    expect(hrefs).toEqual(['/docs', '/docs/asyncapi', '/openapi.yaml', '/asyncapi.yaml', '/healthz', '/readyz']);
+    expect(hrefs).toEqual(['/docs', '/docs/asyncapi', '/docs/playground', '/openapi.yaml', '/asyncapi.yaml', '/healthz', '/readyz']);
     for (const href of hrefs) expect((await page.request.get(`${server.url}${href}`)).status(), href).toBe(200);
     await page.screenshot({ path: path.join(screenshots, 'landing.png'), fullPage: true });
 

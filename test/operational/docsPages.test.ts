@@ -7,6 +7,7 @@ import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonAt, type Json } from '../../conformance/specModel/index.js';
 import { asyncapiInitScript } from '../../src/operational/asyncapiPage.js';
+import { renderLandingPage } from '../../src/operational/landingPage.js';
 import { loadSpecDocuments } from '../../src/operational/specDocuments.js';
 import { bodyOf } from '../support/responseBody.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
@@ -46,8 +47,52 @@ describe('GET / (landing page)', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(res.headers.get('vary')).toBe('Accept');
-    for (const href of ['/docs', '/docs/asyncapi', '/openapi.yaml', '/asyncapi.yaml', '/healthz', '/readyz']) expect(res.text).toContain(`href="${href}"`);
+    for (const href of ['/docs', '/docs/asyncapi', '/docs/playground', '/openapi.yaml', '/asyncapi.yaml', '/healthz', '/readyz'])
+      expect(res.text).toContain(`href="${href}"`);
     expect(res.text).not.toMatch(/https?:\/\//);
+  });
+
+  it('says whether dev-login is on, and offers it with the sign-in of the identity provider only as the server does', () => {
+    const info = { title: 'T', version: '1' };
+    const on = renderLandingPage(info, { oidcStartPath: null, devLoginEnabled: true });
+    expect(on).toContain('Dev-login is on');
+    expect(on).toContain('<form id="dev-login"');
+    expect(on).toContain('data-dev-login="/api/v1/auth/dev-login"');
+    expect(on).not.toContain('id="sign-in"');
+
+    const provider = renderLandingPage(info, { oidcStartPath: '/api/v1/auth/oidc/login', devLoginEnabled: false });
+    expect(provider).toContain('Dev-login is off on this server: sign in with the identity provider.');
+    expect(provider).not.toContain('<form id="dev-login"');
+    expect(provider).not.toContain('data-dev-login');
+    expect(provider).toContain('<a id="sign-in" href="/api/v1/auth/oidc/login?returnTo=%2F">Sign in</a>');
+    expect(provider).toContain('data-oidc-exchange="/api/v1/auth/oidc/token"');
+
+    const neither = renderLandingPage(info, { oidcStartPath: null, devLoginEnabled: false });
+    expect(neither).toContain('nobody can sign in from this page');
+    expect(neither).not.toMatch(/id="(dev-login|sign-in)"/);
+  });
+
+  it("offers dev-login on the page as the server's setting says", async () => {
+    const page = async (app: TestApp) => (await app.request('GET', '/', { headers: { accept: browserAccept } })).text;
+    expect(await page(t)).toContain('<form id="dev-login"');
+    const off = await startTestApp({ AUTH_DEV_LOGIN: 'false' });
+    try {
+      expect(await page(off)).toContain('Dev-login is off on this server and no identity provider is configured');
+      expect(await page(off)).not.toContain('<form id="dev-login"');
+    } finally {
+      await off.close();
+    }
+  });
+
+  it('loads its sign-in script from /docs/assets/, which serves the files the browser tests run', async () => {
+    expect((await t.request('GET', '/', { headers: { accept: browserAccept } })).text).toContain(
+      '<script type="module" src="/docs/assets/landingSignIn.js"></script>',
+    );
+    for (const name of ['landingSignIn.js', 'tabSignIn.js']) {
+      const res = await t.request('GET', `/docs/assets/${name}`);
+      expect([res.status, res.headers.get('content-type')], name).toEqual([200, 'text/javascript; charset=utf-8']);
+      expect(res.text, name).toBe(fs.readFileSync(path.resolve(import.meta.dirname, '../../src/operational/signIn', name), 'utf8'));
+    }
   });
 
   it('is in the strict response check like every operation (HTML is a documented alternative, not a violation)', async () => {
@@ -62,10 +107,10 @@ describe('docs routes', () => {
     expect([res.status, res.headers.get('location')]).toEqual([301, '/docs']);
   });
 
-  it('the docs pages and the dashboard link each other and the landing page, with no address of their own', async () => {
-    for (const page of ['/docs', '/docs/asyncapi', '/docs/dashboard']) {
+  it('the docs pages, the playground and the dashboard link each other and the landing page, with no address of their own', async () => {
+    for (const page of ['/docs', '/docs/asyncapi', '/docs/dashboard', '/docs/playground']) {
       const res = await t.request('GET', page);
-      for (const href of ['/', '/docs', '/docs/asyncapi', '/openapi.yaml', '/asyncapi.yaml', '/docs/dashboard'])
+      for (const href of ['/', '/docs', '/docs/asyncapi', '/docs/playground', '/openapi.yaml', '/asyncapi.yaml', '/docs/dashboard'])
         expect(res.text, page).toContain(`href="${href}"`);
       // The AsyncAPI page embeds the document as written; its init script swaps in the page's address (below).
       const markup = res.text.replace(/<script type="application\/json"[^]*?<\/script>/, '');
@@ -112,6 +157,7 @@ describe('docs routes', () => {
       expect((await t.request('GET', `/docs/assets/${name}`)).status, name).toBe(404);
       expect((await t.request('GET', `/docs/asyncapi/assets/${name}`)).status, name).toBe(404);
       expect((await t.request('GET', `/docs/dashboard/assets/${name}`)).status, name).toBe(404);
+      expect((await t.request('GET', `/docs/playground/assets/${name}`)).status, name).toBe(404);
     }
   });
 });

@@ -46,6 +46,8 @@ const contract: [operationId: string, method: string, path: string, success: num
   ['getAsyncApiDocs', 'get', '/docs/asyncapi', 200],
   // Added after the original interface: live charts of /metrics.
   ['getMetricsDashboard', 'get', '/docs/dashboard', 200],
+  // Added after the original interface: the client package in a page, to try the flow by hand.
+  ['getPlayground', 'get', '/docs/playground', 200],
 ];
 
 const spec = readYaml(path.resolve(import.meta.dirname, '../../specs/openapi.yaml'));
@@ -82,6 +84,7 @@ describe('openapi.yaml against the accepted operations', () => {
         'getMetrics',
         'getMetricsDashboard',
         'getOpenApiDocument',
+        'getPlayground',
         'getReadiness',
         'listRegions',
         'reissueToken',

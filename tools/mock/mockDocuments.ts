@@ -1,8 +1,8 @@
 // The documents and docs pages in the mock are the service's own, answered by its handlers through
 // its router: /openapi.yaml (the same bytes, its server pointing at the address the request reached,
-// as the service does), /asyncapi.yaml, the landing page, Swagger UI at /docs, the AsyncAPI page and
-// the metrics dashboard, with their assets. A generator, Swagger UI's "Try it out" or the
-// conformance suite pointed at the mock reads the real contract and calls the mock.
+// as the service does), /asyncapi.yaml, the landing page, Swagger UI at /docs, the AsyncAPI page,
+// the metrics dashboard and the playground, with their assets. A generator, Swagger UI's "Try it
+// out" or the conformance suite pointed at the mock reads the real contract and calls the mock.
 import type { Hono } from 'hono';
 import type { OperationId } from '../../generated/operations.js';
 import {
@@ -12,6 +12,7 @@ import {
   registerAsyncapiAssets,
   registerDashboardAssets,
   registerOperationsOf,
+  registerPlaygroundAssets,
   registerSwaggerUiAssets,
   type Config,
   type HttpEnv,
@@ -24,8 +25,10 @@ export function registerServiceDocuments(app: Hono<HttpEnv>, deps: { config: Con
   registerSwaggerUiAssets(app);
   registerAsyncapiAssets(app);
   registerDashboardAssets(app);
-  // No sign-in on the mock's landing page: the mock has no OpenID Connect provider.
-  const handlers = createDocumentHandlers({ documents: loadSpecDocuments() });
+  registerPlaygroundAssets(app);
+  // The landing page and the playground offer dev-login, which the mock answers with the spec's
+  // token pair (a token it accepts); the mock has no OpenID Connect provider.
+  const handlers = createDocumentHandlers({ documents: loadSpecDocuments(), signIn: { oidcStartPath: null, devLoginEnabled: true } });
   registerOperationsOf(app, handlers, {
     // The documents are public (security: []): nobody is asked for a token.
     authenticate: (authorization) => Promise.resolve().then(() => deps.auth.authenticate(authorization)),

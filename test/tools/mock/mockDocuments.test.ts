@@ -1,14 +1,15 @@
 // The mock serves the service's own documents and docs pages, not examples of them: the same bytes
 // at /openapi.yaml (its server pointing at the mock, as the service points it at itself),
-// /asyncapi.yaml, the landing page, /docs, /docs/asyncapi and /docs/dashboard, and every asset
-// those pages load, so a generator, Swagger UI or the conformance suite pointed at the mock reads
-// the real contract.
+// /asyncapi.yaml, the landing page, /docs, /docs/asyncapi, /docs/dashboard and /docs/playground,
+// and every asset those pages load (the playground's script is the bundle of `npm run build`), so
+// a generator, Swagger UI or the conformance suite pointed at the mock reads the real contract.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonAt, parseYaml } from '../../../conformance/specModel/index.js';
 import { createMock, type Mock } from '../../../tools/mock/createMock.js';
 import { startMockServer, type RunningMock } from '../../../tools/mock/mockServer.js';
+import { ensureFreshBuild } from '../../support/freshBuild.js';
 import { startTestApp, type TestApp } from '../../support/testApp.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -18,6 +19,7 @@ let mock: Mock;
 let service: TestApp;
 let running: RunningMock;
 beforeAll(async () => {
+  await ensureFreshBuild();
   mock = createMock(env);
   service = await startTestApp();
   running = await startMockServer(0, '127.0.0.1', env);
@@ -39,7 +41,7 @@ async function both(url: string, accept?: string) {
 /** What a page loads from its own server: its scripts, stylesheets and icon. */
 const assetsOf = (html: string) => [...html.matchAll(/(?:src|href)="(\/docs\/[^"]*\.(?:js|css|png))"/g)].map((m) => m[1]!);
 
-const pages = ['/docs', '/docs/asyncapi', '/docs/dashboard'];
+const pages = ['/docs', '/docs/asyncapi', '/docs/dashboard', '/docs/playground'];
 
 describe("mock server: the documents and docs pages are the service's", () => {
   it.each(['/openapi.yaml', '/asyncapi.yaml', ...pages])('%s is the same answer, byte for byte, as the service gives', async (url) => {
@@ -60,7 +62,9 @@ describe("mock server: the documents and docs pages are the service's", () => {
   it('serves every asset the docs pages load, the same bytes as the service', async () => {
     const assets = new Set<string>();
     for (const page of pages) for (const asset of assetsOf(await (await mock.hono.request(page)).text())) assets.add(asset);
-    expect([...assets]).toEqual(expect.arrayContaining(['/docs/assets/swagger-ui-bundle.js', '/docs/asyncapi/assets/standalone.js']));
+    expect([...assets]).toEqual(
+      expect.arrayContaining(['/docs/assets/swagger-ui-bundle.js', '/docs/asyncapi/assets/standalone.js', '/docs/playground/assets/playground.js']),
+    );
     for (const asset of assets) {
       const answers = await both(asset);
       expect(answers.mock.status, asset).toBe(200);

@@ -60,7 +60,15 @@ async function call(operationId: string, headers: Record<string, string> = {}) {
 }
 
 /** The documents and docs pages: answered by the service's own handlers, not from examples (mockDocuments.test.ts). */
-const servedByTheService = new Set(['getLandingPage', 'getOpenApiDocument', 'getAsyncApiDocument', 'getApiDocs', 'getAsyncApiDocs', 'getMetricsDashboard']);
+const servedByTheService = new Set([
+  'getLandingPage',
+  'getOpenApiDocument',
+  'getAsyncApiDocument',
+  'getApiDocs',
+  'getAsyncApiDocs',
+  'getMetricsDashboard',
+  'getPlayground',
+]);
 const fromExamples = operations.filter((op) => !servedByTheService.has(op.operationId));
 
 /** Every documented status of every operation answered from examples, with the names of its examples. */

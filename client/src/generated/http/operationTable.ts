@@ -71,4 +71,5 @@ export const operationTable: Readonly<Record<OperationId, OperationEntry>> = {
   getApiDocs: {"method":"GET","path":"/docs","pathParams":[],"queryParams":[],"jsonBody":false,"secured":false,"accept":"text/html","redirects":false,"issuesTokens":false,"paging":null},
   getAsyncApiDocs: {"method":"GET","path":"/docs/asyncapi","pathParams":[],"queryParams":[],"jsonBody":false,"secured":false,"accept":"text/html","redirects":false,"issuesTokens":false,"paging":null},
   getMetricsDashboard: {"method":"GET","path":"/docs/dashboard","pathParams":[],"queryParams":[],"jsonBody":false,"secured":false,"accept":"text/html","redirects":false,"issuesTokens":false,"paging":null},
+  getPlayground: {"method":"GET","path":"/docs/playground","pathParams":[],"queryParams":[],"jsonBody":false,"secured":false,"accept":"text/html","redirects":false,"issuesTokens":false,"paging":null},
 };

@@ -320,6 +320,14 @@ export function getMetricsDashboard(send: Send, input: GetMetricsDashboardInput 
   return send("getMetricsDashboard", input);
 }
 
+/** GET /docs/playground: Playground */
+export type GetPlaygroundInput = CallOptions;
+export type GetPlaygroundResult = Success<200, string> | Failure;
+/** GET /docs/playground: Playground */
+export function getPlayground(send: Send, input: GetPlaygroundInput = {}): Promise<GetPlaygroundResult> {
+  return send("getPlayground", input);
+}
+
 export interface OperationInputs {
   listTripPlans: ListTripPlansInput;
   createTripPlanSession: CreateTripPlanSessionInput;
@@ -354,6 +362,7 @@ export interface OperationInputs {
   getApiDocs: GetApiDocsInput;
   getAsyncApiDocs: GetAsyncApiDocsInput;
   getMetricsDashboard: GetMetricsDashboardInput;
+  getPlayground: GetPlaygroundInput;
 }
 export interface OperationResults {
   listTripPlans: ListTripPlansResult;
@@ -389,6 +398,7 @@ export interface OperationResults {
   getApiDocs: GetApiDocsResult;
   getAsyncApiDocs: GetAsyncApiDocsResult;
   getMetricsDashboard: GetMetricsDashboardResult;
+  getPlayground: GetPlaygroundResult;
 }
 export type OperationId = keyof OperationInputs;
 /** The operations with `x-paging`: cursor-paged lists. */
@@ -462,6 +472,8 @@ export interface Operations {
   getAsyncApiDocs(input?: GetAsyncApiDocsInput): Promise<GetAsyncApiDocsResult>;
   /** GET /docs/dashboard: Live metrics dashboard */
   getMetricsDashboard(input?: GetMetricsDashboardInput): Promise<GetMetricsDashboardResult>;
+  /** GET /docs/playground: Playground */
+  getPlayground(input?: GetPlaygroundInput): Promise<GetPlaygroundResult>;
 }
 
 export function bindOperations(send: Send): Operations {
@@ -499,5 +511,6 @@ export function bindOperations(send: Send): Operations {
     getApiDocs: (input) => getApiDocs(send, input),
     getAsyncApiDocs: (input) => getAsyncApiDocs(send, input),
     getMetricsDashboard: (input) => getMetricsDashboard(send, input),
+    getPlayground: (input) => getPlayground(send, input),
   };
 }

@@ -1,0 +1,49 @@
+// The playground's "Sign in", through the client package: the tab's sign-in of the landing page
+// when there is one (its token pair, in sessionStorage, is what the client starts with and where
+// it keeps every pair the server issues), else dev-login with an e-mail (when the server has it
+// on) or the identity provider (when one is configured), which comes back to this page.
+/* global document, location, FormData */
+import { forgetTokens, startOidcSignIn, storedTokens, takeOidcCode } from '../signIn/tabSignIn.js';
+
+const failure = (result) => (result.error ? `${result.error.code} ${result.error.message}` : `HTTP ${result.status}`);
+
+/**
+ * Shows who is signed in and offers to sign in; `onSignedIn(member)` once somebody is. `offer`:
+ * the <main> element's data attributes (dev-login's path when on, the provider's start when configured).
+ */
+export async function setUpAccount(client, offer, { onSignedIn, report }) {
+  const who = document.getElementById('who');
+  const devLoginForm = document.getElementById('dev-login');
+  const oidcSignIn = document.getElementById('oidc-sign-in');
+
+  async function showWhoIsSignedIn() {
+    // Nobody signed in in this tab: nothing to ask (a 401 would only fill the console).
+    if (!storedTokens()) return;
+    const me = await client.operations.getMe();
+    if (!me.ok) {
+      // No token, or a session that ended (an expired access token was already reissued by the client once).
+      if (me.status === 401) forgetTokens();
+      return;
+    }
+    who.textContent = `Signed in as ${me.data.name} (${me.data.email}, ${me.data.role}).`;
+    if (devLoginForm) devLoginForm.hidden = true;
+    if (oidcSignIn) oidcSignIn.hidden = true;
+    onSignedIn(me.data);
+  }
+
+  devLoginForm?.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const answer = await client.operations.devLogin({ body: { email: String(new FormData(devLoginForm).get('email')) } });
+    if (!answer.ok) return report(`Dev-login refused: ${failure(answer)}`);
+    await showWhoIsSignedIn();
+  });
+  oidcSignIn?.addEventListener('click', () => void startOidcSignIn(offer.oidcStart, location.pathname));
+
+  const returned = takeOidcCode();
+  if (returned?.notStartedHere) report('Ignored a sign-in code of a sign-in not started here.');
+  else if (returned) {
+    const answer = await client.operations.exchangeOidcSignInCode({ body: returned });
+    if (!answer.ok) report(`Sign-in failed: ${failure(answer)}`);
+  }
+  await showWhoIsSignedIn();
+}
