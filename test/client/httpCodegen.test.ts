@@ -37,3 +37,11 @@ describe('the client operation table', () => {
     );
   });
 });
+
+describe('the client package', () => {
+  it('carries the version of the openapi.yaml its generated code was made from', async () => {
+    const { default: manifest } = (await import('../../client/package.json', { with: { type: 'json' } })) as { default: { version: string } };
+    const info = readYaml(openapiPath).info as { version: string };
+    expect(manifest.version, 'a spec change that bumps info.version is a new client release: set client/package.json version').toBe(info.version);
+  });
+});
