@@ -4,7 +4,7 @@
 // is one file bundled from its modules (playground/) and the client package: a browser loads no bare
 // package names, and the page loads nothing from elsewhere. The sign-in scripts stay two modules,
 // the landing page's importing the tab's (which Swagger UI's init script imports too). This file only
-// names the ends: the build reads it before dist/ is whole.
+// names the ends: the build reads it before dist/ is whole. Swagger UI's start is one of the latter.
 import path from 'node:path';
 
 /** The playground page's script as written, relative to the repository: the bundle's entry. */
@@ -18,6 +18,9 @@ export const signInScripts = 'src/operational/signIn';
 
 /** The sign-in modules served under /docs/assets/, by the name they are served and imported with. */
 export const signInModules = ['landingSignIn.js', 'tabSignIn.js'] as const;
+
+/** Swagger UI's start, compiled beside the sign-in modules (it imports the tab's), relative to dist/; served as /docs/assets/init.js. */
+export const swaggerUiInit = `${signInScripts}/swaggerUiInit.js`;
 
 /**
  * A file the build made, relative to dist/, as this process serves it: in dist/ beside the compiled

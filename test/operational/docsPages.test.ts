@@ -101,16 +101,17 @@ describe('GET / (landing page)', () => {
     }
   }, 120_000);
 
-  it('serves the sign-in scripts compiled from TypeScript, still two modules, the landing one importing the tab one', async () => {
+  it("serves the sign-in scripts and Swagger UI's start compiled from TypeScript, still modules that import the tab's sign-in", async () => {
     await ensureFreshBuild();
     const served = async (name: string) => (await t.request('GET', `/docs/assets/${name}`)).text;
-    for (const name of signInModules) {
+    for (const name of [...signInModules, 'init.js']) {
       // Parsed as plain JavaScript: a type annotation left in would not parse.
       await expect(transform(await served(name), { loader: 'js', format: 'esm' }), name).resolves.toBeDefined();
     }
     const importsOf = async (name: string) => ts.preProcessFile(await served(name), true, true).importedFiles.map((file) => file.fileName);
     expect(await importsOf('landingSignIn.js')).toEqual(['./tabSignIn.js']);
     expect(await importsOf('tabSignIn.js')).toEqual([]);
+    expect(await importsOf('init.js')).toEqual(['./tabSignIn.js']);
   }, 120_000);
 
   it('is in the strict response check like every operation (HTML is a documented alternative, not a violation)', async () => {

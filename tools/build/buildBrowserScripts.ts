@@ -1,12 +1,11 @@
 // The docs pages' browser scripts, compiled from TypeScript by esbuild for the browser (ES2022
 // modules) into dist/, where the server serves them from (src/operational/browserScripts.ts names
 // both ends). The playground's script is bundled with the client package and minified; the sign-in
-// modules are compiled one by one, so the landing page's still imports ./tabSignIn.js, the module
-// Swagger UI's init script imports too. esbuild only strips the types: tsconfig.browser.json
+// modules and Swagger UI's start are compiled one by one, so both still import ./tabSignIn.js. esbuild only strips the types: tsconfig.browser.json
 // (`npm run typecheck`) checks them; it is also what resolves the client package by its name to its sources.
 import path from 'node:path';
 import { build } from 'esbuild';
-import { playgroundBundle, playgroundEntry, signInModules, signInScripts } from '../../src/operational/browserScripts.js';
+import { playgroundBundle, playgroundEntry, signInModules, signInScripts, swaggerUiInit } from '../../src/operational/browserScripts.js';
 
 export async function buildBrowserScripts(repoRoot: string): Promise<void> {
   const common = {
@@ -26,7 +25,7 @@ export async function buildBrowserScripts(repoRoot: string): Promise<void> {
   });
   await build({
     ...common,
-    entryPoints: signInModules.map((name) => path.join(repoRoot, signInScripts, name.replace(/\.js$/, '.ts'))),
+    entryPoints: [...signInModules, path.basename(swaggerUiInit)].map((name) => path.join(repoRoot, signInScripts, name.replace(/\.js$/, '.ts'))),
     outdir: path.join(repoRoot, 'dist', signInScripts),
     bundle: false,
   });
