@@ -6,10 +6,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /**
- * What tsconfig.build.json compiles and tools/build/copyRuntimeFiles.ts copies or bundles (the
+ * What tsconfig.build.json compiles and tools/build/copyRuntimeFiles.ts copies or compiles (the
  * playground's script takes in the client package), relative to the repository.
  */
-export const BUILD_INPUTS = ['src', 'generated', 'conformance/specModel', 'specs', 'tools/build', 'client/src', 'tsconfig.json', 'tsconfig.build.json'];
+export const BUILD_INPUTS = [
+  'src',
+  'generated',
+  'conformance/specModel',
+  'specs',
+  'tools/build',
+  'client/src',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'tsconfig.browser.json',
+];
 
 /** Written last by the build (copyRuntimeFiles.ts): its time is the build's. */
 export const buildStamp = (repoRoot: string): string => path.join(repoRoot, 'dist', 'build-complete');

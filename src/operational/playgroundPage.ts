@@ -1,12 +1,12 @@
 // /docs/playground: the whole flow by hand, in a browser, with the TypeScript client package
 // (@trip-itinerary/client): sign in, create a trip, watch its days arrive, cancel, chat, drop the
 // connection and see the client resume. Its script is a bundle of the page's modules and the
-// package (playgroundBundle.ts), served from this server like every docs asset (no CDN).
+// package (browserScripts.ts), served from this server like every docs asset (no CDN).
 import type { Env, Hono } from 'hono';
 import { jsonAt, numberOrUndefined, type JsonObject } from '../../conformance/specModel/index.js';
 import { delivery } from '../../generated/asyncapi.js';
 import { navBar, navBarCss, playgroundLink } from './docLinks.js';
-import { playgroundBundleFile } from './playgroundBundle.js';
+import { builtBrowserFile, playgroundBundle } from './browserScripts.js';
 import { renderTripFormFields } from './playgroundForm.js';
 import { signInPathAttributes, type SignInOffer } from './signInSection.js';
 import type { SpecDocuments } from './specDocuments.js';
@@ -92,5 +92,5 @@ ${navBar(playgroundLink.href)}
 
 /** The bundle, under /docs/playground/assets/. */
 export function registerPlaygroundAssets<E extends Env>(app: Hono<E>): void {
-  registerStaticAssets(app, assetsPath, { 'playground.js': { file: playgroundBundleFile(), type: 'text/javascript; charset=utf-8' } });
+  registerStaticAssets(app, assetsPath, { 'playground.js': { file: builtBrowserFile(playgroundBundle), type: 'text/javascript; charset=utf-8' } });
 }

@@ -1,8 +1,9 @@
 // The landing page's "Sign in" section: the markup whose data attributes tell its script
-// (signIn/landingSignIn.js) the operations' paths, and the scripts themselves, served from
-// /docs/assets/ with the other files the docs pages share.
+// (signIn/landingSignIn.ts) the operations' paths, and the scripts themselves, compiled by the build
+// (browserScripts.ts) and served from /docs/assets/ with the other files the docs pages share.
 import path from 'node:path';
 import { operationPath } from '../kernel/operationPath.js';
+import { builtBrowserFile, signInModules, signInScripts } from './browserScripts.js';
 import { escapeHtml } from './docLinks.js';
 import type { StaticAsset } from './staticAssets.js';
 
@@ -17,13 +18,11 @@ export interface SignInOffer {
 export const noSignIn: SignInOffer = { oidcStartPath: null, devLoginEnabled: false };
 
 const javascript = 'text/javascript; charset=utf-8';
-const scriptsDir = path.join(import.meta.dirname, 'signIn');
 
 /** Under /docs/assets/: the landing page's script and the tab's sign-in it shares with Swagger UI and the playground. */
-export const signInAssets: Record<string, StaticAsset> = {
-  'landingSignIn.js': { file: path.join(scriptsDir, 'landingSignIn.js'), type: javascript },
-  'tabSignIn.js': { file: path.join(scriptsDir, 'tabSignIn.js'), type: javascript },
-};
+export const signInAssets: Record<string, StaticAsset> = Object.fromEntries(
+  signInModules.map((name) => [name, { file: builtBrowserFile(path.posix.join(signInScripts, name)), type: javascript }]),
+);
 
 /** data-* attributes naming the paths the sign-in scripts call; dev-login's and the provider's only when offered. */
 export function signInPathAttributes(offer: SignInOffer): string {

@@ -4,7 +4,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Env, Hono } from 'hono';
 import { operationPath } from '../kernel/operationPath.js';
-import { navBar, navBarCss } from './docLinks.js';
+import { builtBrowserFile, swaggerUiInit } from './browserScripts.js';
+import { escapeHtml, navBar, navBarCss } from './docLinks.js';
 import { signInAssets } from './signInSection.js';
 import { registerStaticAssets } from './staticAssets.js';
 
@@ -24,51 +25,11 @@ export const swaggerUiPage = `<!doctype html>
 </head>
 <body>
   ${navBar('/docs')}
-  <div id="swagger-ui"></div>
+  <div id="swagger-ui" data-me="${escapeHtml(operationPath('getMe', {}))}" data-reissue="${escapeHtml(operationPath('reissueToken', {}))}"></div>
   <script src="/docs/assets/swagger-ui-bundle.js"></script>
   <script type="module" src="/docs/assets/init.js"></script>
 </body>
 </html>
-`;
-
-// "Try it out" must call the server that serves this page, at whatever address the browser reached
-// it; the document's own `servers` name the default local start. The raw /openapi.yaml is left as
-// written: only this page's copy of the parsed document gets the page's origin as its server.
-// No online validator (validatorUrl) and no top bar with its "Explore" box: the page loads only
-// this server's document, from this server.
-// Signed in in this tab (the landing page keeps the tokens, tabSignIn.js), the page starts authorised:
-// each bearer scheme of the document gets the access token (reissued first when it expired), as if
-// it had been pasted into the Authorize dialog, so "Try it out" sends it.
-const initScript = `import { whoIsSignedIn } from './tabSignIn.js';
-const thisServer = () => ({
-  statePlugins: {
-    spec: {
-      wrapActions: {
-        updateJsonSpec: (update) => (spec) =>
-          update({ ...spec, servers: [{ url: window.location.origin, description: 'This server (the one serving these docs)' }] }),
-      },
-    },
-  },
-});
-async function authoriseAsSignedIn(ui) {
-  const signedIn = await whoIsSignedIn({ mePath: ${JSON.stringify(operationPath('getMe', {}))}, reissuePath: ${JSON.stringify(operationPath('reissueToken', {}))} });
-  if (!signedIn) return;
-  const schemes = ui.specSelectors.specJson().getIn(['components', 'securitySchemes'])?.toJS() ?? {};
-  for (const [name, scheme] of Object.entries(schemes)) {
-    if (scheme.type === 'http' && String(scheme.scheme).toLowerCase() === 'bearer') ui.preauthorizeApiKey(name, signedIn.tokens.accessToken);
-  }
-}
-const ui = SwaggerUIBundle({
-  url: '/openapi.yaml',
-  dom_id: '#swagger-ui',
-  deepLinking: true,
-  presets: [SwaggerUIBundle.presets.apis],
-  plugins: [thisServer],
-  layout: 'BaseLayout',
-  validatorUrl: 'none',
-  onComplete: () => void authoriseAsSignedIn(ui),
-});
-window.ui = ui;
 `;
 
 /** Static asset routes and /docs/ (a redirect); the page itself is the getApiDocs operation. */
@@ -82,7 +43,8 @@ export function registerSwaggerUiAssets<E extends Env>(app: Hono<E>): void {
     return c.redirect('/docs', 301);
   });
   registerStaticAssets(app, '/docs/assets', {
-    'init.js': { text: initScript, type: 'text/javascript; charset=utf-8' },
+    // Its start (signIn/swaggerUiInit.ts, compiled by the build): this server as the document's server, and the tab's sign-in.
+    'init.js': { file: builtBrowserFile(swaggerUiInit), type: 'text/javascript; charset=utf-8' },
     'swagger-ui.css': fromPackage('swagger-ui.css', 'text/css; charset=utf-8'),
     'swagger-ui-bundle.js': fromPackage('swagger-ui-bundle.js', 'text/javascript; charset=utf-8'),
     'favicon-32x32.png': fromPackage('favicon-32x32.png', 'image/png'),

@@ -17,9 +17,9 @@ const letPast: { file: string; module: string }[] = [
   // The build's second step runs before dist/ is whole (it copies what the compiled entry needs),
   // so it cannot load the entry; the stamp's path is all it needs of the service.
   { file: 'tools/build/copyRuntimeFiles.ts', module: 'src/composition/buildFreshness.ts' },
-  // The same step bundles the playground's script: where its entry is and where the server finds
-  // the bundle is all it needs of the service.
-  { file: 'tools/build/bundlePlayground.ts', module: 'src/operational/playgroundBundle.ts' },
+  // The same step compiles the docs pages' browser scripts: where they are written and where the
+  // server finds them compiled is all it needs of the service.
+  { file: 'tools/build/buildBrowserScripts.ts', module: 'src/operational/browserScripts.ts' },
   // A peer server the list route is measured against runs the service's SQL text and loads
   // nothing else of the service, which would weigh on the peer's memory and collections.
   { file: 'bench/peers/peerListRoute.ts', module: 'src/trips/tripPlanList.ts' },

@@ -1,6 +1,7 @@
 // Routes outside the spec: unknown paths, wrong methods, CORS, request ids, docs assets.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanUpsAfterEach } from '../support/cleanUps.js';
+import { ensureFreshBuild } from '../support/freshBuild.js';
 import { errorCodeOf } from '../support/responseBody.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 
@@ -69,6 +70,8 @@ describe('routing', () => {
     const landing = await t.request('GET', '/', { headers: { origin: 'http://localhost:3000', 'x-request-id': 'cors-1' } });
     expect([landing.headers.get('access-control-allow-origin'), landing.headers.get('access-control-expose-headers')]).toEqual(['*', expose]);
     expect([landing.headers.get('vary'), landing.headers.get('x-request-id')]).toEqual(['Accept', 'cors-1']);
+    // Swagger UI's start, compiled by the build.
+    await ensureFreshBuild();
     const asset = await t.request('GET', '/docs/assets/init.js');
     expect([asset.status, asset.headers.get('access-control-allow-origin')]).toEqual([200, '*']);
 
@@ -80,7 +83,7 @@ describe('routing', () => {
     expect([other.status, other.headers.get('access-control-allow-origin'), other.headers.get('vary')]).toEqual([404, null, 'Origin']);
     expect([other.headers.get('access-control-expose-headers'), other.headers.get('ratelimit-remaining')]).toEqual([expose, '3']);
     expect(other.headers.get('x-request-id')).toBeTruthy();
-  });
+  }, 120_000);
 
   it('serves the spec documents and Swagger UI with local assets', async () => {
     const openapi = await t.request('GET', '/openapi.yaml');
@@ -94,10 +97,11 @@ describe('routing', () => {
     const bundle = await t.request('GET', '/docs/assets/swagger-ui-bundle.js');
     expect(bundle.status).toBe(200);
     expect(bundle.text.length).toBeGreaterThan(100_000);
-    expect((await t.request('GET', '/docs/assets/init.js')).text).toContain("url: '/openapi.yaml'");
+    await ensureFreshBuild();
+    expect((await t.request('GET', '/docs/assets/init.js')).text).toContain('url: "/openapi.yaml"');
     expect((await t.request('GET', '/docs/assets/../../package.json')).status).toBe(404);
     const page = await t.request('GET', '/docs/asyncapi');
     expect(page.text).toContain('/user/sub/schedule/{tripPlanId}');
     expect(page.text).toContain('TripPlanProgressMessage');
-  });
+  }, 120_000);
 });

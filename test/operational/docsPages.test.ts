@@ -4,12 +4,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
+import { transform } from 'esbuild';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonAt, type Json } from '../../conformance/specModel/index.js';
 import { asyncapiInitScript } from '../../src/operational/asyncapiPage.js';
+import { signInModules, signInScripts } from '../../src/operational/browserScripts.js';
 import { renderLandingPage } from '../../src/operational/landingPage.js';
 import { loadSpecDocuments } from '../../src/operational/specDocuments.js';
+import { ensureFreshBuild } from '../support/freshBuild.js';
 import { bodyOf } from '../support/responseBody.js';
+import { repoRoot } from '../support/serviceProcess.js';
 import { startTestApp, type TestApp } from '../support/testApp.js';
 
 let t: TestApp;
@@ -84,16 +89,30 @@ describe('GET / (landing page)', () => {
     }
   });
 
-  it('loads its sign-in script from /docs/assets/, which serves the files the browser tests run', async () => {
+  it("loads its sign-in script from /docs/assets/, which serves the files the browser tests run: the last build's", async () => {
+    await ensureFreshBuild();
     expect((await t.request('GET', '/', { headers: { accept: browserAccept } })).text).toContain(
       '<script type="module" src="/docs/assets/landingSignIn.js"></script>',
     );
-    for (const name of ['landingSignIn.js', 'tabSignIn.js']) {
+    for (const name of signInModules) {
       const res = await t.request('GET', `/docs/assets/${name}`);
       expect([res.status, res.headers.get('content-type')], name).toEqual([200, 'text/javascript; charset=utf-8']);
-      expect(res.text, name).toBe(fs.readFileSync(path.resolve(import.meta.dirname, '../../src/operational/signIn', name), 'utf8'));
+      expect(res.text, name).toBe(fs.readFileSync(path.join(repoRoot, 'dist', signInScripts, name), 'utf8'));
     }
-  });
+  }, 120_000);
+
+  it("serves the sign-in scripts and Swagger UI's start compiled from TypeScript, still modules that import the tab's sign-in", async () => {
+    await ensureFreshBuild();
+    const served = async (name: string) => (await t.request('GET', `/docs/assets/${name}`)).text;
+    for (const name of [...signInModules, 'init.js']) {
+      // Parsed as plain JavaScript: a type annotation left in would not parse.
+      await expect(transform(await served(name), { loader: 'js', format: 'esm' }), name).resolves.toBeDefined();
+    }
+    const importsOf = async (name: string) => ts.preProcessFile(await served(name), true, true).importedFiles.map((file) => file.fileName);
+    expect(await importsOf('landingSignIn.js')).toEqual(['./tabSignIn.js']);
+    expect(await importsOf('tabSignIn.js')).toEqual([]);
+    expect(await importsOf('init.js')).toEqual(['./tabSignIn.js']);
+  }, 120_000);
 
   it('is in the strict response check like every operation (HTML is a documented alternative, not a violation)', async () => {
     await t.request('GET', '/', { headers: { accept: 'text/html' } });

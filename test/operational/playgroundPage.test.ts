@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonAt, jsonText, numberOrUndefined } from '../../conformance/specModel/index.js';
 import { delivery } from '../../generated/asyncapi.js';
-import { playgroundBundle, playgroundBundleFile } from '../../src/operational/playgroundBundle.js';
+import { builtBrowserFile, playgroundBundle } from '../../src/operational/browserScripts.js';
 import { loadSpecDocuments } from '../../src/operational/specDocuments.js';
 import { ensureFreshBuild } from '../support/freshBuild.js';
 import { repoRoot } from '../support/serviceProcess.js';
@@ -78,14 +78,14 @@ describe('the playground script', () => {
     const res = await t.request('GET', '/docs/playground/assets/playground.js');
     expect([res.status, res.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
     expect(res.text).toBe(fs.readFileSync(path.join(repoRoot, 'dist', playgroundBundle), 'utf8'));
-    // tabSignIn.js's storage key: the sign-in module is in the bundle, not fetched beside it.
+    // tabSignIn.ts's storage key: the sign-in module is in the bundle, not fetched beside it.
     expect(res.text).toContain('"oidcSignIn"');
     expect(res.text).not.toMatch(/(^|[;}\s])import\s*[{*\w"']/);
   });
 
   it('is found in dist/ both by the compiled server and by one run from the sources', () => {
     const bundle = path.join('/checkout', 'dist', playgroundBundle);
-    expect(playgroundBundleFile('/checkout/dist/src/operational')).toBe(bundle);
-    expect(playgroundBundleFile('/checkout/src/operational')).toBe(bundle);
+    expect(builtBrowserFile(playgroundBundle, '/checkout/dist/src/operational')).toBe(bundle);
+    expect(builtBrowserFile(playgroundBundle, '/checkout/src/operational')).toBe(bundle);
   });
 });

@@ -1,6 +1,6 @@
 // The second half of `npm run build`: tsc compiles only TypeScript, so the files the compiled code
 // reads at run time are copied next to it, at the same place relative to the code as in the source
-// tree, and the playground page's script is bundled there (bundlePlayground.ts). Every path the code builds from its own location (import.meta.dirname) then resolves in
+// tree, and the docs pages' browser scripts are compiled there (buildBrowserScripts.ts). Every path the code builds from its own location (import.meta.dirname) then resolves in
 // dist/ as in the repository, and dist/ serves the specs it was compiled from (the served
 // openapi.yaml and the compiled validators cannot disagree). Compiled with the rest
 // (tsconfig.build.json) and run as dist/tools/build/copyRuntimeFiles.js, so the build needs no
@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildStamp } from '../../src/composition/buildFreshness.js';
-import { bundlePlayground } from './bundlePlayground.js';
+import { buildBrowserScripts } from './buildBrowserScripts.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const distRoot = path.join(repoRoot, 'dist');
@@ -23,9 +23,8 @@ const runtimeFiles = [
   'generated/validators',
   'src/db/migrations',
   'src/catalogue/data',
-  // the dashboard's browser scripts and the docs pages' sign-in, served as files
+  // the dashboard's browser scripts, served as files
   'src/operational/dashboard',
-  'src/operational/signIn',
 ];
 
 for (const relative of runtimeFiles) {
@@ -34,7 +33,7 @@ for (const relative of runtimeFiles) {
   fs.cpSync(path.join(repoRoot, relative), target, { recursive: true, filter: (source) => !source.endsWith('.ts') });
 }
 
-await bundlePlayground(repoRoot);
+await buildBrowserScripts(repoRoot);
 
 // Written last: a build that got this far is whole. Its time is the build's, for the tests that
 // start `npm start` and rebuild when a source is newer (test/support/freshBuild.ts).

@@ -4,49 +4,88 @@
 // channel, a loss of continuity (the days are then shown as saved, from the listDailyPlans answer
 // the client read again). "Cancel" aborts the flow (the client cancels the run); "Drop the
 // connection" closes the socket under it.
-/* global document, AbortController */
+import type {
+  components,
+  ContinuityLostEvent,
+  GenerationIds,
+  GenerationOutcome,
+  OperationId,
+  OperationResults,
+  RealtimeConnection,
+  RebuildOperation,
+  RefetchResult,
+  TripClient,
+} from '@trip-itinerary/client';
+import { failure as failureText } from './account.js';
+import type { ChatLog } from './chatLog.js';
+import type { ConnectionLog } from './connectionLog.js';
+import type { DayList } from './days.js';
+import { element } from './page.js';
 
-const failureText = (result) => (result.error ? `${result.error.code} ${result.error.message}` : `HTTP ${result.status}`);
+type TripRequest = components['schemas']['TripPlanCreateRequest'];
 
-const dayCount = (count) => `${count} ${count === 1 ? 'day' : 'days'}`;
-const outcomeText = {
+/** A trip whose run ended, and how. */
+export interface EndedRun extends GenerationIds {
+  outcome: GenerationOutcome;
+}
+
+export interface RunnerParts {
+  client: TripClient;
+  connection: () => Promise<RealtimeConnection>;
+  days: DayList;
+  chat: ChatLog;
+  log: ConnectionLog;
+  /** the problem line; null clears it */
+  report: (text: string | null) => void;
+}
+
+const dayCount = (count: number) => `${count} ${count === 1 ? 'day' : 'days'}`;
+const outcomeText: Record<GenerationOutcome, (days: number) => string> = {
   completed: (days) => `Completed: ${dayCount(days)}.`,
   cancelled: (days) => `Cancelled after ${dayCount(days)}.`,
   failed: (days) => `Failed after ${dayCount(days)}.`,
 };
 
+/** What the client read again on a loss with `operationId`, when it could: the operation's result, as its call answered it. */
+function refetched<K extends RebuildOperation & OperationId>(event: ContinuityLostEvent, operationId: K): OperationResults[K] | undefined {
+  const read = event.refetched?.find((result): result is RefetchResult & { ok: true } => result.operationId === operationId && result.ok);
+  return read?.value as OperationResults[K] | undefined;
+}
+
 /**
  * `client`: the page's TripClient; `connection()`: its real-time connection with the page's
  * listeners; `days`, `chat`, `log`: the page's lists; `report`: the problem line. Returns `start(request)`, which resolves with the trip and how its run ended.
  */
-export function createRunner({ client, connection, days, chat, log, report }) {
-  const status = document.getElementById('run-status');
-  const ids = document.getElementById('run-ids');
-  const cancel = document.getElementById('cancel-run');
-  const drop = document.getElementById('drop-connection');
-  document.getElementById('run').hidden = false;
+export function createRunner({ client, connection, days, chat, log, report }: RunnerParts): (request: TripRequest) => Promise<EndedRun | null> {
+  const status = element('run-status');
+  const ids = element('run-ids');
+  const cancel = element<HTMLButtonElement>('cancel-run');
+  const drop = element<HTMLButtonElement>('drop-connection');
+  element('run').hidden = false;
   drop.addEventListener('click', () => log.drop());
-  let current = null;
+  let current: AbortController | null = null;
   cancel.addEventListener('click', () => {
     status.textContent = 'Cancelling…';
     current?.abort();
   });
 
-  const progress = (plan) => `Generating: ${days.count} of ${plan.duration} days.`;
+  const progress = (plan: TripRequest) => `Generating: ${days.count} of ${plan.duration} days.`;
 
   /** After a loss (the connection's log says so): what the client read again, the days and the chat as saved. */
-  function rebuild(event) {
-    const answer = (operationId) => event.refetched?.find((result) => result.operationId === operationId && result.ok)?.value;
-    const savedDays = answer('listDailyPlans');
+  function rebuild(event: ContinuityLostEvent) {
+    const savedDays = refetched(event, 'listDailyPlans');
     if (savedDays?.ok) days.showAll(savedDays.data);
-    const savedChat = answer('listChatMessages');
+    const savedChat = refetched(event, 'listChatMessages');
     if (savedChat?.ok) chat.showSaved(savedChat.data.content);
   }
 
   return async function start(request) {
     report(null);
     const created = await client.operations.createTripPlanSession({ body: request });
-    if (!created.ok) return report(`createTripPlanSession: ${failureText(created)}`);
+    if (!created.ok) {
+      report(`createTripPlanSession: ${failureText(created)}`);
+      return null;
+    }
     const { tripPlanId, chatRoomId } = created.data;
     ids.textContent = `trip ${tripPlanId}, chat room ${chatRoomId}`;
     days.clear();

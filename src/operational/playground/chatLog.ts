@@ -1,10 +1,22 @@
 // The chat of the trip on the page: the summaries and answers as they stream (chunks, then the
 // full text once more), the events of the plan (completed, cancelled, updated), and what the person
 // sent; after a loss, the room's messages as saved.
-/* global document */
+import type { ChannelPayloads, components } from '@trip-itinerary/client';
+
+/** Who speaks on a line of the log. */
+type Speaker = 'event' | 'planner' | 'you';
+
+export interface ChatLog {
+  /** a message of the chat channel (ChatStreamDto) */
+  received(message: ChannelPayloads['chatStream']): void;
+  sent(text: string): void;
+  /** the room's messages as saved (a listChatMessages page: newest first), in place of what was shown */
+  showSaved(messages: readonly components['schemas']['ChatMessageResponse'][]): void;
+  clear(): void;
+}
 
 /** `from`: who speaks, shown before the text; the class of the line says so too. */
-function line(list, from, text) {
+function line(list: HTMLElement, from: Speaker, text: string): HTMLSpanElement {
   const item = document.createElement('li');
   item.className = `chat-${from}`;
   const who = document.createElement('strong');
@@ -17,11 +29,10 @@ function line(list, from, text) {
   return body;
 }
 
-export function createChatLog(list) {
+export function createChatLog(list: HTMLElement): ChatLog {
   /** the text of the answer streaming now, until its full text arrives */
-  let streaming = null;
+  let streaming: HTMLSpanElement | null = null;
   return {
-    /** a message of the chat channel (ChatStreamDto) */
     received(message) {
       if (message.messageStreamType !== 'CHAT') {
         streaming = null;
@@ -31,19 +42,18 @@ export function createChatLog(list) {
       streaming ??= line(list, 'planner', '');
       if (message.isComplete) {
         streaming.textContent = message.message;
-        streaming.parentElement.classList.add('complete');
+        streaming.parentElement?.classList.add('complete');
         streaming = null;
       } else streaming.textContent += message.message;
     },
     sent(text) {
       line(list, 'you', text);
     },
-    /** the room's messages as saved (a listChatMessages page: newest first), in place of what was shown */
     showSaved(messages) {
       streaming = null;
       list.replaceChildren();
       for (const message of [...messages].reverse()) {
-        line(list, message.messageType === 'USER' ? 'you' : 'planner', message.content).parentElement.classList.add('complete');
+        line(list, message.messageType === 'USER' ? 'you' : 'planner', message.content).parentElement?.classList.add('complete');
       }
     },
     clear() {

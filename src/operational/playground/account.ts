@@ -2,18 +2,24 @@
 // when there is one (its token pair, in sessionStorage, is what the client starts with and where
 // it keeps every pair the server issues), else dev-login with an e-mail (when the server has it
 // on) or the identity provider (when one is configured), which comes back to this page.
-/* global document, location, FormData */
+import type { components, Failure, TripClient } from '@trip-itinerary/client';
+import { element, fieldText } from './page.js';
 import { forgetTokens, startOidcSignIn, storedTokens, takeOidcCode } from '../signIn/tabSignIn.js';
 
-const failure = (result) => (result.error ? `${result.error.code} ${result.error.message}` : `HTTP ${result.status}`);
+export const failure = (result: Failure): string => (result.error ? `${result.error.code} ${result.error.message}` : `HTTP ${result.status}`);
+
+export interface AccountHooks {
+  onSignedIn: (member: components['schemas']['MemberResponse']) => void;
+  report: (text: string) => void;
+}
 
 /**
  * Shows who is signed in and offers to sign in; `onSignedIn(member)` once somebody is. `offer`:
  * the <main> element's data attributes (dev-login's path when on, the provider's start when configured).
  */
-export async function setUpAccount(client, offer, { onSignedIn, report }) {
-  const who = document.getElementById('who');
-  const devLoginForm = document.getElementById('dev-login');
+export async function setUpAccount(client: TripClient, offer: DOMStringMap, { onSignedIn, report }: AccountHooks): Promise<void> {
+  const who = element('who');
+  const devLoginForm = document.getElementById('dev-login') as HTMLFormElement | null;
   const oidcSignIn = document.getElementById('oidc-sign-in');
 
   async function showWhoIsSignedIn() {
@@ -31,16 +37,21 @@ export async function setUpAccount(client, offer, { onSignedIn, report }) {
     onSignedIn(me.data);
   }
 
-  devLoginForm?.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    const answer = await client.operations.devLogin({ body: { email: String(new FormData(devLoginForm).get('email')) } });
+  async function signInWithEmail(form: HTMLFormElement) {
+    const answer = await client.operations.devLogin({ body: { email: fieldText(form, 'email') } });
     if (!answer.ok) return report(`Dev-login refused: ${failure(answer)}`);
     await showWhoIsSignedIn();
+  }
+
+  devLoginForm?.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void signInWithEmail(devLoginForm);
   });
-  oidcSignIn?.addEventListener('click', () => void startOidcSignIn(offer.oidcStart, location.pathname));
+  // Offered only when the page names the provider's start (data-oidc-start).
+  oidcSignIn?.addEventListener('click', () => void startOidcSignIn(offer.oidcStart ?? '', location.pathname));
 
   const returned = takeOidcCode();
-  if (returned?.notStartedHere) report('Ignored a sign-in code of a sign-in not started here.');
+  if (returned && 'notStartedHere' in returned) report('Ignored a sign-in code of a sign-in not started here.');
   else if (returned) {
     const answer = await client.operations.exchangeOidcSignInCode({ body: returned });
     if (!answer.ok) report(`Sign-in failed: ${failure(answer)}`);
