@@ -22,6 +22,10 @@ export function registerStaticAssets<E extends Env>(app: Hono<E>, prefix: string
     if ('text' in asset) return c.body(asset.text, 200, { 'content-type': asset.type, 'cache-control': 'public, max-age=3600' });
     let content = cache.get(name);
     if (!content) {
+      if (!fs.existsSync(asset.file)) {
+        // A browser script that `npm run build` makes, asked of a service run from the sources before any build.
+        return c.text(`${prefix}/${name} is not built: run npm run build, then reload.`, 503, { 'retry-after': '60', 'cache-control': 'no-store' });
+      }
       content = new Uint8Array(fs.readFileSync(asset.file));
       cache.set(name, content);
     }

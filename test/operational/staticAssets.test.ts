@@ -3,7 +3,8 @@
 // Sent over a real socket with the path exactly as written (fetch and URL would normalise it).
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findStaticAsset, type StaticAsset } from '../../src/operational/staticAssets.js';
+import { Hono } from 'hono';
+import { findStaticAsset, registerStaticAssets, type StaticAsset } from '../../src/operational/staticAssets.js';
 import { ensureFreshBuild } from '../support/freshBuild.js';
 import { startTestServer, type TestServer } from '../support/testServer.js';
 import { type ErrorEnvelope } from '../support/responseBody.js';
@@ -62,6 +63,13 @@ describe('static assets under /docs/assets', () => {
       expect((await getRaw(`/docs/assets/${name}`)).status, name).toBe(200);
     }
   }, 120_000);
+
+  it('answers a listed file the build has not made yet 503 with what to do, not 500', async () => {
+    const app = new Hono();
+    registerStaticAssets(app, '/docs/assets', { 'later.js': { file: '/nowhere/not-built/later.js', type: 'text/javascript' } });
+    const res = await app.request('/docs/assets/later.js');
+    expect([res.status, await res.text()]).toEqual([503, '/docs/assets/later.js is not built: run npm run build, then reload.']);
+  });
 
   it('looks names up as Map keys only, never as properties', () => {
     const assets = new Map<string, StaticAsset>([['a.css', { file: '/nowhere/a.css', type: 'text/css' }]]);
