@@ -1,12 +1,12 @@
 import { availableParallelism } from 'node:os';
 import pg from 'pg';
 import { defineConfig } from 'vitest/config';
-import { engineFreeTests } from './test/support/engineFreeTests.js';
+import { engineFreeTests, engineIndifferentTests } from './test/support/engineFreeTests.js';
 
 // The tests that run on both engines: the repository, HTTP, STOMP and contract tests (and the
 // conformance runner against an in-process server). The `postgres` project runs them again, each
 // test app on a fresh PostgreSQL database (test/support/testDatabase.ts), but for the files among
-// them that never open a database (test/support/engineFreeTests.ts).
+// them whose outcome the engine cannot change (test/support/engineFreeTests.ts).
 // Tests that need PostgreSQL itself (several instances on one database, its outages): the
 // `postgres` project only.
 const postgresOnly = [
@@ -73,7 +73,7 @@ export default defineConfig({
                 name: 'postgres',
                 globalSetup,
                 include: onBothEngines,
-                exclude: ['test/fixtures/**', 'node_modules/**', ...engineFreeTests],
+                exclude: ['test/fixtures/**', 'node_modules/**', ...engineFreeTests, ...engineIndifferentTests],
                 env: { TEST_ENGINE: 'postgres' },
               },
             },

@@ -1,11 +1,13 @@
 // The test files the `postgres` project leaves to `sqlite` (test/support/engineFreeTests.ts) must
-// stay free of a database: none of them may reach, through its imports and theirs, a module that
-// opens one. A file that starts using a test app must leave that list, and runs on both engines again.
+// stay what their lists say: an engine-free one may not reach, through its imports and theirs, a
+// module that opens a database; an engine-indifferent one may not sign in, call an API operation,
+// open a STOMP session or use the database port. A file that starts doing so must leave its list,
+// and runs on both engines again.
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { engineFreeTests } from '../support/engineFreeTests.js';
+import { engineFreeTests, engineIndifferentTests } from '../support/engineFreeTests.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -45,6 +47,9 @@ function reachable(file: string, seen = new Set<string>()): Set<string> {
   return seen;
 }
 
+/** What reaches the database beyond the app's start: a sign-in, an API operation, a STOMP session, the port itself. */
+const reachesDatabase = /signIn|\/api\/v1\/|connectStomp|openRawStomp|services\.db|testAppDatabase|openTestDatabasePort|freshPostgresDatabase/;
+
 describe('the tests left to the sqlite project', () => {
   it.each(engineFreeTests)('%s exists and reaches nothing that opens a database', (file) => {
     expect(fs.existsSync(path.join(root, file))).toBe(true);
@@ -53,5 +58,14 @@ describe('the tests left to the sqlite project', () => {
 
   it('would see a test app (the check itself can fail)', () => {
     expect([...reachable('test/http/routing.test.ts')].filter((reached) => opensDatabase.has(reached))).not.toEqual([]);
+  });
+
+  it.each(engineIndifferentTests)('%s exists and asks its app nothing that reaches the database', (file) => {
+    expect(fs.existsSync(path.join(root, file))).toBe(true);
+    expect(fs.readFileSync(path.join(root, file), 'utf8').match(reachesDatabase)?.[0]).toBeUndefined();
+  });
+
+  it('would see a sign-in (the check itself can fail)', () => {
+    expect(reachesDatabase.test(fs.readFileSync(path.join(root, 'test/http/routing.test.ts'), 'utf8'))).toBe(true);
   });
 });
