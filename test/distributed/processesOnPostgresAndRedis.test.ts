@@ -253,10 +253,10 @@ describe.skipIf(!postgresForTests.available || !redisForTests.available)('SIGTER
     return instance;
   };
   /** Instances started side by side: each one that started is stopped after the test, even when another did not start. */
-  const launchTogether = async (...envs: Record<string, string>[]) => {
+  const launchTogether = async <Envs extends Record<string, string>[]>(...envs: Envs) => {
     const started = await Promise.allSettled(envs.map(launch));
     for (const outcome of started) if (outcome.status === 'rejected') throw outcome.reason;
-    return started.map((outcome) => (outcome as PromiseFulfilledResult<Instance>).value);
+    return started.map((outcome) => (outcome as PromiseFulfilledResult<Instance>).value) as { [K in keyof Envs]: Instance };
   };
   const connect = async (instance: Instance, token: string) => {
     const client = await connectStomp(wsUrl(instance.url), token);
