@@ -1,10 +1,12 @@
 import { availableParallelism } from 'node:os';
 import pg from 'pg';
 import { defineConfig } from 'vitest/config';
+import { engineFreeTests, engineIndifferentTests } from './test/support/engineFreeTests.js';
 
 // The tests that run on both engines: the repository, HTTP, STOMP and contract tests (and the
-// conformance runner and the client package's HTTP half against an in-process server). The `postgres` project runs them again, each
-// test app on a fresh PostgreSQL database (test/support/testDatabase.ts).
+// conformance runner and the client package against an in-process server). The `postgres` project runs them again, each
+// test app on a fresh PostgreSQL database (test/support/testDatabase.ts), but for the files among
+// them whose outcome the engine cannot change (test/support/engineFreeTests.ts).
 // Tests that need PostgreSQL itself (several instances on one database, its outages): the
 // `postgres` project only.
 const postgresOnly = [
@@ -66,7 +68,20 @@ export default defineConfig({
         extends: true as const,
         test: { name: 'sqlite', globalSetup, include: ['test/**/*.test.ts'], exclude: ['test/fixtures/**', 'node_modules/**', ...postgresOnly] },
       },
-      ...(withPostgres ? [{ extends: true as const, test: { name: 'postgres', globalSetup, include: onBothEngines, env: { TEST_ENGINE: 'postgres' } } }] : []),
+      ...(withPostgres
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'postgres',
+                globalSetup,
+                include: onBothEngines,
+                exclude: ['test/fixtures/**', 'node_modules/**', ...engineFreeTests, ...engineIndifferentTests],
+                env: { TEST_ENGINE: 'postgres' },
+              },
+            },
+          ]
+        : []),
     ],
   },
 });

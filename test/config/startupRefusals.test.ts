@@ -1,17 +1,19 @@
-// Every setting is validated at start. The real entry is spawned with each
-// bad setting: it exits with code 78 and exactly one line on stderr that names the setting, the bad
-// value and what is accepted, never a stack trace, and it never starts listening. The time limit
-// only bounds a hang.
+// Every setting is validated at start. The real entry (built, as `npm start` runs it) is spawned
+// with each bad setting: it exits with code 78 and exactly one line on stderr that names the
+// setting, the bad value and what is accepted, never a stack trace, and it never starts listening.
+// The time limit only bounds a hang.
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { exitOf, spawnService } from '../support/serviceProcess.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureFreshBuild } from '../support/freshBuild.js';
+import { exitOf, spawnBuiltService } from '../support/serviceProcess.js';
 import { unwritableFolder } from '../support/storageFaults.js';
 
 const HANG_LIMIT_MS = 60_000;
 const cleanups: (() => void)[] = [];
+beforeAll(ensureFreshBuild, 2 * HANG_LIMIT_MS);
 afterAll(() => cleanups.forEach((cleanup) => cleanup()));
 
 function tempDir(): string {
@@ -21,7 +23,7 @@ function tempDir(): string {
 }
 
 async function refusal(env: Record<string, string>): Promise<string> {
-  const child = spawnService({ DATA_DIR: tempDir(), PORT: '0', ...env });
+  const child = spawnBuiltService({ DATA_DIR: tempDir(), PORT: '0', ...env });
   cleanups.push(() => child.kill('SIGKILL'));
   const exit = await exitOf(child, HANG_LIMIT_MS);
   expect(exit.stdout, 'nothing started').not.toMatch(/listening/);

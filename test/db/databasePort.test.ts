@@ -247,7 +247,7 @@ describeOnPostgres('database port on PostgreSQL', () => {
   let engine: Engine;
 
   beforeEach(async () => {
-    fresh = await freshPostgresDatabase();
+    fresh = await freshPostgresDatabase({ migrated: true });
     port = postgresPort(await openPostgresDatabase(fresh.url, { poolMax: 4 }));
     engine = postgresEngine(port);
   });

@@ -12,7 +12,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runConformanceBin } from '../support/conformanceBin.js';
 import { describeOnPostgresWithOwnRedis, freePort } from '../support/ownRedis.js';
 import { freshPostgresDatabase, type FreshPostgresDatabase } from '../support/postgres.js';
-import { lineOf, spawnService } from '../support/serviceProcess.js';
+import { ensureFreshBuild } from '../support/freshBuild.js';
+import { lineOf, spawnBuiltService } from '../support/serviceProcess.js';
 
 const HANG_LIMIT_MS = 120_000;
 
@@ -28,6 +29,7 @@ describeOnPostgresWithOwnRedis(
     const redisCommand = () => `redis-server --port ${redisPort} --bind 127.0.0.1 --save '' --appendonly no --daemonize yes --pidfile ${pidFile}`;
     const untilRedisAnswers = () => `until redis-cli -p ${redisPort} ping >/dev/null 2>&1; do sleep 0.05; done`;
 
+    beforeAll(ensureFreshBuild, HANG_LIMIT_MS);
     beforeAll(async () => {
       redisPort = await freePort();
       pidFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'delivery-redis-')), 'redis.pid');
@@ -48,10 +50,14 @@ describeOnPostgresWithOwnRedis(
         GENERATION_SWEEP_MS: '250',
         GENERATION_POLL_MS: '100',
       };
-      for (let i = 0; i < 2; i++) {
-        const child = spawnService({ ...env, LOG_LEVEL: 'info' });
-        const listening = await lineOf(child, /"msg":"listening/, HANG_LIMIT_MS);
-        instances.push({ url: `http://127.0.0.1:${(JSON.parse(listening) as { port: number }).port}`, child });
+      // Side by side: the database is migrated already.
+      const children = [0, 1].map(() => spawnBuiltService({ ...env, LOG_LEVEL: 'info' }));
+      try {
+        const listening = await Promise.all(children.map((child) => lineOf(child, /"msg":"listening/, HANG_LIMIT_MS)));
+        children.forEach((child, i) => instances.push({ url: `http://127.0.0.1:${(JSON.parse(listening[i]!) as { port: number }).port}`, child }));
+      } catch (error) {
+        for (const child of children) child.kill('SIGKILL');
+        throw error;
       }
     });
 

@@ -9,11 +9,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
-import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import { connectStomp, wsUrl } from '../support/stompTestClient.js';
 import { busanTrip } from '../support/testApp.js';
 import { describeOnPostgres, freshPostgresDatabase, type FreshPostgresDatabase } from '../support/postgres.js';
-import { exitOf, lineOf, spawnService } from '../support/serviceProcess.js';
+import { ensureFreshBuild } from '../support/freshBuild.js';
+import { exitOf, lineOf, spawnBuiltService } from '../support/serviceProcess.js';
 
 const HANG_LIMIT_MS = 60_000;
 const POLL = { timeout: HANG_LIMIT_MS, interval: 100 };
@@ -29,8 +30,10 @@ let dataDir: string;
 let db: pg.Client | undefined;
 const children: ChildProcess[] = [];
 
+beforeAll(ensureFreshBuild, 2 * HANG_LIMIT_MS);
 beforeEach(async () => {
-  fresh = await freshPostgresDatabase();
+  // Migrated already (a copy of the run's template): what is tested here starts after the migrations.
+  fresh = await freshPostgresDatabase({ migrated: true });
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trip-two-'));
 });
 
@@ -43,7 +46,7 @@ afterEach(async () => {
 });
 
 async function startInstance(env: Record<string, string>): Promise<Instance> {
-  const child = spawnService({
+  const child = spawnBuiltService({
     DATABASE_URL: fresh.url,
     JWT_SECRET: 'two-processes-share-this-secret-0123456789',
     DATA_DIR: dataDir,
@@ -103,8 +106,8 @@ async function runningPlan(on: Instance, email: string) {
 
 describeOnPostgres('generation jobs across two server processes', { timeout: 4 * HANG_LIMIT_MS }, () => {
   it('kill -9 of the process running a generation: the other one fails it with AI002 once the lease runs out', async () => {
-    const a = await startInstance({});
-    const b = await startInstance({ GENERATION_CONCURRENCY: '0' });
+    // B claims no generation (the plan is A's whenever B is up), so the two may start together.
+    const [a, b] = await Promise.all([startInstance({}), startInstance({ GENERATION_CONCURRENCY: '0' })]);
     const plan = await runningPlan(a, 'killed@example.com');
     const client = await connectStomp(wsUrl(b.url), plan.token);
     await client.subscribe(`/user/sub/errors/${plan.chatRoomId}`);
@@ -122,8 +125,8 @@ describeOnPostgres('generation jobs across two server processes', { timeout: 4 *
   it('kill -9 with GENERATION_TAKEOVER=resume: the other process finishes the run, each day saved once, the saved ones kept', async () => {
     const a = await startInstance({ GENERATION_TAKEOVER: 'resume' });
     const plan = await runningPlan(a, 'resumed@example.com');
-    // B starts only now, so A is the one that claimed the job.
-    const b = await startInstance({ GENERATION_TAKEOVER: 'resume' });
+    // B starts only now, so A is the one that claimed the job; its resumed run need not be slow.
+    const b = await startInstance({ GENERATION_TAKEOVER: 'resume', PLANNER_DELAY_MS: '0' });
     const before = await days(plan.tripPlanId);
     a.child.kill('SIGKILL');
 
@@ -136,8 +139,9 @@ describeOnPostgres('generation jobs across two server processes', { timeout: 4 *
   });
 
   it('restarting one process does not touch the job the other one runs', async () => {
-    // A's run must outlast two starts of B even on a loaded machine: slow summaries keep it going.
-    const a = await startInstance({ PLANNER_DELAY_MS: '250' });
+    // A's run must outlast two starts of B even on a loaded machine: slow summaries keep it going
+    // (about 14 s; B's starts of the built service took 5 s together at a load of 15 on 2 cores).
+    const a = await startInstance({ PLANNER_DELAY_MS: '150' });
     const plan = await runningPlan(a, 'untouched@example.com');
     let b = await startInstance({});
     b.child.kill('SIGTERM');

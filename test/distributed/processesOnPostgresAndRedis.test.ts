@@ -10,7 +10,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { freshPostgresDatabase, postgresForTests, type FreshPostgresDatabase } from '../support/postgres.js';
 import { openRawStomp } from '../support/rawStompSocket.js';
 import { freshRedisSpace, redisForTests, type FreshRedisSpace } from '../support/redis.js';
-import { exitOf, lineOf, spawnService } from '../support/serviceProcess.js';
+import { ensureFreshBuild } from '../support/freshBuild.js';
+import { exitOf, lineOf, spawnBuiltService } from '../support/serviceProcess.js';
 import { connectStomp, wsUrl, type ReceivedMessage, type StompTestClient } from '../support/stompTestClient.js';
 import { busanTrip } from '../support/testApp.js';
 
@@ -18,6 +19,8 @@ const HANG_LIMIT_MS = 60_000;
 const POLL = { timeout: HANG_LIMIT_MS, interval: 100 };
 /** This file's Redis database (other suites use 0 with their own key prefixes). */
 const REDIS_DB = 12;
+
+beforeAll(ensureFreshBuild, 2 * HANG_LIMIT_MS);
 
 interface Instance {
   url: string;
@@ -45,7 +48,7 @@ async function call<T = unknown>(instance: Instance, method: string, path: strin
 }
 
 async function start(env: Record<string, string>): Promise<Instance> {
-  const child = spawnService(env);
+  const child = spawnBuiltService(env);
   const listening = await lineOf(child, /"msg":"listening/, HANG_LIMIT_MS);
   return { url: `http://127.0.0.1:${(JSON.parse(listening) as { port: number }).port}`, child };
 }
@@ -215,7 +218,8 @@ describe.skipIf(!postgresForTests.available || !redisForTests.available)('two se
   });
 });
 
-// A fresh database and Redis database per case: each starts its own instances. The lease here
+// A fresh database (a copy of the run's migrated template: the first suite has an instance migrate
+// an empty one) and Redis database per case: each starts its own instances. The lease here
 // outlasts the hang limit, so only the SIGTERM hand-over (not a lease running out) can end a run
 // its owner stopped running.
 describe.skipIf(!postgresForTests.available || !redisForTests.available)('SIGTERM hand-over and three instances', { timeout: 4 * HANG_LIMIT_MS }, () => {
@@ -228,7 +232,7 @@ describe.skipIf(!postgresForTests.available || !redisForTests.available)('SIGTER
   const clients: StompTestClient[] = [];
 
   beforeEach(async () => {
-    database = await freshPostgresDatabase();
+    database = await freshPostgresDatabase({ migrated: true });
     space = await freshRedisSpace(HAND_OVER_REDIS_DB);
     await space.client.flushdb();
   });
@@ -247,6 +251,12 @@ describe.skipIf(!postgresForTests.available || !redisForTests.available)('SIGTER
     const instance = await start({ ...sharedEnv(database!, HAND_OVER_REDIS_DB), ...LONG_LEASE, INSTANCE_COUNT_HINT: '3', ...env });
     instances.push(instance);
     return instance;
+  };
+  /** Instances started side by side: each one that started is stopped after the test, even when another did not start. */
+  const launchTogether = async <Envs extends Record<string, string>[]>(...envs: Envs) => {
+    const started = await Promise.allSettled(envs.map(launch));
+    for (const outcome of started) if (outcome.status === 'rejected') throw outcome.reason;
+    return started.map((outcome) => (outcome as PromiseFulfilledResult<Instance>).value) as { [K in keyof Envs]: Instance };
   };
   const connect = async (instance: Instance, token: string) => {
     const client = await connectStomp(wsUrl(instance.url), token);
@@ -344,9 +354,7 @@ describe.skipIf(!postgresForTests.available || !redisForTests.available)('SIGTER
   });
 
   it('three instances: a plan started over HTTP on A reaches clients of B and of C, every message once and in offset order', async () => {
-    const a = await launch({});
-    const b = await launch({});
-    const c = await launch({});
+    const [a, b, c] = await launchTogether({}, {}, {});
     const { accessToken: token } = (await call<{ accessToken: string }>(a, 'POST', '/api/v1/auth/dev-login', { body: { email: 'three@example.com' } })).data;
     const plan = (await call<Plan>(a, 'POST', '/api/v1/trips', { token, body: busanTrip })).data;
     const onB = await connect(b, token);

@@ -10,10 +10,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
-import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import { describeOnPostgres, freshPostgresDatabase, type FreshPostgresDatabase } from '../support/postgres.js';
 import { openRawStomp } from '../support/rawStompSocket.js';
-import { lineOf, spawnService } from '../support/serviceProcess.js';
+import { ensureFreshBuild } from '../support/freshBuild.js';
+import { lineOf, spawnBuiltService } from '../support/serviceProcess.js';
 import { startTcpProxy, throughProxy, type TcpProxy } from '../support/tcpProxy.js';
 import { busanTrip } from '../support/testApp.js';
 
@@ -40,6 +41,7 @@ let proxy: TcpProxy;
 let dataDir: string;
 let service: Service | undefined;
 
+beforeAll(ensureFreshBuild, 2 * HANG_LIMIT_MS);
 beforeEach(async () => {
   fresh = await freshPostgresDatabase({ migrated: true });
   const server = new URL(fresh.url);
@@ -62,7 +64,7 @@ afterEach(async () => {
 });
 
 async function startService(): Promise<Service> {
-  const child = spawnService({
+  const child = spawnBuiltService({
     DATABASE_URL: throughProxy(fresh.url, proxy),
     JWT_SECRET: 'connection-resets-test-secret-0123456789',
     DATA_DIR: dataDir,

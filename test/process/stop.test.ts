@@ -11,7 +11,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureFreshBuild } from '../support/freshBuild.js';
 import { busanTrip } from '../support/testApp.js';
 import { connectStomp, wsUrl } from '../support/stompTestClient.js';
-import { exitOf, lineOf, repoRoot, serviceEnv, spawnService } from '../support/serviceProcess.js';
+import { exitOf, lineOf, repoRoot, serviceEnv, spawnBuiltService, spawnService } from '../support/serviceProcess.js';
 
 const HANG_LIMIT_MS = 60_000;
 /** Twice the service's own stop limit (10 s): a process still there then hangs. */
@@ -108,7 +108,7 @@ describe('stop', { timeout: 4 * HANG_LIMIT_MS }, () => {
   it('generations in flight or queued get AI002 on their errors channel before the connection closes, and are saved FAILED', async () => {
     const dir = tempDir();
     // The offline planner pauses a minute between summary chunks, so day 1 is saved and the run is still going.
-    const child = spawnService({ DATA_DIR: dir, PORT: '0', PLANNER_DELAY_MS: '60000', GENERATION_CONCURRENCY: '1' });
+    const child = spawnBuiltService({ DATA_DIR: dir, PORT: '0', PLANNER_DELAY_MS: '60000', GENERATION_CONCURRENCY: '1' });
     cleanups.push(() => child.kill('SIGKILL'));
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -3,14 +3,17 @@
 // still is. Real sockets, so the order of timers and socket reads is node's own.
 import net from 'node:net';
 import { once } from 'node:events';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createConnectionWatches, type WatchedConnection } from '../../src/stomp/stompConnectionWatch.js';
 import { createLogger } from '../../src/kernel/logger.js';
-import { cleanUpsAfterEach } from '../support/cleanUps.js';
 
 // Long enough that a busy CI machine's own pauses (tens of ms) are not a silence of twice this.
 const INCOMING_MS = 200;
-const cleanUps = cleanUpsAfterEach();
+// Its own clean-ups rather than cleanUps.ts, which would bring in the test app and a database.
+const cleanUps: (() => void)[] = [];
+afterEach(() => {
+  for (const cleanUp of cleanUps.splice(0).reverse()) cleanUp();
+});
 
 /** A watched connection over a loopback socket: anything the peer writes counts as a heart-beat. */
 async function watchedPair() {
@@ -33,7 +36,7 @@ async function watchedPair() {
   accepted.on('data', () => ((connection as { lastReceivedAt: number }).lastReceivedAt = Date.now()));
   const watches = createConnectionWatches({ clock: Date.now, sessionCheckMs: 60_000, log: createLogger('silent') });
   watches.watch(connection);
-  cleanUps.add(() => {
+  cleanUps.push(() => {
     watches.unwatch(connection);
     peer.destroy();
     accepted.destroy();

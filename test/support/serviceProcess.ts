@@ -1,8 +1,10 @@
-// The real service as a child process (node --import tsx src/main.ts, what `npm run dev` runs; `npm
-// start` runs the same compiled to dist/), for tests of start-up refusals and of stopping. Time
-// limits here only bound a hang; no test asserts how fast anything was.
+// The real service as a child process: from the sources (node --import tsx src/main.ts, what `npm
+// run dev` runs) or built (node dist/src/main.js, what `npm start` runs), for tests of start-up
+// refusals, of stopping, and of several instances. Time limits here only bound a hang; no test
+// asserts how fast anything was.
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import path from 'node:path';
+import { staleBuildInput } from '../../src/composition/buildFreshness.js';
 
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
 
@@ -13,6 +15,23 @@ export function serviceEnv(env: Record<string, string>): Record<string, string> 
 
 export function spawnService(env: Record<string, string>, args: string[] = [], options: SpawnOptions = {}): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+    cwd: repoRoot,
+    env: serviceEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...options,
+  });
+}
+
+/**
+ * The built service, for tests whose processes need not run through tsx: it starts without
+ * compiling the sources again, several times faster on a loaded machine. The caller's
+ * `beforeAll(ensureFreshBuild)` (freshBuild.ts) builds dist/ when a source is newer; a build that
+ * is still older than a source here is refused rather than tested.
+ */
+export function spawnBuiltService(env: Record<string, string>, args: string[] = [], options: SpawnOptions = {}): ChildProcess {
+  const stale = staleBuildInput(repoRoot);
+  if (stale !== null) throw new Error(`dist/ is older than ${stale}: call ensureFreshBuild() (test/support/freshBuild.ts) before spawning the built service`);
+  return spawn(process.execPath, ['dist/src/main.js', ...args], {
     cwd: repoRoot,
     env: serviceEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
