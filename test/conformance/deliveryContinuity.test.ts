@@ -80,6 +80,20 @@ describe('the delivery judge', () => {
     expect(judge(segments, false, { epoch: 'e2', offset: 2 })).toContainEqual(expect.stringMatching(/^\[delivery_recovered\] .*though no fault was injected/));
   });
 
+  it('takes a connection lost under its SUBSCRIBEs as a lost segment, and a refused SUBSCRIBE as a gap', () => {
+    const dying = segment(at('e1', 1, 2), { ended: { kind: 'lost', why: 'the connection closed' } });
+    const resumed = segment(at('e1', 3, 4, 5), { asked: { kind: 'since', epoch: 'e1', offset: 2 }, recovered: 'true', historyUntil: 3 });
+    const lostUnder = { ...resumed, subscriptions: resumed.subscriptions.map((s) => ({ ...s, recovered: undefined, lostBeforeReceipt: true })), messages: [] };
+    expect(judge([dying, { ...lostUnder, ended: { kind: 'lost', why: 'the connection closed' } }, resumed], true)).toEqual([]);
+    const refused = {
+      ...lostUnder,
+      subscriptions: lostUnder.subscriptions.map((s) => ({ ...s, lostBeforeReceipt: undefined, refused: 'refused before the RECEIPT: WS004' })),
+    };
+    expect(judge([dying, { ...refused, ended: { kind: 'lost', why: 'ERROR WS004' } }, resumed], true)).toContainEqual(
+      expect.stringMatching(/^\[delivery_gap\] segment 1: SUBSCRIBE .* got no RECEIPT \(refused before the RECEIPT: WS004\)/),
+    );
+  });
+
   it('finds a silent gap: offsets missing without faults', () => {
     expect(judge([segment(at('e1', 1, 2, 4, 5))])).toContainEqual(
       expect.stringMatching(/^\[delivery_gap\] segment 0: offsets 3 of e1 never came, though no fault was injected/),

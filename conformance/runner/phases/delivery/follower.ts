@@ -17,8 +17,10 @@ export interface Subscription {
   asked: Asked;
   /** the RECEIPT's x-recovered (undefined for a live subscription, or when the RECEIPT did not come) */
   recovered: string | undefined;
-  /** why the SUBSCRIBE got no RECEIPT, if it did not */
+  /** why the SUBSCRIBE got no RECEIPT, if the server refused it (an ERROR frame) or never answered */
   refused?: string;
+  /** the connection was lost before the RECEIPT came (no ERROR frame): the next segment asks again */
+  lostBeforeReceipt?: boolean;
   /** how many of the segment's messages had come when the RECEIPT did: the history it delivered is among them */
   historyUntil: number;
 }
@@ -119,7 +121,11 @@ export async function startFollower(setup: FollowerSetup, instance: number): Pro
             subscription.recovered = (await connection.subscribeReplaying(destination, replay, { timeoutMs })).recovered;
           }
         } catch (error) {
-          subscription.refused = error instanceof Error ? error.message : String(error);
+          // A connection that dies under a SUBSCRIBE (an instance killed) is a lost segment, not a
+          // refusal: its close may be noticed a moment after the SUBSCRIBE failed to go out.
+          const closedNow = await Promise.race([connection.closed.then(() => true), new Promise<false>((resolve) => setTimeout(resolve, 1000, false))]);
+          if (closedNow && connection.errors.length === 0) subscription.lostBeforeReceipt = true;
+          else subscription.refused = error instanceof Error ? error.message : String(error);
         }
         subscription.historyUntil = connection.messages.length;
       }
