@@ -51,7 +51,7 @@ export async function generate(): Promise<Generated> {
   };
   const clientFiles = {
     ...emitClientHttp(openapi, operations, errorCodes, openapiTypes),
-    ...emitClientRealtime({ asyncapiTypes: files['asyncapi-types.ts']!, asyncapiRegistry: files['asyncapi.ts']! }, errorCodes),
+    ...emitClientRealtime({ asyncapiTypes: files['asyncapi-types.ts']!, asyncapiRegistry: files['asyncapi.ts']! }, channels, errorCodes),
   };
   return { files, clientFiles, summary: { operations: operations.length, channels: channels.length, messages: messages.length } };
 }

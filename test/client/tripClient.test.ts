@@ -4,7 +4,15 @@
 // program, with the mock dropping the connection mid-run and answering 503 before it answers).
 import { WebSocket } from 'ws';
 import { afterEach, expect, it } from 'vitest';
-import { createTripClient, type ChannelPayloads, type CreateTripPlanSessionInput, type TripClient, type TripClientOptions } from '../../client/src/index.js';
+import {
+  createTripClient,
+  receiveChatStream,
+  sendChatMessage,
+  type ChannelPayloads,
+  type CreateTripPlanSessionInput,
+  type TripClient,
+  type TripClientOptions,
+} from '../../client/src/index.js';
 import { startMockServer } from '../../tools/mock/mockServer.js';
 import { startTestServer } from '../support/testServer.js';
 
@@ -115,6 +123,12 @@ it('runs the same program against the mock, through a dropped connection and a 5
   expect(seen.days).toEqual([1]);
   expect(seen.chatPositions.length).toBeGreaterThan(1);
   expect(new Set(seen.chatPositions).size).toBe(seen.chatPositions.length);
+
+  // A chat message by the generated operation functions of asyncapi.yaml: the mock answers with its example answer.
+  const answers: string[] = [];
+  await receiveChatStream(connection, { chatRoomId: plan.chatRoomId }, { onMessage: (m) => void (m.isComplete && answers.push(m.messageStreamType)) });
+  await sendChatMessage(connection, { chatRoomId: plan.chatRoomId }, { content: 'What should I eat in Busan?', messageContentType: 'TEXT' });
+  await expect.poll(() => answers).toEqual(['CHAT']);
 
   const listed = await client.operations.listTripPlans({ query: {}, headers: { 'x-mock-fault': 'status=503; retry-after=1; id=trip-client-503' } });
   expect([listed.ok, retries]).toEqual([true, [503]]);

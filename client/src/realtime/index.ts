@@ -24,3 +24,4 @@ export {
   type WebSocketConstructor,
   type WebSocketLike,
 } from './realtimeTypes.js';
+export * from '../generated/realtime/operations.js';
