@@ -37,7 +37,7 @@ describe.skipIf(!haveChromium)('signing in with the identity provider in a brows
     await harness?.stop();
   });
 
-  it("Sign in on the landing page → the provider's login and consent → signed in; Sign out revokes the token", async () => {
+  it("Sign in on the landing page → the provider's login and consent → signed in, the playground too; Sign out revokes the token", async () => {
     const problems: string[] = [];
     const context = await browser.newContext();
     context.setDefaultTimeout(30_000);
@@ -71,6 +71,10 @@ describe.skipIf(!haveChromium)('signing in with the identity provider in a brows
     expect(new URL(page.url()).hash).toBe('');
     const token = String(await page.evaluate('sessionStorage.getItem("accessToken")'));
     expect((await t.request('GET', '/api/v1/members/me', { token })).status).toBe(200);
+    // The playground of the same tab is signed in with the tokens the provider's sign-in left.
+    await page.goto(`${harness.origin}/docs/playground`);
+    await expect.poll(() => page.locator('#who').textContent(), { timeout: 30_000 }).toBe('Signed in as Alice Kim (alice@example.com, MEMBER).');
+    await page.goto(`${harness.origin}/`);
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expect.poll(() => page.locator('#sign-in-status').textContent(), { timeout: 30_000 }).toBe('Signed out.');
