@@ -106,7 +106,7 @@ async function main(): Promise<void> {
   const seeded = await seedServerDb(loadConfig(serverEnv), seededPlans);
   const auth = { Authorization: `Bearer ${seeded.accessToken}` };
   // The Fastify peer reads the same file with the same secret (bench.ts's list row does the same).
-  const peerEnv = { DATABASE_FILE: serverEnv.DATABASE_URL!, JWT_SECRET: serverEnv.JWT_SECRET! };
+  const peerEnv = { NODE_ENV: 'production', DATABASE_FILE: serverEnv.DATABASE_URL!, JWT_SECRET: serverEnv.JWT_SECRET! };
   out(
     `setup:  ${args.engine}, LOG_LEVEL=${args['log-level']}, ${seededPlans} plans of one member; ${connections} connections, ${warmupSeconds} s warm-up + ${seconds} s per measurement, ${rounds} rounds in turns`,
   );

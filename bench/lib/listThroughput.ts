@@ -71,7 +71,7 @@ export async function measureListThroughput(opts: ListSettings): Promise<ListThr
   const jwtSecret = serverEnv.JWT_SECRET!;
   const seeded = await seedServerDb(loadConfig(serverEnv), opts.plans);
   const auth = { Authorization: `Bearer ${seeded.accessToken}` };
-  const peerEnv = { DATABASE_FILE: databaseFile, JWT_SECRET: jwtSecret };
+  const peerEnv = { NODE_ENV: 'production', DATABASE_FILE: databaseFile, JWT_SECRET: jwtSecret };
 
   const run = async (
     entry: string,

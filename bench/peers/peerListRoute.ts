@@ -1,8 +1,9 @@
-// The work of `GET /api/v1/trips` written by hand, for the benchmark's peer servers (Fastify + ajv,
-// Hono + openapi-backend): the same HS256 check of the same access tokens (signature, typ, exp),
-// the same live-session lookup, the same keyset query text (listOwnTripPlansSql) on the same
-// SQLite file, and the same envelope. Prepared statements on better-sqlite3 directly, as a
-// hand-written service would have them; the framework around it is what the peers compare.
+// The work of `GET /api/v1/trips` written by hand, for the Hono + openapi-backend peer of the
+// benchmark: the same HS256 check of the same access tokens (signature, typ, exp), the same
+// live-session lookup, the same keyset query text (listOwnTripPlansSql) on the same SQLite file, and
+// the same envelope. Prepared statements on better-sqlite3 directly, as a hand-written service would
+// have them; the framework around it is what the peer compares. (The Fastify peer has its own,
+// closer to our server: fastifyListServer.ts.)
 import crypto from 'node:crypto';
 import BetterSqlite3 from 'better-sqlite3';
 // Straight from its module rather than src/index.ts: a peer server loads nothing else of the service.
