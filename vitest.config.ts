@@ -10,6 +10,7 @@ import { engineFreeTests, engineIndifferentTests } from './test/support/engineFr
 // Tests that need PostgreSQL itself (several instances on one database, its outages): the
 // `postgres` project only.
 const postgresOnly = [
+  'test/bench/fastifyPeerParity.postgres.test.ts',
   'test/client/realtimeFailover.test.ts',
   'test/distributed/chatLimitAcrossInstances.test.ts',
   'test/distributed/databaseIdentityInRedis.test.ts',

@@ -2,21 +2,25 @@
 // by hand the way a careful Fastify service would be, doing per request the work our server does:
 // the HS256 access token verified by fast-jwt and the session looked up live (peerAccess.ts), the
 // query or path validated by Fastify's ajv against openapi.yaml's parameters, one prepared raw
-// better-sqlite3 statement for the page (plus the cursor's lookup on later pages) or the detail
-// (peerTripStatements.ts), the body written by fast-json-stringify from openapi.yaml's response
+// statement for the page (plus the cursor's lookup on later pages) or the detail
+// (peerTripStatements.ts), on SQLite (better-sqlite3) or PostgreSQL (a pg.Pool, named statements),
+// as peerDatabase.ts says, the body written by fast-json-stringify from openapi.yaml's response
 // schema, and the headers our server sends there (X-Request-Id, CORS for any origin). Production
 // settings: warn-level logging, no response validation, no rate limit (the benchmarks start it with
 // NODE_ENV=production). One difference left: it takes a non-canonical integer (`042`, `+42`) for
 // its number where our server answers 400, as Fastify's ajv coerces the text before a schema sees it.
-// test/bench/fastifyPeerParity.test.ts holds it to the same bodies as our server. GET /readyz
-// answers 200 when it listens. Settings from the environment: PORT, DATABASE_FILE, JWT_SECRET.
+// test/bench/fastifyPeerParity*.test.ts hold it to the same bodies as our server on each engine.
+// GET /readyz answers 200 when it listens. Settings from the environment: PORT, JWT_SECRET, and
+// DATABASE_URL (postgres://…, with DATABASE_POOL_MAX, default 10 as the service's) or DATABASE_FILE.
 import crypto from 'node:crypto';
-import BetterSqlite3 from 'better-sqlite3';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { fileURLToPath } from 'node:url';
 import { schemaValidators } from '../../generated/validators.js';
 import { inlined, querySchema, readOpenApi, responseSchema } from './openapiJsonSchema.js';
 import { peerAccess } from './peerAccess.js';
+import { postgresPeerDatabase } from './peerDatabase.postgres.js';
+import type { PeerDatabase } from './peerDatabase.js';
+import { sqlitePeerDatabase } from './peerDatabase.sqlite.js';
 import { errorEnvelope, fieldErrors } from './peerErrors.js';
 import { peerTripStatements } from './peerTripStatements.js';
 
@@ -27,12 +31,18 @@ function setting(name: string): string {
   return value;
 }
 
+/** PostgreSQL when DATABASE_URL names it, else the SQLite file DATABASE_FILE. */
+function openDatabase(): PeerDatabase {
+  const url = process.env.DATABASE_URL;
+  if (url?.startsWith('postgres://') || url?.startsWith('postgresql://')) return postgresPeerDatabase(url, Number(process.env.DATABASE_POOL_MAX ?? 10));
+  return sqlitePeerDatabase(setting('DATABASE_FILE'));
+}
+
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const doc = readOpenApi(root);
-const sqlite = new BetterSqlite3(setting('DATABASE_FILE'));
-sqlite.pragma('busy_timeout = 5000');
-const authenticate = peerAccess(sqlite, setting('JWT_SECRET'));
-const trips = peerTripStatements(sqlite);
+const database = openDatabase();
+const authenticate = peerAccess(database, setting('JWT_SECRET'));
+const trips = peerTripStatements(database);
 const isRequestId = schemaValidators.openapi.RequestId;
 const exposed = 'Location,X-Request-Id,Retry-After,RateLimit-Limit,RateLimit-Remaining,RateLimit-Reset';
 
@@ -60,11 +70,10 @@ app.setErrorHandler((error: { validation?: Parameters<typeof fieldErrors>[1]; va
 });
 
 /** Before validation, as our server authenticates first: the caller's member id, or the 401. */
-function signedIn(request: FastifyRequest, reply: FastifyReply, done: () => void) {
-  const caller = authenticate(request.headers.authorization);
-  if ('error' in caller) return void reply.code(401).send(errorEnvelope(caller.error, request.url.split('?')[0]!));
+async function signedIn(request: FastifyRequest, reply: FastifyReply) {
+  const caller = await authenticate(request.headers.authorization);
+  if ('error' in caller) return reply.code(401).send(errorEnvelope(caller.error, request.url.split('?')[0]!));
   request.memberId = caller.memberId;
-  done();
 }
 
 const errorResponses = (codes: number[]) => Object.fromEntries(codes.map((code) => [code, inlined(doc, { $ref: '#/components/schemas/ErrorEnvelope' })]));
@@ -79,9 +88,9 @@ app.get<{ Querystring: { size: number; sort: string; cursor?: number } }>(
       response: { 200: responseSchema(doc, '/api/v1/trips', 'get', '200'), ...errorResponses([400, 401]) },
     },
   },
-  (request, reply) => {
+  async (request, reply) => {
     const { size, sort, cursor } = request.query;
-    const data = trips.page(request.memberId, sort, size, cursor);
+    const data = await trips.page(request.memberId, sort, size, cursor);
     if (!data)
       return reply
         .code(400)
@@ -100,8 +109,8 @@ app.get<{ Params: { tripPlanId: number } }>(
       response: { 200: responseSchema(doc, '/api/v1/trips/{tripPlanId}', 'get', '200'), ...errorResponses([400, 401, 404]) },
     },
   },
-  (request, reply) => {
-    const data = trips.detail(request.memberId, request.params.tripPlanId);
+  async (request, reply) => {
+    const data = await trips.detail(request.memberId, request.params.tripPlanId);
     if (!data) return reply.code(404).send(errorEnvelope('TRIP101', request.url));
     return { success: true, status: 200, data };
   },
@@ -116,8 +125,8 @@ function pathSchema(pathName: string) {
 
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
 process.on('SIGTERM', () => {
-  void app.close().then(() => {
-    sqlite.close();
-    process.exit(0);
-  });
+  void app
+    .close()
+    .then(() => database.close())
+    .then(() => process.exit(0));
 });

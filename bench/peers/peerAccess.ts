@@ -2,16 +2,14 @@
 // tokens.ts): an HS256 access token verified by fast-jwt (no cache: the HMAC runs on every request),
 // its claims checked as the service checks them (typ access, a member id in sub, session id, jti,
 // iat, exp), then the live-session lookup on every request (the service's SQL text,
-// liveSessionLookup.ts, as a raw better-sqlite3 statement), so a logout takes effect at once.
-import type BetterSqlite3 from 'better-sqlite3';
+// liveSessionLookup.ts, as the engine's raw statement: peerDatabase.ts), so a logout takes effect at once.
 import { createVerifier, TokenError } from 'fast-jwt';
-import { liveSessionOwnerSql } from '../../src/auth/liveSessionLookup.js';
+import type { PeerDatabase } from './peerDatabase.js';
 
 export type Caller = { memberId: number } | { error: 'AUTH011' | 'AUTH001' | 'AUTH002' };
 
-export function peerAccess(sqlite: BetterSqlite3.Database, jwtSecret: string): (authorization: string | undefined) => Caller {
+export function peerAccess(database: PeerDatabase, jwtSecret: string): (authorization: string | undefined) => Promise<Caller> {
   const verify = createVerifier({ key: jwtSecret, algorithms: ['HS256'], cache: false });
-  const liveSession = sqlite.prepare<[string, number], [number, string]>(liveSessionOwnerSql('?', '?')).raw(true);
 
   function claimsOf(token: string): Record<string, unknown> | 'AUTH001' | 'AUTH002' {
     try {
@@ -21,7 +19,7 @@ export function peerAccess(sqlite: BetterSqlite3.Database, jwtSecret: string): (
     }
   }
 
-  return (authorization) => {
+  return async (authorization) => {
     if (!authorization) return { error: 'AUTH011' };
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     if (!match?.[1]) return { error: 'AUTH001' };
@@ -33,8 +31,8 @@ export function peerAccess(sqlite: BetterSqlite3.Database, jwtSecret: string): (
     if (typeof iat !== 'number' || typeof exp !== 'number') return { error: 'AUTH001' };
     const now = Date.now();
     if (exp * 1000 <= now) return { error: 'AUTH002' };
-    const live = liveSession.get(sid, now);
-    if (!live || String(live[0]) !== sub) return { error: 'AUTH001' };
-    return { memberId: live[0] };
+    const owner = await database.liveSessionOwner(sid, now);
+    if (owner === undefined || String(owner) !== sub) return { error: 'AUTH001' };
+    return { memberId: owner };
   };
 }
