@@ -8,7 +8,7 @@
 //   --seconds N (5) per measurement, --rounds N (3), --engine sqlite|postgres (sqlite),
 //   --path <GET path> (/api/v1/trips?size=20), --log-level <LOG_LEVEL> (warn, as bench http; production's
 //   default is info: one line per request), --profile <dir>: our server runs with --cpu-prof into <dir>; its self time is summarised at the end,
-//   --fastify: the Fastify + ajv peer of the list route (bench/peers/fastifyListServer.ts, SQLite only) is measured too, and
+//   --fastify: the Fastify + ajv peer of the list route (bench/peers/fastifyListServer.ts, on the same engine) is measured too, and
 //   profiled with --profile, so that where the two spend their time can be compared side by side.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -51,7 +51,6 @@ const rounds = Number(args.rounds);
 if (!Number.isInteger(seconds) || seconds < 1 || !Number.isInteger(rounds) || rounds < 1) throw new Error('--seconds and --rounds take positive integers');
 if (args.engine !== 'sqlite' && args.engine !== 'postgres') throw new Error('--engine is sqlite or postgres');
 const baselineDir = args.baseline === undefined ? undefined : path.resolve(args.baseline);
-if (args.fastify && args.engine !== 'sqlite') throw new Error('--fastify compares on SQLite only: the peer reads the SQLite file');
 if (baselineDir && !fs.existsSync(path.join(baselineDir, 'node_modules'))) throw new Error(`${baselineDir} has no node_modules: copy them in first`);
 // Another GET of the service to measure the same way, e.g. /healthz for what every request costs.
 const listPath = args.path;
@@ -105,8 +104,10 @@ async function main(): Promise<void> {
   const serverEnv = deploymentEnv({ dataDir: dir, databaseUrl: await databaseUrl(), logLevel: args['log-level'] });
   const seeded = await seedServerDb(loadConfig(serverEnv), seededPlans);
   const auth = { Authorization: `Bearer ${seeded.accessToken}` };
-  // The Fastify peer reads the same file with the same secret (bench.ts's list row does the same).
-  const peerEnv = { NODE_ENV: 'production', DATABASE_FILE: serverEnv.DATABASE_URL!, JWT_SECRET: serverEnv.JWT_SECRET! };
+  // The Fastify peer reads the same database with the same secret (bench.ts's list row does the same),
+  // on PostgreSQL with a pool of the service's default size.
+  const database: Record<string, string> = args.engine === 'sqlite' ? { DATABASE_FILE: serverEnv.DATABASE_URL! } : { DATABASE_URL: serverEnv.DATABASE_URL! };
+  const peerEnv = { NODE_ENV: 'production', ...database, JWT_SECRET: serverEnv.JWT_SECRET! };
   out(
     `setup:  ${args.engine}, LOG_LEVEL=${args['log-level']}, ${seededPlans} plans of one member; ${connections} connections, ${warmupSeconds} s warm-up + ${seconds} s per measurement, ${rounds} rounds in turns`,
   );
