@@ -23,10 +23,13 @@ const letPast: { file: string; module: string }[] = [
   // A peer server the list route is measured against runs the service's SQL text and loads
   // nothing else of the service, which would weigh on the peer's memory and collections.
   { file: 'bench/peers/peerListRoute.ts', module: 'src/trips/tripPlanList.ts' },
-  // The Fastify peer likewise: the same list SQL text, and the same live-session SQL text (its
-  // module imports types only).
-  { file: 'bench/peers/peerTripStatements.ts', module: 'src/trips/tripPlanList.ts' },
-  { file: 'bench/peers/peerAccess.ts', module: 'src/auth/liveSessionLookup.ts' },
+  // The Fastify peer likewise, on each engine: the same list SQL text (and its row type), and the
+  // same live-session SQL text (its module imports types only).
+  { file: 'bench/peers/peerDatabase.ts', module: 'src/trips/tripPlanList.ts' },
+  ...['sqlite', 'postgres'].flatMap((engine) => [
+    { file: `bench/peers/peerDatabase.${engine}.ts`, module: 'src/trips/tripPlanList.ts' },
+    { file: `bench/peers/peerDatabase.${engine}.ts`, module: 'src/auth/liveSessionLookup.ts' },
+  ]),
 ];
 
 interface SourceFile {
