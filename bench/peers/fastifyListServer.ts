@@ -18,9 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { schemaValidators } from '../../generated/validators.js';
 import { inlined, querySchema, readOpenApi, responseSchema } from './openapiJsonSchema.js';
 import { peerAccess } from './peerAccess.js';
-import { postgresPeerDatabase } from './peerDatabase.postgres.js';
 import type { PeerDatabase } from './peerDatabase.js';
-import { sqlitePeerDatabase } from './peerDatabase.sqlite.js';
 import { errorEnvelope, fieldErrors } from './peerErrors.js';
 import { peerTripStatements } from './peerTripStatements.js';
 
@@ -31,16 +29,20 @@ function setting(name: string): string {
   return value;
 }
 
-/** PostgreSQL when DATABASE_URL names it, else the SQLite file DATABASE_FILE. */
-function openDatabase(): PeerDatabase {
+/** PostgreSQL when DATABASE_URL names it, else the SQLite file DATABASE_FILE; only that engine's driver is loaded. */
+async function openDatabase(): Promise<PeerDatabase> {
   const url = process.env.DATABASE_URL;
-  if (url?.startsWith('postgres://') || url?.startsWith('postgresql://')) return postgresPeerDatabase(url, Number(process.env.DATABASE_POOL_MAX ?? 10));
+  if (url?.startsWith('postgres://') || url?.startsWith('postgresql://')) {
+    const { postgresPeerDatabase } = await import('./peerDatabase.postgres.js');
+    return postgresPeerDatabase(url, Number(process.env.DATABASE_POOL_MAX ?? 10));
+  }
+  const { sqlitePeerDatabase } = await import('./peerDatabase.sqlite.js');
   return sqlitePeerDatabase(setting('DATABASE_FILE'));
 }
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const doc = readOpenApi(root);
-const database = openDatabase();
+const database = await openDatabase();
 const authenticate = peerAccess(database, setting('JWT_SECRET'));
 const trips = peerTripStatements(database);
 const isRequestId = schemaValidators.openapi.RequestId;
