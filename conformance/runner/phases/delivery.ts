@@ -13,7 +13,7 @@ import { createTripPlan, instancesOf, type Instance, type RunContext } from '../
 import { checkConcurrentEdits } from './delivery/concurrentEdits.js';
 import { judgeConsistency, judgeFollower, newestEpochOf, referenceOf, type DeliveryCheck } from './delivery/continuity.js';
 import { startFollower, type Follower, type FollowerSetup } from './delivery/follower.js';
-import { endsRun, planLogsOf, type PlanLog } from './delivery/planLogs.js';
+import { deliveryFactsOf, endsRun, planLogsOf, type PlanLog } from './delivery/planLogs.js';
 
 /** Messages the resuming follower takes before it leaves. */
 const LEAVE_AFTER = 3;
@@ -132,6 +132,7 @@ export async function runDeliveryPhase(ctx: RunContext): Promise<PhaseRecorder> 
     options: ctx.options,
     first,
     endsRun: (m) => endsRun(ctx.spec, m),
+    lossErrorCode: deliveryFactsOf(ctx.spec).continuity.errorCode,
   });
   const followers = await Promise.all(instances.map((_, i) => startFollower(setup(`live follower on instance ${i + 1}`, 'live'), i)));
   const resumer = await startFollower(setup(`follower resuming on instance ${(1 % instances.length) + 1}`, 'live'), 0);

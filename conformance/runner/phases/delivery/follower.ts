@@ -59,6 +59,8 @@ export interface FollowerSetup {
   first: 'live' | 'all';
   /** whether a message ends its run (asyncapi.yaml, x-delivery) */
   endsRun: (m: ReceivedMessage) => boolean;
+  /** the error-code of an ERROR frame that tells a loss (x-delivery's continuity.errorCode): the connection is lost, nothing refused */
+  lossErrorCode: string;
 }
 
 /** How many frames of the size limit one connection may read in all. */
@@ -121,10 +123,12 @@ export async function startFollower(setup: FollowerSetup, instance: number): Pro
             subscription.recovered = (await connection.subscribeReplaying(destination, replay, { timeoutMs })).recovered;
           }
         } catch (error) {
-          // A connection that dies under a SUBSCRIBE (an instance killed) is a lost segment, not a
-          // refusal: its close may be noticed a moment after the SUBSCRIBE failed to go out.
+          // A connection that dies under a SUBSCRIBE (an instance killed), or that the server ends
+          // with the ERROR that tells a loss, is a lost segment, not a refusal: its close may be
+          // noticed a moment after the SUBSCRIBE failed to go out.
           const closedNow = await Promise.race([connection.closed.then(() => true), new Promise<false>((resolve) => setTimeout(resolve, 1000, false))]);
-          if (closedNow && connection.errors.length === 0) subscription.lostBeforeReceipt = true;
+          const toldLoss = connection.errors.every((frame) => frame.headers['error-code'] === setup.lossErrorCode);
+          if (closedNow && toldLoss) subscription.lostBeforeReceipt = true;
           else subscription.refused = error instanceof Error ? error.message : String(error);
         }
         subscription.historyUntil = connection.messages.length;
