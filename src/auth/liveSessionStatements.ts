@@ -7,6 +7,8 @@ import type { LiveSessionOwner } from './liveSessionLookup.js';
 export interface LiveSessionStatements {
   /** The member and role of the session, or undefined when it is revoked, expired (by `nowMs`) or unknown. */
   owner(sessionId: string, nowMs: number): Promise<LiveSessionOwner | undefined>;
+  /** Called by the statement that ends the session, in the same turn of the connection: nothing may answer it live afterwards. */
+  forget(sessionId: string): void;
 }
 
 declare module '../db/databasePort.js' {

@@ -65,13 +65,17 @@ export function rotateRefreshToken(
   });
 }
 
+/** Ends the session; the live-session lookup forgets it in the same turn of the connection (liveSessionCache.ts). */
 export function revokeSession(db: DatabasePort, sessionId: string, reason: string, nowMs: number): Promise<void> {
   const { authSessions } = db.t;
-  return db.run(
-    async (q) =>
-      void (await q
+  return db.run(async (q) => {
+    try {
+      await q
         .update(authSessions)
         .set({ revokedAt: nowMs, revokedReason: reason })
-        .where(and(eq(authSessions.id, sessionId), isNull(authSessions.revokedAt)))),
-  );
+        .where(and(eq(authSessions.id, sessionId), isNull(authSessions.revokedAt)));
+    } finally {
+      db.statements.liveSessions.forget(sessionId);
+    }
+  });
 }
