@@ -4,7 +4,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import type { HttpEnv } from './httpEnv.js';
-import { withResponseHeaders } from './responseHeaders.js';
+import { addResponseHeaders, withResponseHeaders } from './responseHeaders.js';
 
 export interface CorsOptions {
   /** '*' or the allowed origins */
@@ -23,14 +23,17 @@ export function corsHeaders(options: CorsOptions): MiddlewareHandler<HttpEnv> {
   const withoutOrigin = { 'Access-Control-Expose-Headers': exposed };
   return async (c, next) => {
     if (c.req.method === 'OPTIONS') return preflight(c, next);
-    let headers: Record<string, string> = withAnyOrigin;
-    if (!anyOrigin) {
-      const origin = c.req.header('origin');
-      headers =
-        origin !== undefined && allowed.has(origin) ? { 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': exposed } : withoutOrigin;
+    if (anyOrigin) {
+      // No Vary to add afterwards: the enclosing request logging sets them where needed, and this
+      // request takes no extra await here.
+      addResponseHeaders(c, withAnyOrigin);
+      return next();
     }
+    const origin = c.req.header('origin');
+    const headers =
+      origin !== undefined && allowed.has(origin) ? { 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': exposed } : withoutOrigin;
     await withResponseHeaders(c, headers, next);
     // After the handler's own Vary (e.g. Accept), as hono/cors appends it.
-    if (!anyOrigin) c.res.headers.append('Vary', 'Origin');
+    c.res.headers.append('Vary', 'Origin');
   };
 }

@@ -69,9 +69,11 @@ async function runOperation(
   return sendResult(c, route, result, checker);
 }
 
+const noHeaders: Readonly<Record<string, string>> = Object.freeze({});
+
 function sendResult(c: Context<HttpEnv>, route: RouteDefinition, result: AnyResult, checker: ResponseChecker): Response {
   const facts = route.responses[result.status];
-  const headers: Record<string, string> = { ...result.headers };
+  const headers = result.headers ?? noHeaders;
   // A handler names contentType only when it chose one of the response's other media types.
   const contentType = result.contentType ?? facts?.contentType ?? (result.body === undefined ? null : 'application/json');
   const payload = contentType === 'application/json' ? envelope(result.status, result.body) : result.body;
@@ -79,7 +81,7 @@ function sendResult(c: Context<HttpEnv>, route: RouteDefinition, result: AnyResu
   if (problems.length > 0) throw new Error(`response of ${route.operationId} violates the spec: ${problems.join('; ')}`);
   if (contentType === null) return respond(c, null, result.status, headers);
   if (contentType === 'application/json') return respondJson(c, payload, result.status, headers, responseSerializers[route.operationId]?.[result.status]);
-  return respond(c, String(payload), result.status, { ...headers, 'content-type': `${contentType}; charset=utf-8` });
+  return respond(c, String(payload), result.status, headers, `${contentType}; charset=utf-8`);
 }
 
 /**

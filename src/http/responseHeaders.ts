@@ -5,27 +5,47 @@
 // `c.res` before the handler, as hono/cors does, instead makes Hono rebuild the handler's response
 // from a full fetch Response whose body node-server then streams back out: that cost about a third
 // of the server's CPU per list request (profiled with `npm run bench -- request --profile`). A
-// response made otherwise (static assets, c.json elsewhere) gets them set afterwards.
+// response made otherwise (static assets, c.json elsewhere) gets them set afterwards, by the
+// outermost withResponseHeaders (requestLogging.ts), which sets every recorded one.
 import type { Context, Next } from 'hono';
 import type { HttpEnv } from './httpEnv.js';
 
-/** responses made by `respond`, which carry every request-wide header already */
-const complete = new WeakSet<Response>();
+/** Marks a response made by `respond`, which carries every request-wide header already. */
+const complete = Symbol('carries the request-wide headers');
+type Marked = Response & { [complete]?: true };
 
-export async function withResponseHeaders(c: Context<HttpEnv>, headers: Readonly<Record<string, string>>, next: Next): Promise<void> {
+/** Records request-wide headers for the response, whoever makes it; the enclosing withResponseHeaders sets them on one `respond` did not make. */
+export function addResponseHeaders(c: Context<HttpEnv>, headers: Readonly<Record<string, string>>): void {
   let wide = c.get('responseHeaders');
   if (wide === undefined) c.set('responseHeaders', (wide = {}));
   for (const name in headers) wide[name] = headers[name]!;
-  await next();
-  if (complete.has(c.res)) return;
-  const sent = c.res.headers;
-  for (const name in headers) sent.set(name, headers[name]!);
 }
 
-/** A response with `headers` and the request-wide headers (which win on a clash, as when set afterwards). */
-export function respond(c: Context<HttpEnv>, body: string | null, status: number, headers: Readonly<Record<string, string>>): Response {
-  const response = new Response(body, { status, headers: { ...headers, ...c.get('responseHeaders') } });
-  complete.add(response);
+export async function withResponseHeaders(c: Context<HttpEnv>, headers: Readonly<Record<string, string>>, next: Next): Promise<void> {
+  addResponseHeaders(c, headers);
+  await next();
+  if ((c.res as Marked)[complete]) return;
+  const sent = c.res.headers;
+  const wide = c.get('responseHeaders')!;
+  for (const name in wide) sent.set(name, wide[name]!);
+}
+
+/**
+ * A response with `headers` and the request-wide headers (which win on a clash, as when set
+ * afterwards), its content type first when given; one record is built for all of them.
+ */
+export function respond(
+  c: Context<HttpEnv>,
+  body: string | null,
+  status: number,
+  headers: Readonly<Record<string, string>> | undefined,
+  contentType?: string,
+): Response {
+  const all: Record<string, string> = contentType === undefined ? { ...headers } : { 'content-type': contentType, ...headers };
+  const wide = c.get('responseHeaders');
+  for (const name in wide) all[name] = wide[name]!;
+  const response: Marked = new Response(body, { status, headers: all });
+  response[complete] = true;
   return response;
 }
 
@@ -34,8 +54,8 @@ export function respondJson(
   c: Context<HttpEnv>,
   value: unknown,
   status: number,
-  headers: Readonly<Record<string, string>>,
+  headers: Readonly<Record<string, string>> | undefined,
   write: (value: unknown) => string = JSON.stringify,
 ): Response {
-  return respond(c, write(value), status, { 'content-type': 'application/json', ...headers });
+  return respond(c, write(value), status, headers, 'application/json');
 }
