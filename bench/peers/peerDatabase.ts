@@ -4,6 +4,7 @@
 // raw rows (arrays), as the service's hand-written statements do.
 import type { components } from '../../generated/openapi.js';
 import type { ListRow } from '../../src/trips/tripPlanList.js';
+import { tripPlanDetailSql } from '../../src/trips/tripPlanDetail.js';
 
 export type { ListRow };
 export type CursorRow = [id: number, createdAt: number, startDate: string];
@@ -43,10 +44,8 @@ export interface PeerDatabase {
 export const cursorSql = (tripPlanId: string, memberId: string) =>
   `SELECT id, created_at, start_date FROM trip_plan WHERE id = ${tripPlanId} AND member_id = ${memberId}`;
 
-/** The plan and its chat room, the columns of DetailRow. */
-export const detailSql = (tripPlanId: string, memberId: string) =>
-  `SELECT p.id, r.id, p.title, p.region, p.start_date, p.end_date, p.duration, p.people_count, p.themes, p.transportation,
-     p.generation_status, p.image_url, p.created_at FROM trip_plan p JOIN chat_room r ON r.trip_plan_id = p.id WHERE p.id = ${tripPlanId} AND p.member_id = ${memberId}`;
+/** The plan and its chat room, the columns of DetailRow: the service's own SQL (src/trips/tripPlanDetail.ts). */
+export const detailSql = tripPlanDetailSql;
 
 /** The cursor's value in the column of the order `sort`. */
 export const cursorValueIn = (sort: string, after: CursorRow) => (sort.startsWith('createdAt') ? after[1] : after[2]);

@@ -13,12 +13,15 @@ import { postgresFencedRunWrites } from '../generation/fencedRunWriteStatements.
 import { sqliteFencedRunWrites } from '../generation/fencedRunWriteStatements.sqlite.js';
 import { postgresGenerationClaimLocks } from '../generation/generationClaimLocks.postgres.js';
 import { sqliteGenerationClaimLocks } from '../generation/generationClaimLocks.sqlite.js';
+import { postgresTripPlanDetail } from '../trips/tripPlanDetailStatements.postgres.js';
+import { sqliteTripPlanDetail } from '../trips/tripPlanDetailStatements.sqlite.js';
 import { postgresTripPlanList } from '../trips/tripPlanListStatements.postgres.js';
 import { sqliteTripPlanList } from '../trips/tripPlanListStatements.sqlite.js';
 
 function sqliteStatements(engine: SqlitePort): EngineStatements {
   return {
     tripPlanList: sqliteTripPlanList(engine),
+    tripPlanDetail: sqliteTripPlanDetail(engine),
     chatMessagePage: sqliteChatMessagePage,
     liveSessions: sqliteLiveSessions(engine),
     pendingLoginSaveLock: sqlitePendingLoginSaveLock,
@@ -30,6 +33,7 @@ function sqliteStatements(engine: SqlitePort): EngineStatements {
 function postgresStatements(engine: PostgresPort): EngineStatements {
   return {
     tripPlanList: postgresTripPlanList(engine),
+    tripPlanDetail: postgresTripPlanDetail(engine),
     chatMessagePage: postgresChatMessagePage,
     liveSessions: postgresLiveSessions(engine),
     pendingLoginSaveLock: postgresPendingLoginSaveLock,

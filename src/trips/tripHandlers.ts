@@ -124,7 +124,9 @@ export function createTripPlanSessionHandler({ db, clock, regions }: Pick<TripHa
 
 export function getTripPlanHandler({ db }: Pick<TripHandlerDeps, 'db'>): TripHandlers['getTripPlan'] {
   return async ({ path }, ctx) => {
-    return { status: 200, body: toTripPlanDetailResponse(await ownPlan(db, ctx, path.tripPlanId)) };
+    const plan = await db.statements.tripPlanDetail.own(principalOf(ctx).memberId, path.tripPlanId);
+    if (!plan) throw new AppError('TRIP101');
+    return { status: 200, body: toTripPlanDetailResponse(plan) };
   };
 }
 

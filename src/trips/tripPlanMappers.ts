@@ -2,7 +2,8 @@
 import type { components } from '../../generated/openapi.js';
 import type { PlaceRow } from '../catalogue/placeRepository.js';
 import type { DayWithStops, StopWithPlace } from './dailyPlanRepository.js';
-import type { TripPlanListItem, TripPlanWithRoom } from './tripPlanRepository.js';
+import type { TripPlanDetailItem } from './tripPlanDetail.js';
+import type { TripPlanListItem } from './tripPlanRepository.js';
 
 type Schemas = components['schemas'];
 
@@ -21,7 +22,7 @@ export function toTripPlanResponse(plan: TripPlanListItem): Schemas['TripPlanRes
   };
 }
 
-export function toTripPlanDetailResponse(plan: TripPlanWithRoom): Schemas['TripPlanDetailResponse'] {
+export function toTripPlanDetailResponse(plan: TripPlanDetailItem): Schemas['TripPlanDetailResponse'] {
   return {
     tripPlanId: plan.id,
     chatRoomId: plan.chatRoomId,
