@@ -10,7 +10,8 @@
 //   default is info: one line per request), --profile <dir>: our server runs with --cpu-prof into <dir>; its self time is summarised at the end,
 //   --fastify: the Fastify + ajv peer of the list route (bench/peers/fastifyListServer.ts, on the same engine) is measured too, and
 //   profiled with --profile, so that where the two spend their time can be compared side by side; with it every server but
-//   the hello is also measured on `GET /api/v1/trips/{tripPlanId}` (ids spread over the member's plans, the same sequence for each).
+//   the hello is also measured on `GET /api/v1/trips/{tripPlanId}` (ids spread over the member's plans, the same sequence for each;
+//   its profiles then cover both routes), --list-only: not the detail (a profile of the list alone).
 // The rounds are bench/lib/measureInTurns.ts's, as the summary's rows against the Fastify peer.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -47,6 +48,7 @@ const { values: args } = parseArgs({
     path: { type: 'string', default: '/api/v1/trips?size=20' },
     'log-level': { type: 'string', default: 'warn' },
     fastify: { type: 'boolean', default: false },
+    'list-only': { type: 'boolean', default: false },
   },
 });
 const seconds = Number(args.seconds);
@@ -58,6 +60,7 @@ if (baselineDir && !fs.existsSync(path.join(baselineDir, 'node_modules'))) throw
 // Another GET of the service to measure the same way, e.g. /healthz for what every request costs.
 const listPath = args.path;
 const profileDir = args.profile === undefined ? undefined : path.resolve(args.profile);
+const withDetail = args.fastify && !args['list-only'];
 
 const children: ChildServer[] = [];
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trip-bench-request-'));
@@ -83,7 +86,7 @@ async function databaseUrl(): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  out(`== Request path: GET ${listPath}${args.fastify ? ' and GET /api/v1/trips/{id}' : ''}, server CPU per request`);
+  out(`== Request path: GET ${listPath}${withDetail ? ' and GET /api/v1/trips/{id}' : ''}, server CPU per request`);
   for (const line of machineLines()) out(line);
   const serverEnv = deploymentEnv({ dataDir: dir, databaseUrl: await databaseUrl(), logLevel: args['log-level'] });
   const seeded = await seedServerDb(loadConfig(serverEnv), seededPlans);
@@ -133,7 +136,7 @@ async function main(): Promise<void> {
   // Each server's list, then (with --fastify) each one's detail: ids spread over the member's plans.
   const lists = measured.slice(1);
   const paths = detailPaths(seeded.tripPlanIds);
-  const details = args.fastify
+  const details = withDetail
     ? lists.map((m) => toMeasure(m.name, m.server, { name: m.name, url: `${new URL(m.target.url).origin}${paths[0]}`, headers: auth, paths }))
     : [];
   const routeOf = new Map<Measured, string>([
@@ -186,7 +189,8 @@ async function main(): Promise<void> {
       if (!file) throw new Error(`no .cpuprofile of process ${m.server.pid} in ${profileDir}`);
       const summary = summariseCpuProfile(file, { skipMs });
       out('');
-      out(`== Profile of ${m.name} after start-up (idle while the others ran): ${file}, idle ${(summary.idle * 100).toFixed(0)}%`);
+      const routes = withDetail ? 'its list and detail runs' : 'its list runs';
+      out(`== Profile of ${m.name} after start-up, ${routes} (idle while the others ran): ${file}, idle ${(summary.idle * 100).toFixed(0)}%`);
       const rows = (list: { name: string; share: number }[]) => list.map((s) => [(s.share * 100).toFixed(1), s.name]);
       out(textTable(['self %', 'where'], rows(summary.byPlace)));
       out('');
