@@ -22,9 +22,10 @@ describe('detailPaths', () => {
 });
 
 describe('runLoad with paths', () => {
-  const seen: string[] = [];
+  // Which run asked for which path: a request still in flight when a run ends may arrive during the next.
+  const seen: { run: string; path: string }[] = [];
   const server = http.createServer((req, res) => {
-    seen.push(req.url!);
+    seen.push({ run: String(req.headers['x-run']), path: req.url! });
     res.end('ok');
   });
   let origin = '';
@@ -35,12 +36,12 @@ describe('runLoad with paths', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it('requests the paths in turn, and starts the sequence again on the next run', async () => {
-    const target = { name: 'paths', url: `${origin}/a`, paths: ['/a', '/b', '/c'] };
-    const first = await runLoad(target, { seconds: 1, connections: 1, warmupSeconds: 0 });
-    const firstRun = seen.splice(0);
-    await runLoad(target, { seconds: 1, connections: 1, warmupSeconds: 0 });
+    const target = (run: string) => ({ name: 'paths', url: `${origin}/a`, headers: { 'x-run': run }, paths: ['/a', '/b', '/c'] });
+    const first = await runLoad(target('1'), { seconds: 1, connections: 1, warmupSeconds: 0 });
+    await runLoad(target('2'), { seconds: 1, connections: 1, warmupSeconds: 0 });
+    const pathsOf = (run: string) => seen.filter((r) => r.run === run).map((r) => r.path);
     expect(first.responses).toBeGreaterThan(3);
-    expect(firstRun.slice(0, 7)).toEqual(['/a', '/b', '/c', '/a', '/b', '/c', '/a']);
-    expect(seen.slice(0, 4)).toEqual(['/a', '/b', '/c', '/a']);
+    expect(pathsOf('1').slice(0, 7)).toEqual(['/a', '/b', '/c', '/a', '/b', '/c', '/a']);
+    expect(pathsOf('2').slice(0, 4)).toEqual(['/a', '/b', '/c', '/a']);
   });
 });
