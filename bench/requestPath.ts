@@ -9,7 +9,10 @@
 //   --path <GET path> (/api/v1/trips?size=20), --log-level <LOG_LEVEL> (warn, as bench http; production's
 //   default is info: one line per request), --profile <dir>: our server runs with --cpu-prof into <dir>; its self time is summarised at the end,
 //   --fastify: the Fastify + ajv peer of the list route (bench/peers/fastifyListServer.ts, on the same engine) is measured too, and
-//   profiled with --profile, so that where the two spend their time can be compared side by side.
+//   profiled with --profile, so that where the two spend their time can be compared side by side; with it every server but
+//   the hello is also measured on `GET /api/v1/trips/{tripPlanId}` (ids spread over the member's plans, the same sequence for each;
+//   its profiles then cover both routes), --list-only: not the detail (a profile of the list alone).
+// The rounds are bench/lib/measureInTurns.ts's, as the summary's rows against the Fastify peer.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,13 +23,14 @@ import { benchPostgres, type BenchPostgres } from './lib/benchPostgres.js';
 import { startChildServer, type ChildServer } from './lib/childServer.js';
 import { summariseCpuProfile } from './lib/cpuProfileSummary.js';
 import { freePort } from './lib/freePort.js';
-import { loadLine, machineLines } from './lib/machine.js';
-import { median, runLoad, type LoadTarget } from './lib/loadTest.js';
-import { cpuSeconds } from './lib/processCpu.js';
+import { machineLines } from './lib/machine.js';
+import { median } from './lib/loadTest.js';
+import { measureInTurns, toMeasure, type Measured } from './lib/measureInTurns.js';
 import { seedServerDb } from './lib/seedServerDb.js';
 import { textTable } from './lib/textTable.js';
 import { deploymentEnv } from './lib/deploymentEnv.js';
 import { freshBuiltServer } from './lib/builtServer.js';
+import { detailPaths, fastifyPeerEntry, fastifyPeerEnv, sameAnswers } from './lib/vsFastify.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -44,6 +48,7 @@ const { values: args } = parseArgs({
     path: { type: 'string', default: '/api/v1/trips?size=20' },
     'log-level': { type: 'string', default: 'warn' },
     fastify: { type: 'boolean', default: false },
+    'list-only': { type: 'boolean', default: false },
   },
 });
 const seconds = Number(args.seconds);
@@ -55,15 +60,7 @@ if (baselineDir && !fs.existsSync(path.join(baselineDir, 'node_modules'))) throw
 // Another GET of the service to measure the same way, e.g. /healthz for what every request costs.
 const listPath = args.path;
 const profileDir = args.profile === undefined ? undefined : path.resolve(args.profile);
-
-interface Measured {
-  name: string;
-  server: ChildServer;
-  target: LoadTarget;
-  reqPerSec: number[];
-  cpuUs: number[];
-  failures: number;
-}
+const withDetail = args.fastify && !args['list-only'];
 
 const children: ChildServer[] = [];
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trip-bench-request-'));
@@ -88,26 +85,15 @@ async function databaseUrl(): Promise<string> {
   return postgres.url;
 }
 
-async function measureOnce(m: Measured): Promise<void> {
-  await runLoad(m.target, { seconds: warmupSeconds, connections, warmupSeconds: 0 });
-  const before = cpuSeconds(m.server.pid);
-  const result = await runLoad(m.target, { seconds, connections, warmupSeconds: 0 });
-  const after = cpuSeconds(m.server.pid);
-  m.reqPerSec.push(result.reqPerSec);
-  if (before !== null && after !== null && result.responses > 0) m.cpuUs.push(((after - before) * 1e6) / result.responses);
-  m.failures += result.non2xx + result.errors;
-}
-
 async function main(): Promise<void> {
-  out(`== Request path: GET ${listPath}, server CPU per request`);
+  out(`== Request path: GET ${listPath}${withDetail ? ' and GET /api/v1/trips/{id}' : ''}, server CPU per request`);
   for (const line of machineLines()) out(line);
   const serverEnv = deploymentEnv({ dataDir: dir, databaseUrl: await databaseUrl(), logLevel: args['log-level'] });
   const seeded = await seedServerDb(loadConfig(serverEnv), seededPlans);
   const auth = { Authorization: `Bearer ${seeded.accessToken}` };
-  // The Fastify peer reads the same database with the same secret (bench.ts's list row does the same),
+  // The Fastify peer reads the same database with the same secret (the summary's list row does the same),
   // on PostgreSQL with a pool of the service's default size.
-  const database: Record<string, string> = args.engine === 'sqlite' ? { DATABASE_FILE: serverEnv.DATABASE_URL! } : { DATABASE_URL: serverEnv.DATABASE_URL! };
-  const peerEnv = { NODE_ENV: 'production', ...database, JWT_SECRET: serverEnv.JWT_SECRET! };
+  const peerEnv = fastifyPeerEnv(serverEnv, args.engine as 'sqlite' | 'postgres');
   out(
     `setup:  ${args.engine}, LOG_LEVEL=${args['log-level']}, ${seededPlans} plans of one member; ${connections} connections, ${warmupSeconds} s warm-up + ${seconds} s per measurement, ${rounds} rounds in turns`,
   );
@@ -124,7 +110,7 @@ async function main(): Promise<void> {
   ) => {
     const server = await startChildServer({ entry, cwd, port: await freePort(), env, readyPath, nodeArgs });
     children.push(server);
-    return { name, server, target: { name, url: `${server.baseUrl}${url}`, headers }, reqPerSec: [], cpuUs: [], failures: 0 } satisfies Measured;
+    return { ...toMeasure(name, server, { name, url: `${server.baseUrl}${url}`, headers }), server };
   };
   const profileArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   const hello = await start('hello (bare Hono)', 'bench/peers/helloServer.ts', root, {}, '/', '/');
@@ -143,36 +129,47 @@ async function main(): Promise<void> {
   const profiled = [{ m: ours, startupMs }];
   if (args.fastify) {
     const fastifySpawned = performance.now();
-    const fastify = await start('Fastify + ajv', 'bench/peers/fastifyListServer.ts', root, peerEnv, '/readyz', listPath, auth, profileArgs);
+    const fastify = await start('Fastify + ajv', fastifyPeerEntry, root, peerEnv, '/readyz', listPath, auth, profileArgs);
     measured.push(fastify);
     profiled.push({ m: fastify, startupMs: performance.now() - fastifySpawned });
   }
+  // Each server's list, then (with --fastify) each one's detail: ids spread over the member's plans.
+  const lists = measured.slice(1);
+  const paths = detailPaths(seeded.tripPlanIds);
+  const details = withDetail
+    ? lists.map((m) => toMeasure(m.name, m.server, { name: m.name, url: `${new URL(m.target.url).origin}${paths[0]}`, headers: auth, paths }))
+    : [];
+  const routeOf = new Map<Measured, string>([
+    [hello, 'GET /'],
+    ...lists.map((m) => [m, `GET ${listPath}`] as const),
+    ...details.map((m) => [m, 'GET /api/v1/trips/{id}'] as const),
+  ]);
+  measured.push(...details);
 
-  // Every implementation must answer the same page, or the comparison means nothing.
-  const pages = await Promise.all(
-    measured.slice(1).map(async (m) => {
-      const res = await fetch(m.target.url, { headers: auth });
-      if (res.status !== 200) throw new Error(`${m.name}: ${res.status} ${await res.text()}`);
-      return JSON.stringify(((await res.json()) as { data: unknown }).data);
-    }),
+  // Every implementation must answer the same page and detail, or the comparison means nothing.
+  await sameAnswers(
+    lists.map((m) => m.target),
+    auth,
   );
-  if (pages.some((page) => page !== pages[0])) throw new Error('the servers answered different first pages');
+  if (details.length > 0)
+    await sameAnswers(
+      details.map((m) => m.target),
+      auth,
+    );
 
-  const loads: string[] = [];
-  for (let round = 0; round < rounds; round++) {
-    for (const m of measured) await measureOnce(m);
-    loads.push(loadLine());
-  }
+  const loads = await measureInTurns(measured, { rounds, seconds, warmupSeconds, connections });
   const ratio = (m: Measured) => median(m.reqPerSec.map((r, i) => r / hello.reqPerSec[i]!));
   out(`load after each round: ${loads.join(' | ')}`);
   out('');
   out(
     textTable(
-      ['server', 'req/s', '÷ hello', 'CPU µs/req', 'CPU µs/req per round', 'failures'],
+      ['server', 'route', 'req/s', '÷ hello', 'p99 ms', 'CPU µs/req', 'CPU µs/req per round', 'failures'],
       measured.map((m) => [
         m.name,
+        routeOf.get(m)!,
         median(m.reqPerSec).toFixed(0),
         ratio(m).toFixed(3),
+        median(m.p99Ms).toFixed(1),
         m.cpuUs.length ? median(m.cpuUs).toFixed(0) : '-',
         m.cpuUs.map((us) => us.toFixed(0)).join(' '),
         String(m.failures),
@@ -192,7 +189,8 @@ async function main(): Promise<void> {
       if (!file) throw new Error(`no .cpuprofile of process ${m.server.pid} in ${profileDir}`);
       const summary = summariseCpuProfile(file, { skipMs });
       out('');
-      out(`== Profile of ${m.name} after start-up (idle while the others ran): ${file}, idle ${(summary.idle * 100).toFixed(0)}%`);
+      const routes = withDetail ? 'its list and detail runs' : 'its list runs';
+      out(`== Profile of ${m.name} after start-up, ${routes} (idle while the others ran): ${file}, idle ${(summary.idle * 100).toFixed(0)}%`);
       const rows = (list: { name: string; share: number }[]) => list.map((s) => [(s.share * 100).toFixed(1), s.name]);
       out(textTable(['self %', 'where'], rows(summary.byPlace)));
       out('');

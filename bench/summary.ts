@@ -1,11 +1,13 @@
 // `npm run bench -- summary`: the performance table (docs/performance.md, "The performance table") in one run — each measure for our
 // server and its peers (a bare Hono hello, a Fastify + ajv and a Hono + openapi-backend
 // implementation of the same list route over the same database, a bare `ws` server, a Fastify
-// hello), as ratios, with the machine and its load noted. `--json` prints the same as one JSON
+// hello), as ratios, with the machine and its load noted; and our server against the Fastify peer
+// alone, in turns on one database (req/s, CPU and p99 of the list, req/s of a plan's detail, on SQLite;
+// list req/s on PostgreSQL). `--json` prints the same as one JSON
 // object (stable keys) to compare across commits; `--quick` runs every part on small sizes and
 // short durations (a smoke test); `--only key,key` runs the parts of those rows only (the others
 // are in the report as not run). BENCH_SECONDS sets the seconds of each load run (default 5; 1 with
-// --quick). Talks to 127.0.0.1 only and removes its child processes, temp files and PostgreSQL
+// --quick), BENCH_ROUNDS the rounds in turns against the Fastify peer (default 5; 1 with --quick). Talks to 127.0.0.1 only and removes its child processes, temp files and PostgreSQL
 // databases.
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
@@ -25,8 +27,11 @@ import { measureListThroughput } from './lib/listThroughput.js';
 import { connectionRow, connectionRows, startRow, startRows } from './lib/processRows.js';
 import { measureStartVsFastify } from './lib/startupRun.js';
 import { freshBuiltServer } from './lib/builtServer.js';
+import type { ChildServer } from './lib/childServer.js';
 import { listCpuRow, listRows, listShareRow } from './lib/listRows.js';
 import { loadLine, machineLines } from './lib/machine.js';
+import { measureVsFastify, type PeerRoute } from './lib/vsFastify.js';
+import { getRpsVsFastifyRow, listRpsVsFastifyPgRow, postgresVsFastifyRow, sqliteVsFastifyRows, sqliteVsFastifyRowsOf } from './lib/vsFastifyRows.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
@@ -42,11 +47,11 @@ for (const [i, arg] of argv.entries())
 // With --json stdout carries the one JSON object; progress goes to stderr either way.
 const progress = (line: string) => process.stderr.write(`${line}\n`);
 
-function secondsFromEnv(): number {
-  const raw = process.env.BENCH_SECONDS ?? (quick ? '1' : '5');
-  const seconds = Number(raw);
-  if (!Number.isInteger(seconds) || seconds < 1 || seconds > 600) throw new Error(`BENCH_SECONDS must be an integer from 1 to 600, got "${raw}"`);
-  return seconds;
+function integerFromEnv(name: string, fallback: number, max: number): number {
+  const raw = process.env[name] ?? String(fallback);
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > max) throw new Error(`${name} must be an integer from 1 to ${max}, got "${raw}"`);
+  return value;
 }
 
 function commitOf(): string {
@@ -77,10 +82,14 @@ async function part(name: string, missing: Pick<BenchRow, 'key' | 'measure' | 'r
 }
 
 async function main(): Promise<void> {
-  const keys = [listShareRow, listCpuRow, startRow, connectionRow, generationRow, chatRow, keysetSqliteRow, keysetPostgresRow].map((row) => row.key);
+  const vsFastifyRows = [...sqliteVsFastifyRows, listRpsVsFastifyPgRow];
+  const keys = [listShareRow, listCpuRow, ...vsFastifyRows, startRow, connectionRow, generationRow, chatRow, keysetSqliteRow, keysetPostgresRow].map(
+    (row) => row.key,
+  );
   const unknown = [...(only ?? [])].filter((key) => !keys.includes(key));
   if (unknown.length > 0 || only?.size === 0) throw new Error(`--only takes row keys, some of ${keys.join(', ')}; got "${[...(only ?? [])].join(',')}"`);
-  const seconds = secondsFromEnv();
+  const seconds = integerFromEnv('BENCH_SECONDS', quick ? 1 : 5, 600);
+  const rounds = integerFromEnv('BENCH_ROUNDS', quick ? 1 : 5, 100);
   const loadBefore = os.loadavg();
   const sizes = quick
     ? {
@@ -120,6 +129,35 @@ async function main(): Promise<void> {
       });
       return listRows(m);
     })),
+  );
+  // Against the Fastify peer alone, in turns: the routes of the rows asked for (all without --only).
+  const asked = (row: { key: string }) => !only || only.has(row.key);
+  const sqliteRoutes: PeerRoute[] = [
+    ...(sqliteVsFastifyRows.some((row) => row !== getRpsVsFastifyRow && asked(row)) ? ['list' as const] : []),
+    ...(asked(getRpsVsFastifyRow) ? ['get' as const] : []),
+  ];
+  const vsFastify = {
+    root,
+    dir,
+    rounds,
+    seconds,
+    warmupSeconds: sizes.warmupSeconds,
+    connections: 50,
+    plans: sizes.plans,
+    progress,
+    started: (c: ChildServer) => children.push(c),
+  };
+  rows.push(
+    ...(await part(`list and detail in turns with Fastify + ajv, SQLite, ${rounds} round(s)`, sqliteVsFastifyRows, async () => {
+      const measured = sqliteVsFastifyRowsOf(await measureVsFastify({ ...vsFastify, engine: 'sqlite', routes: sqliteRoutes }));
+      // A row whose route --only left out stays in the table as not run.
+      return sqliteVsFastifyRows.map((row) => measured.find((m) => m.key === row.key) ?? missingRow(row, 'not run (--only)'));
+    })),
+  );
+  rows.push(
+    ...(await part(`list in turns with Fastify + ajv, PostgreSQL, ${rounds} round(s)`, [listRpsVsFastifyPgRow], async () => [
+      postgresVsFastifyRow(await measureVsFastify({ ...vsFastify, engine: 'postgres', routes: ['list'] })),
+    ])),
   );
   rows.push(
     ...(await part('start to ready: npm start, Fastify hello', [startRow], async () => {
@@ -182,7 +220,7 @@ async function main(): Promise<void> {
   const report = {
     commit: commitOf(),
     machine: { lines: machineLines(), cores: os.cpus().length, loadBefore, loadAfter: os.loadavg() },
-    settings: { quick, seconds, ...(only && { only: [...only] }), ...sizes },
+    settings: { quick, seconds, rounds, ...(only && { only: [...only] }), ...sizes },
     rows,
   };
   if (json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

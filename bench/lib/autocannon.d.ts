@@ -13,8 +13,15 @@ declare module 'autocannon' {
       method?: string;
       headers?: Record<string, string>;
       body?: string;
+      /** the requests each connection sends in turn; setupRequest rewrites one (its path, say) before it is sent */
+      requests?: { setupRequest?: (request: Request) => Request }[];
       /** a run before the measured one, with these overrides; its results are discarded */
       warmup?: { connections?: number; duration?: number };
+    }
+    interface Request {
+      method: string;
+      path: string;
+      headers: Record<string, string>;
     }
     interface Stats {
       average: number;

@@ -24,7 +24,7 @@ export const benchmarks: Benchmark[] = [
   {
     name: 'request',
     file: 'requestPath.ts',
-    what: 'CPU µs per list GET of the built server next to a bare Hono hello, in turns [--fastify] [--profile <dir>] [--baseline <dir>] [--engine postgres]',
+    what: 'CPU µs per list GET of the built server next to a bare Hono hello, in turns [--fastify (and GET by id) [--list-only]] [--profile <dir>] [--baseline <dir>] [--engine postgres]',
   },
   {
     name: 'metrics',

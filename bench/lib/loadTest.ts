@@ -9,6 +9,12 @@ export interface LoadTarget {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
+  /**
+   * The paths to request in turn instead of url's (url still gives the origin): one sequence over all
+   * connections, from its start on every run, so two servers loaded one after the other get the same
+   * requests in the same order.
+   */
+  paths?: readonly string[];
 }
 
 export interface LoadResult {
@@ -36,6 +42,13 @@ export function median(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
+/** A setupRequest that gives each request the next path of `paths`, round and round. */
+function inTurn(paths: readonly string[]): (request: autocannon.Request) => autocannon.Request {
+  if (paths.length === 0) throw new Error('a load target with paths needs at least one');
+  let next = 0;
+  return (request) => ({ ...request, path: paths[next++ % paths.length]! });
+}
+
 export async function runLoad(target: LoadTarget, opts: { seconds: number; connections: number; warmupSeconds: number }): Promise<LoadResult> {
   const times: number[] = [];
   const instance = autocannon({
@@ -43,6 +56,7 @@ export async function runLoad(target: LoadTarget, opts: { seconds: number; conne
     method: target.method ?? 'GET',
     headers: target.headers ?? {},
     ...(target.body !== undefined && { body: target.body }),
+    ...(target.paths && { requests: [{ setupRequest: inTurn(target.paths) }] }),
     connections: opts.connections,
     pipelining: 1,
     duration: opts.seconds,

@@ -10,6 +10,8 @@ export interface SeededServerDb {
   accessToken: string;
   /** the id of one of the member's plans */
   tripPlanId: number;
+  /** the ids of all of the member's plans, ascending */
+  tripPlanIds: number[];
   seedMs: number;
 }
 
@@ -28,17 +30,19 @@ export async function seedServerDb(config: Config, plans: number): Promise<Seede
     });
     const { member, tokens } = await auth.signIn({ email: 'bench@example.com', provider: 'DEV' });
     const { engine } = port;
-    let tripPlanId: number;
+    const idsSql = 'SELECT id FROM trip_plan WHERE member_id = $member ORDER BY id';
+    let tripPlanIds: number[];
     if (engine.dialect === 'sqlite') {
       const sqlite = engine.db.$client;
       insertTripPlans(sqlite, [{ memberId: member.id, count: plans }], Date.now());
-      tripPlanId = (
-        sqlite.prepare('SELECT id FROM trip_plan WHERE member_id = ? ORDER BY id LIMIT 1 OFFSET ?').get(member.id, Math.floor(plans / 2)) as { id: number }
-      ).id;
+      tripPlanIds = (sqlite.prepare(idsSql).all({ member: member.id }) as { id: number }[]).map((row) => row.id);
     } else {
-      tripPlanId = await insertTripPlansOnPostgres(engine.db.$client, member.id, plans, Date.now());
+      await insertTripPlansOnPostgres(engine.db.$client, member.id, plans, Date.now());
+      const { rows } = await engine.db.$client.query<{ id: string }>(idsSql.replace('$member', '$1'), [member.id]);
+      tripPlanIds = rows.map((row) => Number(row.id));
     }
-    return { memberId: member.id, accessToken: tokens.accessToken, tripPlanId, seedMs: performance.now() - started };
+    const tripPlanId = tripPlanIds[Math.floor(plans / 2)]!;
+    return { memberId: member.id, accessToken: tokens.accessToken, tripPlanId, tripPlanIds, seedMs: performance.now() - started };
   } finally {
     await port.close();
   }

@@ -12,7 +12,7 @@ const statuses = ['COMPLETED', 'COMPLETED', 'COMPLETED', 'COMPLETED', 'PENDING',
 const twoYearsMs = 2 * 365 * 24 * 3600 * 1000;
 
 /** mulberry32: a tiny seeded PRNG, so every run seeds the same data. */
-function seededRandom(seed: number): () => number {
+export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

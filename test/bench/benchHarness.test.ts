@@ -18,11 +18,19 @@ import { listRows } from '../../bench/lib/listRows.js';
 import { connectionRows, startRows } from '../../bench/lib/processRows.js';
 import { summary } from '../../bench/lib/startupRun.js';
 import { median } from '../../bench/lib/loadTest.js';
+import type { Measured as InTurns } from '../../bench/lib/measureInTurns.js';
+import type { VsFastify } from '../../bench/lib/vsFastify.js';
+import { postgresVsFastifyRow, sqliteVsFastifyRowsOf } from '../../bench/lib/vsFastifyRows.js';
 
 const run = promisify(execFile);
 const everyMeasure = [
   'list_vs_hello',
   'list_cpu_per_request',
+  'list_rps_vs_fastify',
+  'list_cpu_vs_fastify',
+  'list_p99_vs_fastify',
+  'get_rps_vs_fastify',
+  'list_rps_vs_fastify_pg',
   'start_to_ready',
   'rss_per_idle_stomp_connection',
   'generation_cpu_sqlite',
@@ -66,10 +74,26 @@ const starts = (name: string, readyMs: number[]) =>
     readyMs.map((ms) => ({ readyMs: ms, cpuMs: ms / 2 })),
   );
 
+const inTurns = (name: string, reqPerSec: number, cpuUs: number, p99Ms: number): InTurns => ({
+  name,
+  server: { pid: 1 },
+  target: { name, url: 'http://127.0.0.1:1/' },
+  reqPerSec: [reqPerSec, reqPerSec],
+  cpuUs: [cpuUs, cpuUs],
+  p99Ms: [p99Ms, p99Ms],
+  failures: 0,
+});
+const vsFastify = (engine: VsFastify['engine']): VsFastify => {
+  const pair = { ours: inTurns('ours', 6_000, 150, 9), fastify: inTurns('Fastify + ajv', 5_000, 200, 10) };
+  return { engine, plans: 10_000, settings: { rounds: 2, seconds: 5, warmupSeconds: 2, connections: 50 }, list: pair, get: pair, loads: ['1.00 1.00 1.00'] };
+};
+
 /** Each part's rows from small measurements, in bench.ts's order. */
 function assembledRows(): BenchRow[] {
   return [
     ...listRows({ hello: load(20_000, 20), ours: load(4_000, 180), fastify: load(2_500, 250), openapiBackend: load(1_000, 600) }),
+    ...sqliteVsFastifyRowsOf(vsFastify('sqlite')),
+    postgresVsFastifyRow(vsFastify('postgres')),
     ...startRows({ ours: starts('npm start (compiled)', [450, 400, 900]), fastify: starts('Fastify hello', [200, 210, 190]) }),
     ...connectionRows({ ours: connections('service', 100 * 2 ** 20, 110 * 2 ** 20), bareWs: connections('bare ws', 80 * 2 ** 20, 89 * 2 ** 20) }),
     ...generationRows(generations(2_000, 800), generations(4_000, 1_840)),
@@ -106,6 +130,10 @@ describe("the summary's table, assembled from each part's measurements", () => {
   it('states each ratio as the goal does: list ÷ hello, CPU ÷ Fastify, start ÷ Fastify hello, ours ÷ bare ws, chat ÷ list', () => {
     expect(row('list_vs_hello').ratio).toBeCloseTo(0.2);
     expect(row('list_cpu_per_request').ratio).toBeCloseTo(180 / 250);
+    expect(row('list_rps_vs_fastify').ratio).toBeCloseTo(1.2);
+    expect(row('list_cpu_vs_fastify').ratio).toBeCloseTo(0.75);
+    expect(row('list_p99_vs_fastify').ratio).toBeCloseTo(0.9);
+    expect(row('list_rps_vs_fastify_pg').ratio).toBeCloseTo(1.2);
     expect(row('start_to_ready').ours?.value).toBeCloseTo(0.45); // the median of three starts
     expect(row('start_to_ready').ratio).toBeCloseTo(450 / 200);
     expect(row('rss_per_idle_stomp_connection').ours?.value).toBeCloseTo(10.24);
