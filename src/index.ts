@@ -29,6 +29,7 @@ export { roleForEmail } from './auth/roles.js';
 // The repositories and queries the benchmarks seed and measure (list and chat pages, plan creation).
 export { insertTripPlan, findOwnListCursor, listOwnTripPlans } from './trips/tripPlanRepository.js';
 export { listOwnTripPlansSql, type TripSort } from './trips/tripPlanList.js';
+export { tripPlanDetailSql } from './trips/tripPlanDetail.js';
 export { findChatMessage, findOwnChatRoom } from './chats/chatRepository.js';
 export { ownChatPageRows } from './chats/chatMessagePage.js';
 export { syncCatalogue } from './catalogue/placeRepository.js';
@@ -78,5 +79,7 @@ export { registerPlaygroundAssets } from './operational/playgroundPage.js';
 
 // The metrics registry (metrics benchmark: what recording one request costs).
 export { createMetrics } from './metrics/metricsRegistry.js';
+export { requestSeries } from './http/requestMetrics.js';
+export { routeFor } from './http/operationRouter.js';
 // The live metrics page, served by `npm run dashboard` for another instance (and by the mock).
 export { dashboardPath, registerDashboardAssets, renderDashboardPage } from './operational/dashboardPage.js';

@@ -4,7 +4,7 @@
 // raw rows (arrays), as the service's hand-written statements do.
 import type { components } from '../../generated/openapi.js';
 import type { ListRow } from '../../src/trips/tripPlanList.js';
-import { tripPlanDetailSql } from '../../src/trips/tripPlanDetail.js';
+import { tripPlanDetailSql } from '../../src/index.js';
 
 export type { ListRow };
 export type CursorRow = [id: number, createdAt: number, startDate: string];

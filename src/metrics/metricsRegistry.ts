@@ -4,6 +4,7 @@
 // in one process. The parts that count are given this object (services.ts); null means metrics are
 // off (METRICS_ENABLED=false) and nothing is recorded.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { boundCounter, boundHistogram } from './boundSeries.js';
 
 /** What is read at scrape time rather than counted as it happens. */
 export interface ScrapeSources {
@@ -42,17 +43,17 @@ export function createMetrics(sources: ScrapeSources) {
 
 type Registers = Registry[];
 
-/** Requests as the HTTP adapter answers them. */
+/** Requests as the HTTP adapter answers them: recorded on every request, so their series are bound once (boundSeries.ts). */
 function httpMetrics(registers: Registers) {
   return {
-    httpRequestDuration: new Histogram({
+    httpRequestDuration: boundHistogram({
       name: 'http_server_request_duration_seconds',
       help: 'Duration of HTTP server requests, by method, spec path template, status and spec operationId ("unmatched" for paths that are no operation).',
       labelNames: ['http_request_method', 'http_route', 'http_response_status_code', 'operation_id'] as const,
       buckets: REQUEST_BUCKETS,
       registers,
     }),
-    httpRequests: new Counter({
+    httpRequests: boundCounter({
       name: 'http_server_requests_total',
       help: 'HTTP requests answered, by spec operationId and status.',
       labelNames: ['operation_id', 'http_response_status_code'] as const,
