@@ -23,12 +23,12 @@ import path from 'node:path';
 import { build, type Plugin } from 'esbuild';
 
 /**
- * Loaded by every start, plain JavaScript, no use of their own file location. Not
- * @opentelemetry/api, though every start loads it: the SDK (not bundled, loaded only with tracing
- * on) registers its tracer provider through the copy in node_modules, and tracers the service took
- * from a bundled copy before that would stay no-ops (test/process/builtServiceTracing.test.ts).
+ * Loaded by every start, plain JavaScript, no use of their own file location. The OpenTelemetry SDK
+ * (not bundled, loaded only with tracing on) has its own copy of @opentelemetry/api from
+ * node_modules; composition/tracing.ts registers the tracer provider through the bundle's copy, whose
+ * tracers the service holds (test/process/builtServiceTracing.test.ts sends a span through them).
  */
-export const BUNDLED_PACKAGES = ['drizzle-orm', 'hono', '@hono/node-server', 'ws', 'prom-client'];
+export const BUNDLED_PACKAGES = ['drizzle-orm', 'hono', '@hono/node-server', 'ws', 'prom-client', '@opentelemetry/api'];
 
 export const serverBundleDir = 'dist/server';
 export const serverBundleInputs = 'bundle-inputs.json';
