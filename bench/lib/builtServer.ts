@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { staleBuildInput } from '../../src/index.js';
 
-export const builtServerEntry = 'dist/src/main.js';
+export const builtServerEntry = 'dist/server/main.js';
 
 /** `builtServerEntry`, built first when stale; relative to `root`. */
 export function freshBuiltServer(root: string, progress: (line: string) => void = () => {}): string {

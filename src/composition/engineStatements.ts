@@ -8,6 +8,8 @@ import { postgresPendingLoginSaveLock } from '../auth/pendingLoginSaveLock.postg
 import { sqlitePendingLoginSaveLock } from '../auth/pendingLoginSaveLock.sqlite.js';
 import { postgresChatMessagePage } from '../chats/chatMessagePageStatements.postgres.js';
 import { sqliteChatMessagePage } from '../chats/chatMessagePageStatements.sqlite.js';
+import { postgresPlaceInserts } from '../catalogue/placeInserts.postgres.js';
+import { sqlitePlaceInserts } from '../catalogue/placeInserts.sqlite.js';
 import type { EngineStatements, EnginePort, PostgresPort, SqlitePort } from '../db/databasePort.js';
 import { postgresFencedRunWrites } from '../generation/fencedRunWriteStatements.postgres.js';
 import { sqliteFencedRunWrites } from '../generation/fencedRunWriteStatements.sqlite.js';
@@ -27,6 +29,7 @@ function sqliteStatements(engine: SqlitePort): EngineStatements {
     pendingLoginSaveLock: sqlitePendingLoginSaveLock,
     fencedRunWrites: sqliteFencedRunWrites,
     generationClaimLocks: sqliteGenerationClaimLocks,
+    placeInserts: sqlitePlaceInserts,
   };
 }
 
@@ -39,6 +42,7 @@ function postgresStatements(engine: PostgresPort): EngineStatements {
     pendingLoginSaveLock: postgresPendingLoginSaveLock,
     fencedRunWrites: postgresFencedRunWrites,
     generationClaimLocks: postgresGenerationClaimLocks,
+    placeInserts: postgresPlaceInserts(engine),
   };
 }
 

@@ -27,8 +27,14 @@ export function startTracing(settings: TracingSettings): Tracing {
     // (its traceparent) is recorded when the caller's was, and so is the generation it starts.
     sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(settings.sampleRatio) }),
   });
-  // Also installs the AsyncLocalStorage context manager: a span started around a request is the
-  // active one in everything that request awaits.
+  // Registered through the API this file imports first: in the bundle `npm start` runs
+  // (tools/build/bundleServer.ts) that is the bundle's copy of the API, which the tracers the service
+  // took at load time ask, while the SDK's register() below goes through the SDK's own copy in
+  // node_modules. That one then finds the tracer provider taken (a refusal it tells only to the
+  // unset diag logger) and installs the rest, which both copies read from the same global: the W3C
+  // propagator and the AsyncLocalStorage context manager (a span started around a request is the
+  // active one in everything that request awaits).
+  trace.setGlobalTracerProvider(provider);
   provider.register({ propagator: new W3CTraceContextPropagator() });
   return {
     flush: () => provider.forceFlush(),

@@ -3,7 +3,14 @@
 // `trip_`). One registry per app instance, never prom-client's global one: tests build several apps
 // in one process. The parts that count are given this object (services.ts); null means metrics are
 // off (METRICS_ENABLED=false) and nothing is recorded.
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+// Imported file by file: prom-client's index also loads its Summary (with tdigest), its Pushgateway
+// (Node's https) and its cluster aggregator, which the service does not use (about half of the time
+// the index takes to load).
+import Counter from 'prom-client/lib/counter.js';
+import collectDefaultMetrics from 'prom-client/lib/defaultMetrics.js';
+import Gauge from 'prom-client/lib/gauge.js';
+import Histogram from 'prom-client/lib/histogram.js';
+import Registry from 'prom-client/lib/registry.js';
 import { boundCounter, boundHistogram } from './boundSeries.js';
 
 /** What is read at scrape time rather than counted as it happens. */

@@ -56,7 +56,7 @@ describe('stop', { timeout: 4 * HANG_LIMIT_MS }, () => {
 
   it('SIGTERM stops the compiled service while nobody reads its stdout and about 4 MB of 8 KB log lines wait for it', async () => {
     // What npm start runs. The sources run through tsx, which opens stdout for itself and so hid the hang.
-    const child = spawn(process.execPath, ['dist/src/main.js'], {
+    const child = spawn(process.execPath, ['dist/server/main.js'], {
       cwd: repoRoot,
       env: serviceEnv({ DATA_DIR: tempDir(), PORT: '0' }),
       stdio: ['ignore', 'pipe', 'pipe'],

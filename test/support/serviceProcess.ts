@@ -1,5 +1,5 @@
 // The real service as a child process: from the sources (node --import tsx src/main.ts, what `npm
-// run dev` runs) or built (node dist/src/main.js, what `npm start` runs), for tests of start-up
+// run dev` runs) or built (node dist/server/main.js, what `npm start` runs), for tests of start-up
 // refusals, of stopping, and of several instances. Time limits here only bound a hang; no test
 // asserts how fast anything was.
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
@@ -31,7 +31,7 @@ export function spawnService(env: Record<string, string>, args: string[] = [], o
 export function spawnBuiltService(env: Record<string, string>, args: string[] = [], options: SpawnOptions = {}): ChildProcess {
   const stale = staleBuildInput(repoRoot);
   if (stale !== null) throw new Error(`dist/ is older than ${stale}: call ensureFreshBuild() (test/support/freshBuild.ts) before spawning the built service`);
-  return spawn(process.execPath, ['dist/src/main.js', ...args], {
+  return spawn(process.execPath, ['dist/server/main.js', ...args], {
     cwd: repoRoot,
     env: serviceEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
