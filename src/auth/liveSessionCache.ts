@@ -4,9 +4,11 @@
 // - a session only this process ends is forgotten by the revoking statement itself
 //   (sessionRepository.revokeSession), inside the same turn of the connection, so no read that
 //   follows the revocation finds it remembered;
-// - a change another connection commits to the file (another process, a second handle in a test, a
-//   manual UPDATE) moves SQLite's `PRAGMA data_version`, checked on every use: everything is then
-//   forgotten;
+// - a change another connection commits to the file (a manual UPDATE, a second handle in a test; a
+//   second service process on one file is not a deployment this service supports) moves SQLite's
+//   `PRAGMA data_version`, checked at most once a second (a statement per request cost about as
+//   much as the lookup it saves): everything is then forgotten, so such a change is seen within a
+//   second;
 // - expiry is checked on every use against the row's expires_at;
 // - and nothing is kept longer than maxAgeMs, so a path that ends sessions without telling the cache
 //   would still be bounded (none does: revokeSession is the only writer of revoked_at).
@@ -28,24 +30,34 @@ export interface LiveSessionCache {
 export interface LiveSessionCacheOptions {
   /** the database's data_version: changes when another connection commits */
   dataVersion: () => number;
+  /** how long a data_version read holds (default 1000 ms) */
+  versionCheckMs?: number;
   maxEntries?: number;
   maxAgeMs?: number;
 }
 
 export function createLiveSessionCache(options: LiveSessionCacheOptions): LiveSessionCache {
-  const { dataVersion, maxEntries = 10_000, maxAgeMs = 60_000 } = options;
+  const { dataVersion, versionCheckMs = 1000, maxEntries = 10_000, maxAgeMs = 60_000 } = options;
   const sessions = new Map<string, Remembered>();
   let version = dataVersion();
+  let versionReadAt = -Infinity;
+
+  /** Forgets everything when another connection has committed since the last read of data_version. */
+  function checkVersion(nowMs: number): void {
+    versionReadAt = nowMs;
+    const current = dataVersion();
+    if (current === version) return;
+    version = current;
+    sessions.clear();
+  }
+
   return {
     find(sessionId, nowMs) {
+      if (sessions.size === 0) return undefined;
+      // A clock that went back (tests move it) reads again too.
+      if (nowMs - versionReadAt >= versionCheckMs || nowMs < versionReadAt) checkVersion(nowMs);
       const remembered = sessions.get(sessionId);
       if (remembered === undefined) return undefined;
-      const current = dataVersion();
-      if (current !== version) {
-        version = current;
-        sessions.clear();
-        return undefined;
-      }
       if (remembered.expiresAt <= nowMs || nowMs - remembered.rememberedAt >= maxAgeMs) {
         sessions.delete(sessionId);
         return undefined;
@@ -53,11 +65,7 @@ export function createLiveSessionCache(options: LiveSessionCacheOptions): LiveSe
       return remembered;
     },
     remember(sessionId, owner, expiresAt, nowMs) {
-      const current = dataVersion();
-      if (current !== version) {
-        version = current;
-        sessions.clear();
-      }
+      checkVersion(nowMs);
       if (sessions.size >= maxEntries) sessions.delete(sessions.keys().next().value!);
       sessions.set(sessionId, { memberId: owner.memberId, role: owner.role, expiresAt, rememberedAt: nowMs });
     },
