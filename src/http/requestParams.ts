@@ -6,6 +6,7 @@
 import type { Context } from 'hono';
 import type { RouteDefinition } from '../../generated/routes.js';
 import { AppError, type FieldError } from '../kernel/appError.js';
+import { documentedQuery } from './queryString.js';
 
 export interface RawParams {
   path: Record<string, string>;
@@ -31,7 +32,7 @@ function integerProblem(field: string, text: string): FieldError | null {
 export function readParams(c: Context, route: RouteDefinition): RawParams {
   const problems: FieldError[] = [];
   const path: Record<string, string> = { ...c.req.param() };
-  const given = c.req.queries();
+  const given = documentedQuery(c.req.url, route.queryParams);
   const query: Record<string, string> = {};
   for (const name of route.queryParams) {
     const values = given[name];
