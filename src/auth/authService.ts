@@ -134,10 +134,11 @@ export function createAuthService(deps: {
       deps.revocations?.publish({ sessionId: principal.sessionId, reason: 'logout' });
     },
 
-    async authenticate(authorization) {
-      if (!authorization) throw new AppError('AUTH011');
+    // Not async: on every authenticated request, it hands on authenticateToken's promise rather than wrap it in one more.
+    authenticate(authorization) {
+      if (!authorization) return Promise.reject(new AppError('AUTH011'));
       const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-      if (!match?.[1]) throw new AppError('AUTH001');
+      if (!match?.[1]) return Promise.reject(new AppError('AUTH001'));
       return authenticateToken(match[1]);
     },
 

@@ -141,7 +141,9 @@ export function createConnectionGate(settings: ConnectionLimitSettings): Connect
  * connection closes after the answer.
  */
 export function refuseBeyondCaps(gate: ConnectionGate): MiddlewareHandler<HttpEnv> {
-  return async (c, next) => {
+  // Not async: the admitted request passes on with no promise of this middleware's own (Hono's
+  // compose catches the refusal thrown here as it catches a rejection).
+  return (c, next) => {
     const bindings = c.env as { incoming?: IncomingMessage; outgoing?: ServerResponse } | undefined;
     const socket = bindings?.incoming?.socket;
     const refusal = gate.refusalOf(socket);
