@@ -29,7 +29,7 @@ export { roleForEmail } from './auth/roles.js';
 // The repositories and queries the benchmarks seed and measure (list and chat pages, plan creation).
 export { insertTripPlan, findOwnListCursor, listOwnTripPlans } from './trips/tripPlanRepository.js';
 export { listOwnTripPlansSql, type TripSort } from './trips/tripPlanList.js';
-export { tripPlanDetailSql } from './trips/tripPlanDetail.js';
+export { tripPlanDetailSql, type DetailRow } from './trips/tripPlanDetail.js';
 export { findChatMessage, findOwnChatRoom } from './chats/chatRepository.js';
 export { ownChatPageRows } from './chats/chatMessagePage.js';
 export { syncCatalogue } from './catalogue/placeRepository.js';

@@ -4,26 +4,12 @@
 // raw rows (arrays), as the service's hand-written statements do.
 import type { components } from '../../generated/openapi.js';
 import type { ListRow } from '../../src/trips/tripPlanList.js';
-import { tripPlanDetailSql } from '../../src/index.js';
+import { tripPlanDetailSql, type DetailRow as ServiceDetailRow } from '../../src/index.js';
 
 export type { ListRow };
 export type CursorRow = [id: number, createdAt: number, startDate: string];
-/** The detail's columns, in detailSql's order; the themes already parsed. */
-export type DetailRow = [
-  id: number,
-  chatRoomId: number,
-  title: string,
-  region: string,
-  startDate: string,
-  endDate: string,
-  duration: number,
-  peopleCount: number,
-  themes: components['schemas']['PlaceThemeType'][],
-  transportation: string,
-  generationStatus: string,
-  imageUrl: string | null,
-  createdAt: number,
-];
+/** The detail's columns, in detailSql's order (the service's row, src/trips/tripPlanDetail.ts); the themes already parsed. */
+export type DetailRow = ServiceDetailRow<components['schemas']['PlaceThemeType'][]>;
 
 /** A value, or a promise of it: better-sqlite3 answers at once, node-postgres later. */
 type Answer<T> = T | Promise<T>;

@@ -50,16 +50,43 @@ function register(metric: RegisteredMetric, registers: Registry[]): void {
   for (const registry of registers) registry.registerMetric(metric as unknown as Parameters<Registry['registerMetric']>[0]);
 }
 
-/** The series' identity; refuses a label the metric does not have, as prom-client does. */
-function keyOf<Names extends string>(names: readonly Names[], labels: LabelValues<Names>): string {
-  for (const name of Object.keys(labels)) if (!names.includes(name as Names)) throw new Error(`label ${name} is not one of ${names.join(', ')}`);
-  return names.map((name) => String(labels[name] ?? '')).join('\u0000');
+/** The series of a metric by their label values; refuses a label the metric does not have, as prom-client does. */
+function seriesStore<Names extends string, Series>(names: readonly Names[], make: (labels: LabelValues<Names>) => Series) {
+  const byLabels = new Map<string, Series>();
+  return {
+    of(labels: LabelValues<Names>): Series {
+      for (const name of Object.keys(labels)) if (!names.includes(name as Names)) throw new Error(`label ${name} is not one of ${names.join(', ')}`);
+      const key = names.map((name) => String(labels[name] ?? '')).join('\u0000');
+      let series = byLabels.get(key);
+      if (series === undefined) byLabels.set(key, (series = make(labels)));
+      return series;
+    },
+    /** in the order they were made, which is the order of the scrape */
+    all: () => byLabels.values(),
+  };
 }
 
 export function boundHistogram<Names extends string>(definition: MetricDefinition<Names> & { buckets: readonly number[] }) {
   const upperBounds = [...definition.buckets];
-  const series: HistogramSeries<Names>[] = [];
-  const byLabels = new Map<string, HistogramSeries<Names>>();
+  const series = seriesStore(definition.labelNames, (labels): HistogramSeries<Names> => {
+    const made: HistogramSeries<Names> = {
+      labels,
+      buckets: upperBounds.map(() => 0),
+      sum: 0,
+      count: 0,
+      observe(value) {
+        for (let i = 0; i < upperBounds.length; i++) {
+          if (value <= upperBounds[i]!) {
+            made.buckets[i]!++;
+            break;
+          }
+        }
+        made.sum += value;
+        made.count++;
+      },
+    };
+    return made;
+  });
   const metric = {
     name: definition.name,
     help: definition.help,
@@ -67,33 +94,10 @@ export function boundHistogram<Names extends string>(definition: MetricDefinitio
     type: 'histogram' as const,
     aggregator: 'sum' as const,
     /** The series of these label values (made on first use); keep it and observe on it. */
-    series(labels: LabelValues<Names>): BoundHistogramSeries {
-      const key = keyOf(definition.labelNames, labels);
-      const known = byLabels.get(key);
-      if (known) return known;
-      const made: HistogramSeries<Names> = {
-        labels,
-        buckets: upperBounds.map(() => 0),
-        sum: 0,
-        count: 0,
-        observe(value) {
-          for (let i = 0; i < upperBounds.length; i++) {
-            if (value <= upperBounds[i]!) {
-              made.buckets[i]!++;
-              break;
-            }
-          }
-          made.sum += value;
-          made.count++;
-        },
-      };
-      series.push(made);
-      byLabels.set(key, made);
-      return made;
-    },
+    series: (labels: LabelValues<Names>): BoundHistogramSeries => series.of(labels),
     get() {
       const values: unknown[] = [];
-      for (const one of series) {
+      for (const one of series.all()) {
         if (one.count === 0) continue;
         let cumulative = 0;
         upperBounds.forEach((le, i) => {
@@ -107,7 +111,7 @@ export function boundHistogram<Names extends string>(definition: MetricDefinitio
       return Promise.resolve({ name: definition.name, help: definition.help, type: 'histogram', aggregator: 'sum' as const, values });
     },
     reset() {
-      for (const one of series) {
+      for (const one of series.all()) {
         one.buckets.fill(0);
         one.sum = 0;
         one.count = 0;
@@ -119,8 +123,16 @@ export function boundHistogram<Names extends string>(definition: MetricDefinitio
 }
 
 export function boundCounter<Names extends string>(definition: MetricDefinition<Names>) {
-  const series: CounterSeries<Names>[] = [];
-  const byLabels = new Map<string, CounterSeries<Names>>();
+  const series = seriesStore(definition.labelNames, (labels): CounterSeries<Names> => {
+    const made: CounterSeries<Names> = {
+      labels,
+      value: 0,
+      inc() {
+        made.value++;
+      },
+    };
+    return made;
+  });
   const metric = {
     name: definition.name,
     help: definition.help,
@@ -128,27 +140,13 @@ export function boundCounter<Names extends string>(definition: MetricDefinition<
     type: 'counter' as const,
     aggregator: 'sum' as const,
     /** The series of these label values (made on first use); keep it and count on it. */
-    series(labels: LabelValues<Names>): BoundCounterSeries {
-      const key = keyOf(definition.labelNames, labels);
-      const known = byLabels.get(key);
-      if (known) return known;
-      const made: CounterSeries<Names> = {
-        labels,
-        value: 0,
-        inc() {
-          made.value++;
-        },
-      };
-      series.push(made);
-      byLabels.set(key, made);
-      return made;
-    },
+    series: (labels: LabelValues<Names>): BoundCounterSeries => series.of(labels),
     get() {
-      const values = series.filter((one) => one.value > 0).map((one) => ({ labels: one.labels, value: one.value }));
+      const values = [...series.all()].filter((one) => one.value > 0).map((one) => ({ labels: one.labels, value: one.value }));
       return Promise.resolve({ name: definition.name, help: definition.help, type: 'counter', aggregator: 'sum' as const, values });
     },
     reset() {
-      for (const one of series) one.value = 0;
+      for (const one of series.all()) one.value = 0;
     },
   };
   register(metric, definition.registers);
