@@ -67,8 +67,12 @@ describe('retries of 429 and 503', () => {
     expect(sent.map((r) => r.status)).toEqual([200, 429]);
   });
 
-  it('a 429 of the per-address connection cap is tried again after the connection in the way closes, and succeeds', async () => {
-    const s = await server({ MAX_CONNECTIONS_PER_ADDRESS: '1' });
+  const capRefusals: [status: number, cap: string, env: Record<string, string>][] = [
+    [429, 'per-address connection cap', { MAX_CONNECTIONS_PER_ADDRESS: '1' }],
+    [503, 'instance connection cap', { MAX_CONNECTIONS: '1' }],
+  ];
+  it.each(capRefusals)('a %i of the %s is tried again after the connection in the way closes, and succeeds', async (status, _cap, env) => {
+    const s = await server(env);
     const connection = await holdOne(s);
     const retries: RetryEvent[] = [];
     const onRetry = (event: RetryEvent) => {
@@ -79,24 +83,8 @@ describe('retries of 429 and 503', () => {
 
     const answer = await client.operations.listRegions();
     expect([answer.ok, answer.status]).toEqual([true, 200]);
-    expect(sent.map((r) => `${r.target} ${r.status}`)).toEqual([`${regions} 429`, `${regions} 200`]);
-    expect(retries.map((r) => [r.status, r.retryAfter, r.delayMs])).toEqual([[429, '5', 500]]);
-  });
-
-  it('a 503 of the instance connection cap is tried again after the connection in the way closes, and succeeds', async () => {
-    const s = await server({ MAX_CONNECTIONS: '1' });
-    const connection = await holdOne(s);
-    const retries: RetryEvent[] = [];
-    const onRetry = (event: RetryEvent) => {
-      retries.push(event);
-      connection.socket.destroy();
-    };
-    const { client, sent } = watchedClient(s.url, { retry: { maxDelayMs: 500, onRetry } });
-
-    const answer = await client.operations.listRegions();
-    expect([answer.ok, answer.status]).toEqual([true, 200]);
-    expect(sent.map((r) => `${r.target} ${r.status}`)).toEqual([`${regions} 503`, `${regions} 200`]);
-    expect(retries.map((r) => [r.status, r.retryAfter, r.delayMs])).toEqual([[503, '5', 500]]);
+    expect(sent.map((r) => `${r.target} ${r.status}`)).toEqual([`${regions} ${status}`, `${regions} 200`]);
+    expect(retries.map((r) => [r.status, r.retryAfter, r.delayMs])).toEqual([[status, '5', 500]]);
   });
 
   it('a 503 that lasts is returned as a Result with its code after the default 3 attempts', async () => {
