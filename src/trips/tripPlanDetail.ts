@@ -45,7 +45,8 @@ export const tripPlanDetailSql = (tripPlanId: string, memberId: string) =>
   `SELECT p.id, r.id, p.title, p.region, p.start_date, p.end_date, p.duration, p.people_count, p.themes, p.transportation,
      p.generation_status, p.image_url, p.created_at FROM trip_plan p JOIN chat_room r ON r.trip_plan_id = p.id WHERE p.id = ${tripPlanId} AND p.member_id = ${memberId}`;
 
-export function toDetailItem(row: DetailRow<string[]>): TripPlanDetailItem {
-  const [id, chatRoomId, title, region, startDate, endDate, duration, peopleCount, themes, transportation, generationStatus, imageUrl, createdAt] = row;
+/** The detail of a row whose themes the engine's statement has read (`themes`: parsed from SQLite's text, or PostgreSQL's jsonb as given). */
+export function toDetailItem(row: DetailRow<unknown>, themes: string[]): TripPlanDetailItem {
+  const [id, chatRoomId, title, region, startDate, endDate, duration, peopleCount, , transportation, generationStatus, imageUrl, createdAt] = row;
   return { id, chatRoomId, title, region, startDate, endDate, duration, peopleCount, themes, transportation, generationStatus, imageUrl, createdAt };
 }

@@ -9,6 +9,8 @@ const statement = { name: 'tripPlanDetail', text: tripPlanDetailSql('$1', '$2'),
 export function postgresTripPlanDetail(engine: PostgresPort): TripPlanDetailStatements {
   return {
     own: (memberId, tripPlanId) =>
-      engine.db.$client.query<DetailRow<string[]>>({ ...statement, values: [tripPlanId, memberId] }).then(({ rows: [row] }) => row && toDetailItem(row)),
+      engine.db.$client
+        .query<DetailRow<string[]>>({ ...statement, values: [tripPlanId, memberId] })
+        .then(({ rows: [row] }) => row && toDetailItem(row, row[8])),
   };
 }

@@ -14,10 +14,7 @@ export function sqliteTripPlanDetail(engine: SqlitePort): TripPlanDetailStatemen
           tripPlanId,
           memberId,
         );
-        if (row === undefined) return Promise.resolve(undefined);
-        const parsed = [...row] as unknown as DetailRow<string[]>;
-        parsed[8] = JSON.parse(row[8]) as string[];
-        return Promise.resolve(toDetailItem(parsed));
+        return Promise.resolve(row && toDetailItem(row, JSON.parse(row[8]) as string[]));
       }),
   };
 }
