@@ -76,6 +76,17 @@ describe('GET /metrics', () => {
     expect(metrics.observations('http_server_request_duration_seconds', getTripPlan)).toBe(2);
   });
 
+  it('labels a HEAD answered by a GET route with its own method, apart from the GETs', async () => {
+    const t = await app();
+    await t.request('GET', '/api/v1/regions');
+    await t.request('HEAD', '/api/v1/regions');
+    await t.request('HEAD', '/api/v1/regions');
+    const metrics = await scrape(t);
+    const listRegions = { http_route: '/api/v1/regions', operation_id: 'listRegions', http_response_status_code: '200' };
+    expect(metrics.observations('http_server_request_duration_seconds', { ...listRegions, http_request_method: 'GET' })).toBe(1);
+    expect(metrics.observations('http_server_request_duration_seconds', { ...listRegions, http_request_method: 'HEAD' })).toBe(2);
+  });
+
   it('a 429 of the rate limit moves trip_rate_limit_rejections_total and the request counter with status 429', async () => {
     const t = await app({ RATE_LIMIT_PER_MINUTE: '2' });
     const statuses = [];
